@@ -1,0 +1,153 @@
+"""Dimensional analysis of an equation from its symbols' declared units alone.
+
+:func:`unit_of` walks a SymPy tree and returns the pint unit it carries, raising
+:class:`~mlsysim_symbolic.errors.DimensionError` naming the offending terms and
+their units when terms disagree: ``bytes + seconds``, ``max(bytes, flops)``, a
+``log`` or ``ceil`` of a dimensional quantity, a symbolic power of one.
+
+>>> import sympy
+>>> from mlsysim_symbolic.units import parse_unit
+>>> M, t = sympy.symbols("M t", positive=True)
+>>> units = {M: parse_unit("B"), t: parse_unit("s")}
+>>> unit_of(M / t, units)
+<Unit('byte / second')>
+>>> unit_of(M + t, units)
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.DimensionError: terms disagree in dimension: M is in B ([information]) but t is in s ([time])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pint
+import sympy
+
+from .errors import DimensionError
+from .units import ureg
+
+_ONE = ureg.dimensionless
+
+
+def _describe(expr: Any, unit: pint.Unit) -> str:
+    text = f"{unit:~}" or "1"
+    dim = str(unit.dimensionality) or "dimensionless"
+    return f"{sympy.sstr(expr)} is in {text} ({dim})"
+
+
+def _same(a: pint.Unit, b: pint.Unit) -> bool:
+    return a.dimensionality == b.dimensionality
+
+
+def _require_dimensionless(what: str, arg: Any, unit: pint.Unit) -> None:
+    if unit.dimensionality:
+        raise DimensionError(f"{what} needs a dimensionless argument, but {_describe(arg, unit)}")
+
+
+def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
+    """The unit of ``expr`` given the unit of each of its symbols."""
+    if isinstance(expr, sympy.Symbol):
+        if expr not in units:
+            raise DimensionError(f"symbol {expr} has no declared unit")
+        return units[expr]
+    if isinstance(expr, (sympy.Number, sympy.NumberSymbol)) or expr in (sympy.pi, sympy.E):
+        return _ONE
+    if isinstance(expr, sympy.Mul):
+        result = _ONE
+        for arg in expr.args:
+            result = result * unit_of(arg, units)
+        return result
+    if isinstance(expr, sympy.Add):
+        return _common("terms disagree in dimension", expr.args, units)
+    if isinstance(expr, sympy.Pow):
+        base, exponent = expr.args
+        base_unit = unit_of(base, units)
+        exp_unit = unit_of(exponent, units)
+        _require_dimensionless("an exponent", exponent, exp_unit)
+        if exponent.is_Number:
+            if base_unit.dimensionality and not exponent.is_Rational:
+                raise DimensionError(f"a dimensional base needs a rational exponent: {sympy.sstr(expr)}")
+            if not base_unit.dimensionality:
+                return _ONE
+            return base_unit ** _exponent(exponent)
+        _require_dimensionless(f"a power with a symbolic exponent ({sympy.sstr(expr)})", base, base_unit)
+        return _ONE
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        what = "max" if isinstance(expr, sympy.Max) else "min"
+        return _common(f"arguments of {what}() disagree in dimension", expr.args, units)
+    if isinstance(expr, sympy.Piecewise):
+        values = [v for v, _ in expr.args]
+        for _, cond in expr.args:
+            _check_condition(cond, units)
+        return _common("branches of piecewise() disagree in dimension", values, units)
+    if isinstance(expr, (sympy.floor, sympy.ceiling)):
+        what = "floor()" if isinstance(expr, sympy.floor) else "ceil()"
+        unit = unit_of(expr.args[0], units)
+        _require_dimensionless(what, expr.args[0], unit)
+        return _ONE
+    if isinstance(expr, (sympy.log, sympy.exp)):
+        name = "log()" if isinstance(expr, sympy.log) else "exp()"
+        for arg in expr.args:
+            _require_dimensionless(name, arg, unit_of(arg, units))
+        return _ONE
+    if isinstance(expr, sympy.Abs):
+        return unit_of(expr.args[0], units)
+    if isinstance(expr, (sympy.Sum, sympy.Product)):
+        inner = unit_of(expr.function, {**units, **{lim[0]: _ONE for lim in expr.limits}})
+        if isinstance(expr, sympy.Product):
+            _require_dimensionless("prod()", expr.function, inner)
+        return inner
+    if isinstance(expr, sympy.Indexed):
+        return unit_of(expr.base.label, units)
+    if isinstance(expr, sympy.Function) and hasattr(expr, "unit_of"):
+        return expr.unit_of(units)
+    raise DimensionError(f"cannot find the dimension of {sympy.sstr(expr)} ({type(expr).__name__})")
+
+
+def _exponent(exponent: sympy.Rational) -> Any:
+    if exponent.is_Integer:
+        return int(exponent)
+    return float(exponent)
+
+
+def _common(message: str, args: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
+    first = None
+    first_arg = None
+    for arg in args:
+        unit = unit_of(arg, units)
+        if first is None:
+            first, first_arg = unit, arg
+        elif not _same(first, unit):
+            # a bare number beside a dimensional term is the classic slip (1 B + 1)
+            raise DimensionError(f"{message}: {_describe(first_arg, first)} but {_describe(arg, unit)}")
+    return first if first is not None else _ONE
+
+
+def _check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> None:
+    if cond is sympy.true or cond is True or cond is sympy.false:
+        return
+    if isinstance(cond, (sympy.And, sympy.Or, sympy.Not)):
+        for arg in cond.args:
+            _check_condition(arg, units)
+        return
+    if isinstance(cond, sympy.core.relational.Relational):
+        _common("the two sides of a comparison disagree in dimension", cond.args, units)
+        return
+    raise DimensionError(f"condition {cond} is not a comparison")
+
+
+def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "") -> pint.Unit:
+    """Check that ``expr`` has the dimension of ``declared``; return the unit it carries."""
+    label = f"equation for {output}: " if output else ""
+    try:
+        unit = unit_of(expr, units)
+    except DimensionError as exc:
+        raise DimensionError(f"{label}{exc}") from None
+    if unit.dimensionality != declared.dimensionality:
+        raise DimensionError(
+            f"{label}{sympy.sstr(expr)} is in {f'{unit:~}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}), "
+            f"but the declared unit is {f'{declared:~}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
+        )
+    return unit

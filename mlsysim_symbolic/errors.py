@@ -1,0 +1,64 @@
+"""Errors raised by mlsysim_symbolic.
+
+Each error names the input, equation or file that caused it and what was
+expected.  They subclass the builtin exception a Python user would expect
+(``ValueError``, ``TypeError``, ``KeyError``) so ordinary ``except`` clauses work.
+"""
+
+from __future__ import annotations
+
+
+class MlsysimSymbolicError(Exception):
+    """Base class of every error raised on purpose by this package."""
+
+
+class InputError(MlsysimSymbolicError, ValueError):
+    """An input value is out of range, not finite, not an integer, or not a quantity."""
+
+
+class UnitError(InputError):
+    """An input or unit has the wrong dimensionality, or a unit is unknown."""
+
+
+class MissingInputError(MlsysimSymbolicError, TypeError):
+    """A required input was not given."""
+
+
+class UnknownNameError(MlsysimSymbolicError, KeyError):
+    """A name (model, scenario, input, output, key) is not known; the message lists the known ones."""
+
+    def __str__(self) -> str:  # KeyError would print the repr of the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DimensionError(MlsysimSymbolicError, ValueError):
+    """An equation whose terms or result disagree in dimension."""
+
+
+class EquationError(MlsysimSymbolicError, ValueError):
+    """Equation text that the whitelisted parser refuses."""
+
+
+class DerivationError(MlsysimSymbolicError, ValueError):
+    """A derivation file that cannot be loaded: names the file, line, scenario and reason."""
+
+    def __init__(self, reason: str, *, path: str | None = None, line: int | None = None, scenario: str | None = None):
+        self.reason = reason
+        self.path = path
+        self.line = line
+        self.scenario = scenario
+        where = path or "<derivations>"
+        if line is not None:
+            where += f":{line}"
+        if scenario:
+            where += f": {scenario}"
+        super().__init__(f"{where}: {reason}")
+
+
+def closest(name: str, known: "list[str] | tuple[str, ...]", n: int = 3) -> list[str]:
+    """The known names closest to ``name`` (for 'did you mean' messages)."""
+    import difflib
+
+    lowered = {k.lower(): k for k in known}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)
+    return [lowered[h] for h in hits]

@@ -1,0 +1,270 @@
+"""Equation text to a SymPy tree, through a whitelist over Python's ``ast``.
+
+Accepted: numbers, declared names, ``+ - * / **``, unary minus, parentheses,
+comparisons and ``and``/``or``/``not`` inside ``piecewise`` conditions, the named
+functions in :data:`FUNCTIONS`, and ``sub.output`` where ``sub`` is a declared
+sub-scenario.  Nothing else: no attribute access on other names, no calls of
+other names, no subscripts, lambdas, comprehensions or strings.  The text is
+never given to ``eval``, ``exec`` or ``sympify``.
+
+>>> import sympy
+>>> P, b, B = sympy.symbols("P b B", positive=True)
+>>> parse_equation("P * b * B", {"P": P, "b": b, "B": B})
+B*P*b
+>>> parse_equation("ceil(P / b)", {"P": P, "b": b})
+ceiling(P/b)
+>>> parse_equation("__import__('os')", {})
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, ceil, exp, floor, log, log10, log2, max, min, piecewise, prod, sqrt, sum
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from .errors import EquationError
+
+MAX_TEXT = 4000          # characters of one equation
+MAX_DEPTH = 60           # nesting depth of the tree
+MAX_NODES = 2000         # nodes of the tree
+MAX_EXPONENT = 64        # |literal exponent| allowed in ``**``
+MAX_DIGITS = 40          # digits of a numeric literal
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Lt: sympy.Lt,
+    ast.LtE: sympy.Le,
+    ast.Gt: sympy.Gt,
+    ast.GtE: sympy.Ge,
+}
+
+
+def _piecewise(*args: Any) -> sympy.Expr:
+    if len(args) % 2 != 1:
+        raise EquationError(
+            "piecewise takes value, condition pairs and a final otherwise value: piecewise(v1, c1, v2, c2, ..., otherwise)"
+        )
+    pairs = []
+    for value, cond in zip(args[0:-1:2], args[1:-1:2]):
+        if not isinstance(cond, sympy.logic.boolalg.Boolean):
+            raise EquationError(f"piecewise condition {cond} is not a comparison")
+        pairs.append((value, cond))
+    pairs.append((args[-1], True))
+    return sympy.Piecewise(*pairs)
+
+
+def _one(name: str, fn: Callable[[Any], Any]) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        if len(args) != 1:
+            raise EquationError(f"{name}() takes exactly one argument, got {len(args)}")
+        return fn(args[0])
+
+    return call
+
+
+def _at_least_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        if len(args) < 2:
+            raise EquationError(f"{name}() takes at least two arguments, got {len(args)}")
+        return fn(*args)
+
+    return call
+
+
+def _log(*args: Any) -> Any:
+    if len(args) == 1:
+        return sympy.log(args[0])
+    if len(args) == 2:
+        return sympy.log(args[0], args[1])
+    raise EquationError(f"log() takes one or two arguments, got {len(args)}")
+
+
+#: Whitelisted functions of the equation language, by their name in derivation text.
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "max": _at_least_two("max", sympy.Max),
+    "min": _at_least_two("min", sympy.Min),
+    "sqrt": _one("sqrt", sympy.sqrt),
+    "log": _log,
+    "log2": _one("log2", lambda x: sympy.log(x, 2)),
+    "log10": _one("log10", lambda x: sympy.log(x, 10)),
+    "exp": _one("exp", sympy.exp),
+    "ceil": _one("ceil", sympy.ceiling),
+    "floor": _one("floor", sympy.floor),
+    "abs": _one("abs", sympy.Abs),
+    "piecewise": _piecewise,
+}
+#: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
+REDUCTIONS = ("sum", "prod")
+ALLOWED_CALLS = tuple(sorted([*FUNCTIONS, *REDUCTIONS]))
+
+
+class _Builder:
+    def __init__(
+        self,
+        names: Mapping[str, Any],
+        attributes: Mapping[tuple[str, str], Any] | None,
+        reduce: Callable[[str, Any, str], Any] | None,
+    ):
+        self.names = names
+        self.attributes = attributes or {}
+        self.reduce = reduce
+        self.nodes = 0
+
+    def build(self, node: ast.AST, depth: int = 0, condition: bool = False) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise EquationError(f"equation has more than {MAX_NODES} nodes")
+        if depth > MAX_DEPTH:
+            raise EquationError(f"equation nests deeper than {MAX_DEPTH} levels")
+        d = depth + 1
+        if isinstance(node, ast.Expression):
+            return self.build(node.body, d)
+        if isinstance(node, ast.Constant):
+            return self.constant(node.value)
+        if isinstance(node, ast.Name):
+            if node.id not in self.names:
+                raise EquationError(f"unknown name {node.id!r}")
+            return self.names[node.id]
+        if isinstance(node, ast.BinOp):
+            left = self.build(node.left, d)
+            right = self.build(node.right, d)
+            if isinstance(node.op, ast.Pow):
+                return self.power(left, right)
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise EquationError(f"operator {type(node.op).__name__} is not allowed; use + - * / **")
+            if isinstance(node.op, ast.Div) and right == 0:
+                raise EquationError("division by zero")
+            return op(left, right)
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub):
+                return -self.build(node.operand, d)
+            if isinstance(node.op, ast.UAdd):
+                return self.build(node.operand, d)
+            if isinstance(node.op, ast.Not) and condition:
+                return sympy.Not(self.build(node.operand, d, condition=True))
+            raise EquationError(f"unary operator {type(node.op).__name__} is not allowed")
+        if isinstance(node, ast.Compare):
+            if not condition:
+                raise EquationError("comparisons are allowed only as conditions inside piecewise(...)")
+            result = []
+            left = self.build(node.left, d)
+            for op, comparator in zip(node.ops, node.comparators):
+                cmp = _COMPARE.get(type(op))
+                if cmp is None:
+                    raise EquationError(f"comparison {type(op).__name__} is not allowed; use < <= > >=")
+                right = self.build(comparator, d)
+                result.append(cmp(left, right))
+                left = right
+            return sympy.And(*result) if len(result) > 1 else result[0]
+        if isinstance(node, ast.BoolOp):
+            if not condition:
+                raise EquationError("'and'/'or' are allowed only in conditions inside piecewise(...)")
+            values = [self.build(v, d, condition=True) for v in node.values]
+            return sympy.And(*values) if isinstance(node.op, ast.And) else sympy.Or(*values)
+        if isinstance(node, ast.Call):
+            return self.call(node, d)
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and (node.value.id, node.attr) in self.attributes:
+                return self.attributes[(node.value.id, node.attr)]
+            raise EquationError(f"attribute access '.{node.attr}' is not allowed here")
+        raise EquationError(f"{type(node).__name__} is not allowed in an equation")
+
+    def constant(self, value: Any) -> sympy.Expr:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise EquationError(f"constant {value!r} is not a number")
+        if isinstance(value, int):
+            if len(str(abs(value))) > MAX_DIGITS:
+                raise EquationError(f"number literal has more than {MAX_DIGITS} digits")
+            return sympy.Integer(value)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise EquationError("number literal is not finite")
+        frac = Fraction(repr(value))
+        if len(str(frac.denominator)) > MAX_DIGITS or len(str(frac.numerator)) > MAX_DIGITS:
+            raise EquationError(f"number literal has more than {MAX_DIGITS} digits")
+        return sympy.Rational(frac.numerator, frac.denominator)
+
+    def power(self, base: Any, exponent: Any) -> Any:
+        if isinstance(exponent, sympy.Number) and abs(exponent) > MAX_EXPONENT:
+            raise EquationError(f"exponent {exponent} is larger than {MAX_EXPONENT} in magnitude")
+        if isinstance(base, sympy.Number) and isinstance(exponent, sympy.Number) and base == 0 and exponent < 0:
+            raise EquationError("zero raised to a negative power")
+        return sympy.Pow(base, exponent)
+
+    def call(self, node: ast.Call, depth: int) -> Any:
+        if not isinstance(node.func, ast.Name):
+            raise EquationError("only named functions may be called; calls of attributes or expressions are not allowed")
+        name = node.func.id
+        if node.keywords:
+            raise EquationError(f"{name}() takes no keyword arguments")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise EquationError(f"{name}() takes no starred arguments")
+        if name in REDUCTIONS:
+            if self.reduce is None:
+                raise EquationError(f"{name}(expr, index) is allowed only in a scenario type with keyed inputs")
+            if len(node.args) != 2 or not isinstance(node.args[1], ast.Name):
+                raise EquationError(f"{name}() takes an expression and an index name: {name}(expr, k)")
+            inner = self.build(node.args[0], depth)
+            return self.reduce(name, inner, node.args[1].id)
+        fn = FUNCTIONS.get(name)
+        if fn is None:
+            raise EquationError(f"{name!r} is not an allowed function; allowed: {', '.join(ALLOWED_CALLS)}")
+        if name == "piecewise":
+            args = []
+            for i, a in enumerate(node.args):
+                is_condition = i % 2 == 1 and i != len(node.args) - 1
+                args.append(self.build(a, depth, condition=is_condition))
+            return fn(*args)
+        return fn(*[self.build(a, depth) for a in node.args])
+
+
+def parse_equation(
+    text: str,
+    names: Mapping[str, Any],
+    *,
+    attributes: Mapping[tuple[str, str], Any] | None = None,
+    reduce: Callable[[str, Any, str], Any] | None = None,
+) -> sympy.Expr:
+    """Parse equation ``text`` into a SymPy expression over ``names``.
+
+    ``names`` maps each allowed name to its SymPy object; ``attributes`` maps
+    ``(sub_scenario, output)`` pairs to expressions (composition); ``reduce``
+    builds ``sum(expr, k)``/``prod(expr, k)`` nodes.  Raises
+    :class:`~mlsysim_symbolic.errors.EquationError` with the reason otherwise.
+    """
+    if not isinstance(text, str):
+        raise EquationError(f"equation must be text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise EquationError(f"equation is longer than {MAX_TEXT} characters")
+    if "\n" in text.strip() or "\r" in text or "\x00" in text:
+        raise EquationError("equation must be a single line")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise EquationError(f"syntax error: {exc.msg} at column {exc.offset}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise EquationError("equation is too deeply nested to parse") from None
+    try:
+        result = _Builder(names, attributes, reduce).build(tree)
+    except RecursionError:
+        raise EquationError("equation is too deeply nested") from None
+    except (TypeError, ValueError, AttributeError, ZeroDivisionError, OverflowError) as exc:
+        if isinstance(exc, EquationError):
+            raise
+        raise EquationError(f"not a valid expression: {exc}") from None
+    if isinstance(result, sympy.logic.boolalg.Boolean):
+        raise EquationError("an equation must give a value, not a condition")
+    if not isinstance(result, sympy.Expr):
+        raise EquationError("an equation must give a value")
+    return result

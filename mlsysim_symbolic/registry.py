@@ -1,0 +1,236 @@
+"""Registries of workloads (models) and hardware, each entry with its provenance.
+
+The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml``
+(facts from mlsysim 0.3.0's registries and the papers and datasheets they cite).
+
+>>> from mlsysim_symbolic.registry import workloads
+>>> gpt2 = workloads()["GPT2"]
+>>> gpt2.parameters
+<Quantity(1500000000.0, 'param')>
+>>> gpt2.size_in_bytes("4 B")
+<Quantity(6000000000.0, 'byte')>
+>>> gpt2.source.ref
+'Radford et al. (2019), Language Models are Unsupervised Multitask Learners'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pint
+
+from .errors import DerivationError, InputError, UnitError, UnknownNameError, closest
+from .units import Q_, parse_quantity, parse_unit
+from .paths import derivations_dir
+
+#: Field name -> (unit, meaning, integer) of the numeric fields a workload may carry.
+WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "parameters": ("param", "parameters", False),
+    "active_parameters": ("param", "parameters active per token", False),
+    "inference_flops": ("flop", "operations of one inference", False),
+    "model_size": ("B", "stored model size", False),
+    "layers": ("count", "layers", True),
+    "hidden_dim": ("count", "hidden size", True),
+    "heads": ("count", "attention heads", True),
+    "kv_heads": ("count", "key/value heads", True),
+    "head_dim": ("count", "width of one attention head", True),
+    "kv_lora_rank": ("count", "MLA latent KV rank", True),
+    "qk_rope_head_dim": ("count", "MLA rotary head width", True),
+    "context_length": ("token", "context length", True),
+    "vocab_size": ("token", "vocabulary size", True),
+    "experts": ("count", "experts", True),
+    "active_experts_per_token": ("count", "experts active per token", True),
+    "training_ops": ("flop", "operations of the training run", False),
+    "training_tokens": ("token", "training tokens", False),
+    "training_accelerators_ref": ("count", "accelerators of the published run", False),
+    "training_days_ref": ("d", "days of the published run", False),
+    "training_gpu_days": ("d", "accelerator-days of the published run", False),
+    "training_energy_mwh": ("MWh", "energy of the published run", False),
+    "training_co2e": ("tonne", "CO2e of the published run", False),
+    "training_dataset_size": ("B", "training data size", False),
+    "denoising_steps": ("count", "denoising steps", True),
+    "state_size": ("count", "SSM state size", True),
+    "inference_energy": ("J", "energy of one inference", False),
+    "embedding_entries": ("count", "embedding table entries", False),
+}
+
+#: Field name -> (unit, meaning) of the numeric fields a hardware entry may carry.
+HARDWARE_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "peak_flops": ("flop/s", "peak operation rate", False),
+    "memory_bandwidth": ("B/s", "memory bandwidth", False),
+    "memory_capacity": ("B", "memory capacity", False),
+    "tdp": ("W", "thermal design power", False),
+    "dispatch_tax": ("s", "kernel dispatch overhead", False),
+    "unit_cost": ("USD", "unit price", False),
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entry's figures come from."""
+
+    ref: str = ""
+    url: str = ""
+    kind: str = ""
+    verified: str = ""
+    notes: str = ""
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> Source:
+        data = dict(data or {})
+        return cls(**{k: str(data.get(k, "")) for k in ("ref", "url", "kind", "verified", "notes")})
+
+
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """A registry entry: a key, a display name, numeric fields and a source."""
+
+    key: str
+    name: str
+    fields: Mapping[str, Any]
+    source: Source = field(default_factory=Source)
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, item: str) -> Any:
+        if item.startswith("__"):
+            raise AttributeError(item)
+        fields = object.__getattribute__(self, "fields")
+        if item in fields:
+            return fields[item]
+        info = object.__getattribute__(self, "info")
+        if item in info:
+            return info[item]
+        return None
+
+    def get(self, path: str) -> Any:
+        """A field by dotted path (``precision_flops.fp16_dense``); ``None`` when absent."""
+        value: Any = self.fields
+        for part in path.split("."):
+            if isinstance(value, Mapping) and part in value:
+                value = value[part]
+            else:
+                return None
+        return value
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r}, name={self.name!r})"
+
+
+class Workload(Entry):
+    """A model: parameter count and architecture figures, with provenance."""
+
+    def size_in_bytes(self, bytes_per_param: Any = "2 B") -> pint.Quantity:
+        """Bytes of the parameters at ``bytes_per_param`` (a quantity, number of bytes, or precision name)."""
+        if self.fields.get("parameters") is None:
+            raise InputError(f"workload {self.key!r} states no parameter count")
+        if isinstance(bytes_per_param, str):
+            bytes_per_param = parse_quantity(bytes_per_param, name="bytes_per_param")
+        if not isinstance(bytes_per_param, pint.Quantity):
+            bytes_per_param = Q_(bytes_per_param, "B")
+        if bytes_per_param.dimensionality != parse_unit("B").dimensionality:
+            raise UnitError(f"bytes_per_param: expected a quantity in B, got {bytes_per_param:~}")
+        return (self.fields["parameters"] * bytes_per_param).to("B")
+
+
+class Hardware(Entry):
+    """An accelerator or device: peak rates per precision, memory, power, with provenance."""
+
+
+class Registry(Mapping[str, Entry]):
+    """A read-only mapping of registry keys to entries; unknown keys list the known ones."""
+
+    def __init__(self, kind: str, entries: Mapping[str, Entry]):
+        self.kind = kind
+        self._entries = dict(entries)
+        self._by_name = {e.name: e for e in entries.values()}
+
+    def __getitem__(self, key: str) -> Entry:
+        if key in self._entries:
+            return self._entries[key]
+        if key in self._by_name:
+            return self._by_name[key]
+        hint = closest(key, [*self._entries, *self._by_name])
+        more = f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""
+        raise UnknownNameError(f"unknown {self.kind} {key!r}{more} Known: {', '.join(sorted(self._entries))}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries or key in self._by_name
+
+    def __getattr__(self, item: str) -> Entry:
+        if item.startswith("_"):
+            raise AttributeError(item)
+        try:
+            return self[item]
+        except UnknownNameError as exc:
+            raise AttributeError(str(exc)) from None
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self._entries]
+
+
+def _convert(value: Any, where: str, path: Path) -> Any:
+    if isinstance(value, str):
+        try:
+            return parse_quantity(value, name=where)
+        except InputError:
+            return value
+    if isinstance(value, dict):
+        return {k: _convert(v, f"{where}.{k}", path) for k, v in value.items()}
+    return value
+
+
+def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[str, str, bool]]) -> Registry:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DerivationError(f"cannot read {table}: {exc}", path=str(path)) from None
+    entries: dict[str, Entry] = {}
+    text_fields = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
+    for key, raw in data.get(table, {}).items():
+        fields: dict[str, Any] = {}
+        info: dict[str, Any] = {}
+        for name, value in raw.items():
+            if name == "source" or name in text_fields:
+                continue
+            if name in schema:
+                unit, _, integer = schema[name]
+                converted = _convert(value, f"{key}.{name}", path)
+                if isinstance(converted, (int, float)) and not isinstance(converted, bool):
+                    converted = Q_(converted, unit) if unit not in ("count",) or not integer else converted
+                if isinstance(converted, pint.Quantity) and isinstance(converted.magnitude, int):
+                    converted = Q_(float(converted.magnitude), converted.units)
+                if isinstance(converted, pint.Quantity) and converted.dimensionality != parse_unit(unit).dimensionality:
+                    raise DerivationError(f"{table} {key}: {name} = {value!r} is not in {unit}", path=str(path))
+                fields[name] = converted
+            else:
+                converted = _convert(value, f"{key}.{name}", path)
+                if isinstance(converted, (pint.Quantity, dict)) or (isinstance(converted, (int, float)) and not isinstance(converted, bool)):
+                    fields[name] = converted
+                else:
+                    info[name] = converted
+        info.update({k: raw[k] for k in text_fields if k in raw})
+        entries[key] = cls(key=key, name=str(raw.get("name", key)), fields=fields, source=Source.from_mapping(raw.get("source")), info=info)
+    return Registry(table.rstrip("s") if table != "hardware" else "hardware", entries)
+
+
+@lru_cache(maxsize=None)
+def workloads(path: str | None = None) -> Registry:
+    """The workload registry (``derivations/workloads.toml`` unless ``path`` is given)."""
+    return _load(Path(path) if path else derivations_dir() / "workloads.toml", "workloads", Workload, WORKLOAD_FIELDS)
+
+
+@lru_cache(maxsize=None)
+def hardware(path: str | None = None) -> Registry:
+    """The hardware registry (``derivations/hardware.toml`` unless ``path`` is given)."""
+    return _load(Path(path) if path else derivations_dir() / "hardware.toml", "hardware", Hardware, HARDWARE_FIELDS)

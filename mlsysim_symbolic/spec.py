@@ -1,0 +1,486 @@
+"""Scenario types as data: inputs, arguments, outputs and notes, built from a mapping.
+
+A :class:`ScenarioType` is what a ``[types.NAME]`` table of a derivation file
+declares.  Building one parses every equation through the whitelisted parser,
+checks every equation's dimensions from the declared units alone, and refuses
+cycles between outputs, all before any number is used.
+
+>>> t = ScenarioType.from_mapping("Bytes", {
+...     "summary": "Bytes of P parameters at b bytes each.",
+...     "inputs": {"params": {"symbol": "P", "unit": "param"}, "width": {"symbol": "b", "unit": "B/param"}},
+...     "outputs": {"size": {"symbol": "W", "unit": "B", "equation": "P * b"}}})
+>>> t.expression("size")
+P*b
+>>> ScenarioType.from_mapping("Bad", {
+...     "inputs": {"m": {"unit": "B"}, "t": {"unit": "s"}},
+...     "outputs": {"y": {"unit": "B", "equation": "m + t"}}})
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.DerivationError: <derivations>: Bad: output y: equation for y: terms disagree in dimension: m is in B ([information]) but t is in s ([time])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pint
+import sympy
+
+from .dimensions import check_equation
+from .errors import DerivationError, DimensionError, EquationError, InputError, UnitError
+from .parse import parse_equation
+from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS
+from .units import parse_quantity
+from .variables import Variable
+
+INPUT_KINDS = ("quantity", "choice", "workload", "workloads", "hardware", "map", "list")
+OBJECT_KINDS = ("workload", "workloads", "hardware")
+KEYED_KINDS = ("workloads", "map", "list")
+STYLES = ("property", "method", "dict")
+
+Locate = Callable[..., "int | None"]
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One constructor input of a scenario type."""
+
+    name: str
+    kind: str
+    meaning: str = ""
+    required: bool = True
+    default: Any = None
+    variable: Variable | None = None            # quantity, map and list inputs
+    options: tuple[str, ...] = ()               # choice inputs
+    index: str | None = None                    # keyed inputs
+    attributes: Mapping[str, Variable] = field(default_factory=dict)  # object inputs: symbol -> variable
+
+    @property
+    def annotation(self) -> str:
+        return {
+            "quantity": "int" if self.variable is not None and self.variable.integer else "Quantity",
+            "choice": "str",
+            "workload": "Workload",
+            "workloads": "Dict[str, Workload]",
+            "hardware": "Hardware",
+            "map": "Dict[str, Quantity]",
+            "list": "List[Quantity]",
+        }[self.kind]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One form of an output's equation: chosen by a choice value, or the first whose inputs are set."""
+
+    expr: sympy.Expr
+    text: str
+    when: str | None = None      # the choice value selecting this branch
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output of a scenario type."""
+
+    name: str
+    variable: Variable
+    branches: tuple[Branch, ...]
+    doc: str = ""
+    style: str = "property"
+    choice: str | None = None          # input or argument whose value picks the branch
+    arguments: tuple[str, ...] = ()    # free arguments of a method, in order
+    indices: tuple[str, ...] = ()      # indices the output is keyed by (first branch)
+    key_params: tuple[str, ...] = ()   # parameter names of the keys of a method output
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A citation: text, with an optional section and URL."""
+
+    text: str
+    section: str = ""
+    url: str = ""
+
+    def __str__(self) -> str:
+        out = self.text + (f", {self.section}" if self.section else "")
+        return out + (f" <{self.url}>" if self.url else "")
+
+
+def _symbol_names(var: Variable) -> tuple[str, ...]:
+    return (var.name, var.symbol.name)
+
+
+class ScenarioType:
+    """A declared scenario type: inputs, arguments, outputs (SymPy trees with units) and notes."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.family = ""
+        self.summary = ""
+        self.description = ""
+        self.equation_note = ""
+        self.assumptions: tuple[str, ...] = ()
+        self.excludes: tuple[str, ...] = ()
+        self.derivation = ""
+        self.references: tuple[Reference, ...] = ()
+        self.inputs: dict[str, InputSpec] = {}
+        self.arguments: dict[str, Variable] = {}
+        self.outputs: dict[str, OutputSpec] = {}
+        self.leaves: dict[sympy.Symbol, Variable] = {}        # every leaf symbol
+        self.leaf_input: dict[sympy.Symbol, str] = {}          # leaf -> the input (or argument) it comes from
+        self.leaf_index: dict[sympy.Symbol, str] = {}          # leaf -> its index, for keyed leaves
+        self.output_symbols: dict[sympy.Symbol, str] = {}
+        self.index_inputs: dict[str, list[str]] = {}           # index -> keyed inputs sharing it
+        self.reductions: dict[sympy.Symbol, str] = {}           # reduction dummy -> index
+        self.source_path: str | None = None
+        self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
+        self._compiled: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_mapping(
+        cls,
+        name: str,
+        data: Mapping[str, Any],
+        *,
+        family: str = "",
+        path: str | None = None,
+        locate: Locate | None = None,
+    ) -> ScenarioType:
+        """Build and check a scenario type from a ``[types.NAME]`` mapping."""
+        self = cls(name)
+        self.source_path = path
+
+        def fail(reason: str, *keys: str) -> DerivationError:
+            line = locate(*keys) if locate else None
+            return DerivationError(reason, path=path, line=line, scenario=name)
+
+        known = {"family", "summary", "description", "equation_note", "assumptions", "excludes",
+                 "derivation", "references", "inputs", "arguments", "outputs"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}", unknown[0])
+        self.family = str(data.get("family", family))
+        self.summary = str(data.get("summary", ""))
+        self.description = str(data.get("description", ""))
+        self.equation_note = str(data.get("equation_note", ""))
+        self.assumptions = tuple(str(a) for a in data.get("assumptions", ()))
+        self.excludes = tuple(str(a) for a in data.get("excludes", ()))
+        self.derivation = str(data.get("derivation", ""))
+        self.references = tuple(_reference(r) for r in data.get("references", ()))
+
+        names: dict[str, Any] = {}
+
+        def claim(key: str, value: Any, where: tuple[str, ...]) -> None:
+            if key in names and names[key] is not value:
+                raise fail(f"name {key!r} is declared twice", *where)
+            names[key] = value
+
+        for in_name, raw in (data.get("inputs") or {}).items():
+            try:
+                spec = self._input(in_name, raw)
+            except (InputError, UnitError, EquationError) as exc:
+                raise fail(f"input {in_name}: {exc}", "inputs", in_name) from None
+            self.inputs[in_name] = spec
+            if spec.variable is not None:
+                for key in _symbol_names(spec.variable):
+                    claim(key, spec.variable.symbol, ("inputs", in_name))
+                self._add_leaf(spec.variable, in_name, spec.index if spec.kind in KEYED_KINDS else None)
+            for var in spec.attributes.values():
+                for key in _symbol_names(var):
+                    claim(key, var.symbol, ("inputs", in_name))
+                self._add_leaf(var, in_name, spec.index)
+            if spec.index:
+                self.index_inputs.setdefault(spec.index, []).append(in_name)
+        for arg_name, raw in (data.get("arguments") or {}).items():
+            try:
+                var = _variable(arg_name, raw, role="argument")
+            except (InputError, UnitError) as exc:
+                raise fail(f"argument {arg_name}: {exc}", "arguments", arg_name) from None
+            self.arguments[arg_name] = var
+            for key in _symbol_names(var):
+                claim(key, var.symbol, ("arguments", arg_name))
+            self._add_leaf(var, arg_name, None)
+
+        raw_outputs = data.get("outputs") or {}
+        if not raw_outputs:
+            raise fail("declares no outputs", "outputs")
+        out_vars: dict[str, Variable] = {}
+        for out_name, raw in raw_outputs.items():
+            if not isinstance(raw, Mapping):
+                raise fail(f"output {out_name} must be a table", "outputs", out_name)
+            try:
+                var = _variable(out_name, {k: raw[k] for k in ("symbol", "unit", "latex", "integer") if k in raw} | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")
+            except (InputError, UnitError) as exc:
+                raise fail(f"output {out_name}: {exc}", "outputs", out_name) from None
+            if "unit" not in raw:
+                raise fail(f"output {out_name} declares no unit", "outputs", out_name)
+            out_vars[out_name] = var
+            for key in _symbol_names(var):
+                claim(key, var.symbol, ("outputs", out_name))
+            self.output_symbols[var.symbol] = out_name
+
+        for index in self.index_inputs:
+            if index not in names:
+                names[index] = sympy.Symbol(index, integer=True, positive=True)
+
+        def reduce(kind: str, inner: Any, index: str) -> Any:
+            if index not in self.index_inputs:
+                raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(self.index_inputs) or 'none'}")
+            dummy = sympy.Symbol(index, integer=True, positive=True)
+            count = sympy.Symbol(f"N_{index}", integer=True, positive=True)
+            self.reductions[dummy] = index
+            cls_ = sympy.Sum if kind == "sum" else sympy.Product
+            return cls_(inner, (dummy, 1, count))
+
+        units = {sym: var.unit for sym, var in self.leaves.items()}
+        units.update({var.symbol: var.unit for var in out_vars.values()})
+        for out_name, raw in raw_outputs.items():
+            var = out_vars[out_name]
+            equation = raw.get("equation")
+            choice = raw.get("choice")
+            branches: list[Branch] = []
+            if isinstance(equation, str):
+                items: list[tuple[str | None, str]] = [(None, equation)]
+            elif isinstance(equation, list) and equation and all(isinstance(e, str) for e in equation):
+                items = [(None, e) for e in equation]
+            elif isinstance(equation, Mapping) and equation and choice:
+                items = [(str(k), v) for k, v in equation.items()]
+            else:
+                raise fail(
+                    f"output {out_name}: equation must be text, a list of alternatives, or a table by the value of 'choice'",
+                    "outputs", out_name)
+            if choice is not None:
+                spec = self.inputs.get(choice)
+                options = spec.options if spec is not None and spec.kind == "choice" else None
+                if options is None and choice in self.arguments:
+                    options = tuple(self.arguments[choice].extra.get("options", ()))
+                if not options:
+                    raise fail(f"output {out_name}: choice {choice!r} is not a choice input or argument", "outputs", out_name)
+                missing = [o for o in options if o not in dict(items)]
+                if missing:
+                    raise fail(f"output {out_name}: no equation for {choice} = {', '.join(missing)}", "outputs", out_name)
+            for when, text in items:
+                if not isinstance(text, str):
+                    raise fail(f"output {out_name}: equation must be text", "outputs", out_name)
+                try:
+                    expr = parse_equation(text, names, reduce=reduce)
+                except EquationError as exc:
+                    raise fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
+                try:
+                    check_equation(expr, var.unit, units, output=out_name)
+                except DimensionError as exc:
+                    raise fail(f"output {out_name}: {exc}", "outputs", out_name) from None
+                branches.append(Branch(expr=expr, text=text, when=when))
+            style = str(raw.get("style", ""))
+            if style and style not in STYLES:
+                raise fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
+            self.outputs[out_name] = OutputSpec(
+                name=out_name, variable=var, branches=tuple(branches), doc=str(raw.get("doc", "")),
+                style=style, choice=choice)
+        self._check_cycles(fail)
+        for out_name, out in list(self.outputs.items()):
+            leaves = self._leaf_symbols(out_name)
+            args = tuple(a for a, v in self.arguments.items() if v.symbol in leaves or a == out.choice)
+            reduced = set(self.reductions)
+            indices = tuple(dict.fromkeys(self.leaf_index[s] for s in leaves if s in self.leaf_index and s not in reduced))
+            style = out.style or ("method" if (indices or args) else "property")
+            if style == "property" and (indices or args):
+                raise fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property", "outputs", out_name)
+            key_params = tuple(
+                "name" if self.inputs[self.index_inputs[i][0]].kind == "workloads" else i for i in indices)
+            self.outputs[out_name] = OutputSpec(
+                name=out.name, variable=out.variable, branches=out.branches, doc=out.doc,
+                style=style, choice=out.choice, arguments=args, indices=indices, key_params=key_params)
+        return self
+
+    def _add_leaf(self, var: Variable, source: str, index: str | None) -> None:
+        self.leaves[var.symbol] = var
+        self.leaf_input[var.symbol] = source
+        if index:
+            self.leaf_index[var.symbol] = index
+
+    def _input(self, name: str, raw: Any) -> InputSpec:
+        if not isinstance(raw, Mapping):
+            raise InputError("must be a table")
+        kind = str(raw.get("kind", "quantity"))
+        if kind not in INPUT_KINDS:
+            raise InputError(f"kind {kind!r} is not one of {', '.join(INPUT_KINDS)}")
+        meaning = str(raw.get("meaning", ""))
+        required = bool(raw.get("required", "default" not in raw))
+        default = raw.get("default")
+        index = str(raw.get("index", name)) if kind in KEYED_KINDS else None
+        if kind == "choice":
+            options = tuple(str(o) for o in raw.get("options", ()))
+            if not options:
+                raise InputError("a choice input needs 'options'")
+            if default is not None and default not in options:
+                raise InputError(f"default {default!r} is not one of the options {options}")
+            return InputSpec(name, kind, meaning, required, default, options=options)
+        if kind in OBJECT_KINDS:
+            schema = HARDWARE_FIELDS if kind == "hardware" else WORKLOAD_FIELDS
+            attributes: dict[str, Variable] = {}
+            for sym_name, attr in (raw.get("symbols") or {}).items():
+                if not isinstance(attr, Mapping) or "attribute" not in attr:
+                    raise InputError(f"symbol {sym_name} needs an 'attribute' (a field of the {kind})")
+                paths = attr["attribute"]
+                paths = [paths] if isinstance(paths, str) else list(paths)
+                first = paths[0].split(".")[0]
+                unit, meaning_default, integer = schema.get(first, (attr.get("unit"), "", False))
+                if "unit" in attr:
+                    unit = attr["unit"]
+                if unit is None:
+                    raise InputError(f"symbol {sym_name}: field {first!r} has no known unit; declare 'unit'")
+                extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default")}
+                label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
+                attributes[sym_name] = Variable.make(
+                    label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),
+                    meaning=str(attr.get("meaning", meaning_default)), integer=bool(attr.get("integer", integer)),
+                    domain=attr.get("domain"), role="attribute", extra=extra)
+            return InputSpec(name, kind, meaning, required, default, index=index, attributes=attributes)
+        var = _variable(name, raw, role="input")
+        if default is not None and kind == "quantity":
+            var.check(default)
+        return InputSpec(name, kind, meaning or var.meaning, required, default, variable=var, index=index)
+
+    def _check_cycles(self, fail: Callable[..., DerivationError]) -> None:
+        state: dict[str, int] = {}
+
+        def visit(name: str, trail: list[str]) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                cycle = trail[trail.index(name):] + [name]
+                raise fail(f"outputs form a cycle: {' -> '.join(cycle)}", "outputs", name)
+            state[name] = 1
+            for dep in self._direct_outputs(name):
+                visit(dep, trail + [name])
+            state[name] = 2
+
+        for name in self.outputs:
+            visit(name, [])
+
+    # ------------------------------------------------------------------ queries
+    def _direct_outputs(self, name: str) -> list[str]:
+        deps: list[str] = []
+        for branch in self.outputs[name].branches:
+            for sym in branch.expr.free_symbols:
+                if sym in self.output_symbols and self.output_symbols[sym] not in deps:
+                    deps.append(self.output_symbols[sym])
+        return deps
+
+    def _leaf_symbols(self, name: str, choices: Mapping[str, str] | None = None) -> set[sympy.Symbol]:
+        expr = self.expand(name, choices)
+        return {s for s in expr.free_symbols if s in self.leaves}
+
+    def branch(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> Branch:
+        """The branch of output ``name`` picked by ``choices`` (or the first one available)."""
+        out = self.outputs[name]
+        if out.choice is not None and choices and out.choice in choices:
+            for b in out.branches:
+                if b.when == choices[out.choice]:
+                    return b
+        if available is not None and len(out.branches) > 1 and out.choice is None:
+            for b in out.branches:
+                if available(b.expr):
+                    return b
+        return out.branches[0]
+
+    def expand(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> sympy.Expr:
+        """Output ``name`` as a tree of leaf inputs only (earlier outputs substituted)."""
+        key = (name, tuple(sorted((choices or {}).items()))) if available is None else None
+        if key is not None and key in self._expanded:
+            return self._expanded[key]
+        expr = self.branch(name, choices, available).expr
+        subs = {}
+        for sym in expr.free_symbols:
+            if sym in self.output_symbols:
+                subs[sym] = self.expand(self.output_symbols[sym], choices, available)
+        result = expr.xreplace(subs) if subs else expr
+        if key is not None:
+            self._expanded[key] = result
+        return result
+
+    def expression(self, name: str, expand: bool = False) -> sympy.Expr:
+        """The tree of output ``name``: over inputs and earlier outputs, or over inputs only."""
+        self._require_output(name)
+        return self.expand(name) if expand else self.outputs[name].branches[0].expr
+
+    def equation(self, name: str, expand: bool = False) -> sympy.Eq:
+        """``Eq(output_symbol, tree)`` for output ``name``."""
+        self._require_output(name)
+        return sympy.Eq(self.outputs[name].variable.symbol, self.expression(name, expand=expand), evaluate=False)
+
+    def variable(self, name: str) -> Variable:
+        """The variable (input, attribute symbol, argument or output) called ``name``."""
+        for var in [*self.leaves.values(), *(o.variable for o in self.outputs.values())]:
+            if name in (var.name, var.symbol.name):
+                return var
+        for spec in self.inputs.values():
+            if spec.name == name and spec.variable is not None:
+                return spec.variable
+        from .errors import UnknownNameError, closest
+
+        known = sorted({v.name for v in self.leaves.values()} | set(self.outputs))
+        hint = closest(name, known)
+        raise UnknownNameError(
+            f"{self.name} has no input or output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+            + f" Known: {', '.join(known)}")
+
+    def _require_output(self, name: str) -> OutputSpec:
+        if name not in self.outputs:
+            from .errors import UnknownNameError, closest
+
+            hint = closest(name, list(self.outputs))
+            raise UnknownNameError(
+                f"{self.name} has no output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+                + f" Outputs: {', '.join(self.outputs)}")
+        return self.outputs[name]
+
+    @property
+    def unit_map(self) -> dict[sympy.Symbol, pint.Unit]:
+        units = {sym: var.unit for sym, var in self.leaves.items()}
+        units.update({o.variable.symbol: o.variable.unit for o in self.outputs.values()})
+        return units
+
+    def __repr__(self) -> str:
+        return f"<ScenarioType {self.name} ({self.family}): {len(self.inputs)} inputs, {len(self.outputs)} outputs>"
+
+
+def _variable(name: str, raw: Any, *, role: str, domain: str | None = None) -> Variable:
+    if not isinstance(raw, Mapping):
+        raise InputError("must be a table")
+    allowed = {"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required", "index", "options", "doc"}
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(unknown)}")
+    extra = {"options": tuple(raw["options"])} if "options" in raw else {}
+    return Variable.make(
+        name,
+        symbol=raw.get("symbol"),
+        unit=str(raw.get("unit", "")),
+        meaning=str(raw.get("meaning", "")),
+        latex=raw.get("latex"),
+        integer=bool(raw.get("integer", False)),
+        domain=raw.get("domain", domain),
+        default=raw.get("default"),
+        required="default" not in raw and raw.get("required", True),
+        role=role,
+        extra=extra,
+    )
+
+
+def _reference(raw: Any) -> Reference:
+    if isinstance(raw, str):
+        return Reference(raw)
+    if isinstance(raw, Mapping):
+        return Reference(str(raw.get("text", "")), str(raw.get("section", "")), str(raw.get("url", "")))
+    raise InputError(f"reference {raw!r} must be text or a table with 'text', 'section', 'url'")
+
+
+def default_quantity(var: Variable, value: Any) -> Any:
+    """A declared default read as a quantity in the variable's unit."""
+    if isinstance(value, str):
+        return parse_quantity(value, name=var.name)
+    return value

@@ -1,0 +1,82 @@
+"""Symbolic operations on a scenario's outputs: derivatives and elasticities.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> s = Scenarios.DpSgdPerExampleGradients
+>>> s.diff("per_batch", "batch_size")
+P*b
+>>> [(e.input, e.expression, round(e.value, 12)) for e in s.elasticities("per_batch", "GPT-2")]
+[('batch_size', 1, 1.0), ('bytes_per_param', 1, 1.0), ('parameters', 1, 1.0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from .errors import UnknownNameError
+from .evaluate import compile_tree, to_base_factor
+from .units import Q_, ureg
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Elasticity:
+    """∂ln y/∂ln x of one output y for one input x: the expression and its value at the scenario."""
+
+    input: str
+    symbol: sympy.Symbol
+    expression: sympy.Expr
+    value: float
+    derivative: sympy.Expr
+    derivative_value: Any   # a Quantity in (output unit) / (input unit)
+
+    def _repr_latex_(self) -> str:
+        return f"$\\varepsilon_{{{sympy.latex(self.symbol)}}} = {sympy.latex(self.expression)} = {self.value:.4g}$"
+
+
+def _symbol(scenario: Scenario, wrt: str | sympy.Symbol) -> sympy.Symbol:
+    t = scenario.type
+    if isinstance(wrt, sympy.Symbol):
+        return wrt
+    for sym, var in t.leaves.items():
+        if wrt in (var.name, sym.name):
+            return sym
+    known = sorted(v.name for v in t.leaves.values())
+    raise UnknownNameError(f"{t.name} has no input {wrt!r}; inputs: {', '.join(known)}")
+
+
+def diff(scenario: Scenario, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
+    """∂output/∂wrt through every composed output (the tree is expanded first)."""
+    sym = _symbol(scenario, wrt)
+    return sympy.simplify(sympy.diff(scenario.expression(output, expand=True), sym))
+
+
+def elasticities(scenario: Scenario, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
+    """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
+    t = scenario.type
+    plan = scenario._plan(output)
+    expr = plan.expr
+    values = scenario._arguments(plan, keys, arguments)
+    y = plan.function(*values)
+    out_unit = plan.unit
+    results = []
+    for sym, x in zip(plan.args, values):
+        var = t.leaves.get(sym)
+        if var is None or t.leaf_input.get(sym) in t.arguments:
+            continue
+        d = sympy.diff(expr, sym)
+        e = sympy.simplify(d * sym / expr)
+        d_value = compile_tree(d, plan.args)(*values)
+        value = float(d_value) * float(x) / float(y) if y else float("nan")
+        base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
+        derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)
+        results.append(Elasticity(var.name, sym, e, value, d, derivative_value))
+    results.sort(key=lambda r: (-abs(r.value), r.input))
+    return results
+
+
+__all__ = ["Elasticity", "diff", "elasticities", "to_base_factor"]

@@ -1,0 +1,203 @@
+"""Variables: the inputs, arguments and outputs of a scenario type.
+
+A :class:`Variable` is a SymPy symbol together with its unit, meaning, LaTeX
+name and domain.  Counts are ``integer``; everything is ``positive`` unless its
+domain admits zero (``nonnegative``) or negative values.
+
+>>> v = Variable.make("batch_size", symbol="B", unit="sample", meaning="examples per step", integer=True)
+>>> v.symbol, v.symbol.is_integer, v.symbol.is_positive
+(B, True, True)
+>>> v.check(256)
+256
+>>> v.check(2.5)
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.InputError: batch_size: expected a whole number of sample, got 2.5
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pint
+import sympy
+
+from .errors import InputError, UnitError
+from .units import Q_, dimensionality, parse_quantity, parse_unit, ureg
+
+_DOMAIN = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
+
+
+@dataclass(frozen=True)
+class Domain:
+    """An interval of allowed magnitudes (in the variable's unit), e.g. ``(0, 1]``.
+
+    >>> Domain.parse("(0, 1]").contains(1.0), Domain.parse("(0, 1]").contains(0)
+    (True, False)
+    >>> str(Domain.parse("[0, inf)"))
+    '[0, inf)'
+    """
+
+    low: float = 0.0
+    high: float = math.inf
+    low_open: bool = True
+    high_open: bool = True
+
+    @classmethod
+    def parse(cls, text: str) -> Domain:
+        m = _DOMAIN.match(text or "")
+        if not m:
+            raise InputError(f"domain {text!r} is not an interval such as '(0, inf)' or '[0, 1]'")
+        try:
+            low = float(m.group(2).replace("-inf", "-inf"))
+            high = float(m.group(3))
+        except ValueError:
+            raise InputError(f"domain {text!r} has bounds that are not numbers") from None
+        if low > high:
+            raise InputError(f"domain {text!r} is empty")
+        return cls(low, high, m.group(1) == "(", m.group(4) == ")")
+
+    def contains(self, x: float) -> bool:
+        if x < self.low or (self.low_open and x == self.low):
+            return False
+        if x > self.high or (self.high_open and x == self.high):
+            return False
+        return True
+
+    @property
+    def positive(self) -> bool:
+        return self.low > 0 or (self.low == 0 and self.low_open)
+
+    @property
+    def nonnegative(self) -> bool:
+        return self.low >= 0
+
+    def __str__(self) -> str:
+        def fmt(v: float) -> str:
+            if math.isinf(v):
+                return "inf" if v > 0 else "-inf"
+            return f"{v:g}"
+
+        return f"{'(' if self.low_open else '['}{fmt(self.low)}, {fmt(self.high)}{')' if self.high_open else ']'}"
+
+
+POSITIVE = Domain()
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One named quantity of a scenario type."""
+
+    name: str
+    symbol: sympy.Symbol
+    unit: pint.Unit
+    meaning: str = ""
+    latex: str = ""
+    integer: bool = False
+    domain: Domain = POSITIVE
+    default: Any = None
+    required: bool = True
+    role: str = "input"           # input | argument | output | attribute
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def make(
+        cls,
+        name: str,
+        *,
+        symbol: str | None = None,
+        unit: str = "",
+        meaning: str = "",
+        latex: str | None = None,
+        integer: bool = False,
+        domain: str | Domain | None = None,
+        default: Any = None,
+        required: bool = True,
+        role: str = "input",
+        extra: dict[str, Any] | None = None,
+    ) -> Variable:
+        dom = domain if isinstance(domain, Domain) else (Domain.parse(domain) if domain else POSITIVE)
+        assumptions: dict[str, bool] = {"real": True}
+        if dom.positive:
+            assumptions["positive"] = True
+        elif dom.nonnegative:
+            assumptions["nonnegative"] = True
+        if integer:
+            assumptions["integer"] = True
+        sym_name = symbol or name
+        sym = sympy.Symbol(sym_name, **assumptions)
+        return cls(
+            name=name,
+            symbol=sym,
+            unit=parse_unit(unit),
+            meaning=meaning,
+            latex=latex if latex is not None else sympy.latex(sympy.Symbol(sym_name)),
+            integer=integer,
+            domain=dom,
+            default=default,
+            required=required,
+            role=role,
+            extra=dict(extra or {}),
+        )
+
+    @property
+    def unit_text(self) -> str:
+        text = f"{self.unit:~}"
+        return text or "1"
+
+    @property
+    def dimensionality(self) -> Any:
+        return dimensionality(self.unit)
+
+    def check(self, value: Any, *, label: str | None = None) -> Any:
+        """Validate ``value`` for this variable and return it in the declared unit.
+
+        Accepts a pint Quantity, a plain number (read in the declared unit) or a
+        string such as ``"4 B"``.  Returns an ``int`` for integer variables, else a
+        number or a Quantity-free magnitude in the declared unit.
+        """
+        label = label or self.name
+        unit_text = self.unit_text
+        if isinstance(value, str):
+            value = parse_quantity(value, name=label)
+        if isinstance(value, pint.Quantity):
+            if value._REGISTRY is not ureg:
+                try:
+                    value = Q_(value.magnitude, str(value.units))
+                except Exception:
+                    raise UnitError(f"{label}: unit {value.units!s} is not known to mlsysim_symbolic") from None
+            if value.dimensionality != self.unit.dimensionality:
+                raise UnitError(
+                    f"{label}: expected a quantity in {unit_text} "
+                    f"(dimension {_dim_text(self.unit)}), got {value:~} (dimension {_dim_text(value.units)})"
+                )
+            magnitude = value.to(self.unit).magnitude
+        elif isinstance(value, bool) or value is None:
+            raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
+        elif isinstance(value, (int, float)) or _is_numpy_scalar(value):
+            magnitude = value.item() if hasattr(value, "item") else value
+        else:
+            raise InputError(f"{label}: expected a number or quantity in {unit_text}, got {type(value).__name__} {value!r}")
+        if not isinstance(magnitude, (int, float)):
+            raise InputError(f"{label}: expected a single number, got {magnitude!r}")
+        if not math.isfinite(magnitude):
+            raise InputError(f"{label}: expected a finite number in {unit_text}, got {magnitude}")
+        if self.integer:
+            if float(magnitude) != math.floor(magnitude):
+                raise InputError(f"{label}: expected a whole number of {unit_text}, got {magnitude}")
+            magnitude = int(magnitude)
+        if not self.domain.contains(magnitude):
+            raise InputError(f"{label}: expected a value in {self.domain} {unit_text}, got {magnitude}")
+        return magnitude
+
+
+def _is_numpy_scalar(value: Any) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "item") and getattr(value, "ndim", 1) == 0
+
+
+def _dim_text(unit: Any) -> str:
+    text = str(getattr(unit, "dimensionality", unit))
+    return text or "dimensionless"
