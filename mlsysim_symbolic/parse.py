@@ -57,7 +57,7 @@ def _piecewise(*args: Any) -> sympy.Expr:
         )
     pairs = []
     for value, cond in zip(args[0:-1:2], args[1:-1:2]):
-        if not isinstance(cond, sympy.logic.boolalg.Boolean):
+        if not isinstance(cond, (sympy.core.relational.Relational, sympy.And, sympy.Or, sympy.Not)) and cond not in (sympy.true, sympy.false):
             raise EquationError(f"piecewise condition {cond} is not a comparison")
         pairs.append((value, cond))
     pairs.append((args[-1], True))
@@ -263,7 +263,7 @@ def parse_equation(
         if isinstance(exc, EquationError):
             raise
         raise EquationError(f"not a valid expression: {exc}") from None
-    if isinstance(result, sympy.logic.boolalg.Boolean):
+    if isinstance(result, sympy.logic.boolalg.Boolean) and not isinstance(result, sympy.Expr):
         raise EquationError("an equation must give a value, not a condition")
     if not isinstance(result, sympy.Expr):
         raise EquationError("an equation must give a value")

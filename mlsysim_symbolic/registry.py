@@ -62,6 +62,7 @@ WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
 #: Field name -> (unit, meaning) of the numeric fields a hardware entry may carry.
 HARDWARE_FIELDS: dict[str, tuple[str, str, bool]] = {
     "peak_flops": ("flop/s", "peak operation rate", False),
+    "precision_flops": ("flop/s", "peak operation rate at a precision", False),
     "memory_bandwidth": ("B/s", "memory bandwidth", False),
     "memory_capacity": ("B", "memory capacity", False),
     "tdp": ("W", "thermal design power", False),

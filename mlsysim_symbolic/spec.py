@@ -283,8 +283,7 @@ class ScenarioType:
         for out_name, out in list(self.outputs.items()):
             leaves = self._leaf_symbols(out_name)
             args = tuple(a for a, v in self.arguments.items() if v.symbol in leaves or a == out.choice)
-            reduced = set(self.reductions)
-            indices = tuple(dict.fromkeys(self.leaf_index[s] for s in leaves if s in self.leaf_index and s not in reduced))
+            indices = tuple(dict.fromkeys(self.leaf_index[s] for s in leaves if s in self.leaf_index))
             style = out.style or ("method" if (indices or args) else "property")
             if style == "property" and (indices or args):
                 raise fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property", "outputs", out_name)
@@ -371,7 +370,10 @@ class ScenarioType:
         return deps
 
     def _leaf_symbols(self, name: str, choices: Mapping[str, str] | None = None) -> set[sympy.Symbol]:
+        """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away)."""
         expr = self.expand(name, choices)
+        if expr.has(sympy.Sum, sympy.Product):
+            expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: sympy.Integer(1))
         return {s for s in expr.free_symbols if s in self.leaves}
 
     def branch(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> Branch:
