@@ -8,7 +8,7 @@ One declaration of a scenario gives numbers with units, LaTeX and sensitivities:
 >>> str(value.units)
 'B'
 >>> scenario.per_batch("GPT-2")
-<Quantity(1536000000000.0, 'byte')>
+<Quantity(1.536e+12, 'byte')>
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ _ONE = ureg.dimensionless
 
 
 def _describe(expr: Any, unit: pint.Unit) -> str:
-    text = f"{unit:~}" or "1"
+    text = f"{unit:~C}" or "1"
     dim = str(unit.dimensionality) or "dimensionless"
     return f"{sympy.sstr(expr)} is in {text} ({dim})"
 
@@ -147,7 +147,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
         raise DimensionError(f"{label}{exc}") from None
     if unit.dimensionality != declared.dimensionality:
         raise DimensionError(
-            f"{label}{sympy.sstr(expr)} is in {f'{unit:~}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}), "
-            f"but the declared unit is {f'{declared:~}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
+            f"{label}{sympy.sstr(expr)} is in {f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}), "
+            f"but the declared unit is {f'{declared:~C}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
         )
     return unit

@@ -6,9 +6,9 @@ The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml`
 >>> from mlsysim_symbolic.registry import workloads
 >>> gpt2 = workloads()["GPT2"]
 >>> gpt2.parameters
-<Quantity(1500000000.0, 'param')>
+<Quantity(1.5e+09, 'param')>
 >>> gpt2.size_in_bytes("4 B")
-<Quantity(6000000000.0, 'byte')>
+<Quantity(6e+09, 'byte')>
 >>> gpt2.source.ref
 'Radford et al. (2019), Language Models are Unsupervised Multitask Learners'
 """
@@ -134,7 +134,7 @@ class Workload(Entry):
         if not isinstance(bytes_per_param, pint.Quantity):
             bytes_per_param = Q_(bytes_per_param, "B")
         if bytes_per_param.dimensionality != parse_unit("B").dimensionality:
-            raise UnitError(f"bytes_per_param: expected a quantity in B, got {bytes_per_param:~}")
+            raise UnitError(f"bytes_per_param: expected a quantity in B, got {bytes_per_param:~C}")
         return (self.fields["parameters"] * bytes_per_param).to("B")
 
 

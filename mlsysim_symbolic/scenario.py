@@ -24,7 +24,7 @@ from .evaluate import compile_tree, to_base_factor
 from .registry import Entry, hardware, workloads
 from .spec import KEYED_KINDS, OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
 from .parse import parse_equation
-from .units import Q_, parse_quantity, ureg
+from .units import Q_, make_quantity, parse_quantity, ureg
 from .variables import Variable
 
 
@@ -58,6 +58,7 @@ class Scenario:
         self._choices: dict[str, str] = {}
         self._plans: dict[Any, _Plan] = {}
         self._argcache: dict[Any, tuple[Any, ...]] = {}
+        self._fast: dict[Any, tuple[Any, ...]] = {}
         self._bind(inputs)
 
     # ------------------------------------------------------------------ binding
@@ -285,6 +286,12 @@ class Scenario:
         ``keys`` select the model (or other key) of a keyed output; ``arguments``
         give the free arguments of a method output.
         """
+        if not arguments:
+            fast = self._fast.get((output, keys))
+            if fast is not None:
+                function, args, factor, unit = fast
+                value = function(*args)
+                return make_quantity(value * factor if factor != 1 else value, unit)
         t = self._type
         out = t._require_output(output)
         choice_value = None
@@ -309,10 +316,12 @@ class Scenario:
                 self._argcache[cache_key] = args
         elif arguments:
             raise TypeError(f"{t.name}.{output} takes no arguments")
+        if not plan.arguments and choice_value is None:
+            self._fast[(output, keys)] = (plan.function, args, plan.factor, plan.unit)
         value = plan.function(*args)
         if plan.factor != 1:
             value = value * plan.factor
-        return ureg.Quantity(value, plan.unit)
+        return make_quantity(value, plan.unit)
 
     def _arguments(self, plan: _Plan, keys: tuple[Any, ...], arguments: Mapping[str, Any]) -> tuple[Any, ...]:
         t = self._type
@@ -428,7 +437,7 @@ class Scenario:
         >>> from mlsysim_symbolic import Scenarios
         >>> s = Scenarios.DpSgdPerExampleGradients.variant(batch_size=1024, bytes_per_param="2 B")
         >>> s.per_batch("GPT-2")
-        <Quantity(3072000000000.0, 'byte')>
+        <Quantity(3.072e+12, 'byte')>
         """
         given = {k: v for k, v in self._given.items() if v is not None}
         given.update(changes)
@@ -505,7 +514,7 @@ class Scenario:
             elif isinstance(v, Entry):
                 v = v.name
             elif isinstance(v, pint.Quantity):
-                v = f"{v:~}"
+                v = f"{v:~C}"
             shown.append(f"{k}={v}")
         return f"{type(self).__name__}(name={self.name!r}, {', '.join(shown)})"
 
@@ -581,7 +590,12 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     key_params = list(spec.key_params)
     arg_params = list(spec.arguments)
 
+    n_keys = len(key_params)
+    simple = not arg_params
+
     def method(self: Scenario, *args: Any, **kwargs: Any) -> Any:
+        if simple and not kwargs and len(args) == n_keys:
+            return self.evaluate(name, *args)
         bound = sig.bind(self, *args, **kwargs)
         values = dict(bound.arguments)
         values.pop("self")

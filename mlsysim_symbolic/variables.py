@@ -145,7 +145,7 @@ class Variable:
 
     @property
     def unit_text(self) -> str:
-        text = f"{self.unit:~}"
+        text = f"{self.unit:~C}"
         return text or "1"
 
     @property
@@ -172,7 +172,7 @@ class Variable:
             if value.dimensionality != self.unit.dimensionality:
                 raise UnitError(
                     f"{label}: expected a quantity in {unit_text} "
-                    f"(dimension {_dim_text(self.unit)}), got {value:~} (dimension {_dim_text(value.units)})"
+                    f"(dimension {_dim_text(self.unit)}), got {value:~C} (dimension {_dim_text(value.units)})"
                 )
             magnitude = value.to(self.unit).magnitude
         elif isinstance(value, bool) or value is None:

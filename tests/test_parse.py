@@ -1,0 +1,110 @@
+"""The whitelisted equation parser: what it accepts, and that it refuses everything else
+without running it."""
+
+import sympy
+import pytest
+
+from mlsysim_symbolic.errors import EquationError
+from mlsysim_symbolic.parse import parse_equation
+
+x, y, z = sympy.symbols("x y z", positive=True)
+NAMES = {"x": x, "y": y, "z": z}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("x * y * z", x * y * z),
+        ("x + y - z", x + y - z),
+        ("x / y", x / y),
+        ("x ** 2", x**2),
+        ("-x", -x),
+        ("(x + y) * z", (x + y) * z),
+        ("max(x, y)", sympy.Max(x, y)),
+        ("min(x, y, z)", sympy.Min(x, y, z)),
+        ("sqrt(2 * x * y)", sympy.sqrt(2 * x * y)),
+        ("log(x)", sympy.log(x)),
+        ("log2(x)", sympy.log(x, 2)),
+        ("exp(x)", sympy.exp(x)),
+        ("ceil(x / y)", sympy.ceiling(x / y)),
+        ("floor(x / y)", sympy.floor(x / y)),
+        ("piecewise(x, x > y, y)", sympy.Piecewise((x, x > y), (y, True))),
+        ("piecewise(x, x > y and y > z, z)", sympy.Piecewise((x, sympy.And(x > y, y > z)), (z, True))),
+        ("0.5 * x", sympy.Rational(1, 2) * x),
+        ("1e-9 * x", sympy.Rational(1, 10**9) * x),   # decimal literals are exact rationals
+    ],
+)
+def test_accepts(text, expected):
+    assert parse_equation(text, NAMES) == expected
+
+
+ATTACKS = [
+    '__import__("os")',
+    '__import__("os").system("true")',
+    "x.__class__",
+    "x.__class__.__mro__",
+    'open("f")',
+    "lambda: 1",
+    "(lambda q: q)(x)",
+    "[i for i in range(3)]",
+    "{i: i for i in range(3)}",
+    'f"{x}"',
+    '"text"',
+    "x[0]",
+    "x if y else z",
+    "exec('1')",
+    "eval('1')",
+    "getattr(x, 'y')",
+    "globals()",
+    "x; y",
+    "x = 1",
+    "(x := 1)",
+    "x == y",
+    "x < y",
+    "not x",
+    "x and y",
+    "max(*[x, y])",
+    "max(x, key=y)",
+    "x @ y",
+    "x // y",
+    "x % y",
+    "x << 2",
+    "2 ** 10 ** 10",
+    "x ** 1000",
+    "unknown_name * x",
+    "sqrt(x, y)",
+    "piecewise(x, y)",
+    "1" * 60,
+]
+
+
+@pytest.mark.parametrize("text", ATTACKS)
+def test_refuses_without_running(text, monkeypatch):
+    import builtins
+
+    def boom(*a, **k):  # any attempt to reach these would fail the test
+        raise AssertionError("parser ran code")
+
+    monkeypatch.setattr(builtins, "open", boom)
+    monkeypatch.setattr(builtins, "exec", boom)
+    monkeypatch.setattr(builtins, "eval", boom)
+    with pytest.raises(EquationError):
+        parse_equation(text, NAMES)
+
+
+def test_reason_names_the_problem():
+    with pytest.raises(EquationError, match="unknown name 'w'"):
+        parse_equation("x * w", NAMES)
+    with pytest.raises(EquationError, match="attribute access"):
+        parse_equation("x.__class__", NAMES)
+    with pytest.raises(EquationError, match="not an allowed function"):
+        parse_equation('open("f")', NAMES)
+    with pytest.raises(EquationError, match="Lambda is not allowed"):
+        parse_equation("lambda: 1", NAMES)
+
+
+def test_deep_nesting_is_refused_quickly():
+    with pytest.raises(EquationError):
+        parse_equation("(" * 500 + "x" + ")" * 500, NAMES)
+    with pytest.raises(EquationError):
+        parse_equation("-" * 5000 + "x", NAMES)

@@ -1,0 +1,86 @@
+"""The unit registry: dimensions that must not mix, counts, prefixes, display.
+
+Expected values are unit definitions (SI and IEC prefixes: 1 GB = 10^9 B,
+1 GiB = 2^30 B; 1 B = 8 bit), independent of the code under test.
+"""
+
+import pint
+import pytest
+
+from mlsysim_symbolic.errors import InputError, UnitError
+from mlsysim_symbolic.units import PRECISION_BYTES, Q_, parse_quantity, parse_unit
+
+
+@pytest.mark.parametrize(
+    "left, right",
+    [
+        (Q_(1, "B"), 1),
+        (Q_(1, "B"), Q_(1, "flop")),
+        (Q_(1, "B"), Q_(1, "param")),
+        (Q_(1, "B"), Q_(1, "s")),
+        (Q_(1, "flop"), Q_(1, "token")),
+        (Q_(1, "USD"), Q_(1, "B")),
+        (Q_(1, "bit"), 1),
+    ],
+)
+def test_mixing_dimensions_raises(left, right):
+    with pytest.raises(pint.DimensionalityError):
+        left + right
+
+
+@pytest.mark.parametrize(
+    "a, b, unit, expected",
+    [
+        (Q_(1.5e9, "param"), Q_(4, "B/param"), "B", 6e9),
+        (Q_(1.5e9, "param"), Q_(4, "B"), "B", 6e9),          # counts are dimensionless
+        (Q_(2, "token"), Q_(3, "sample"), "count", 6),
+        (Q_(2, "flop/param"), Q_(7e10, "param"), "TFLOP", 0.14),
+    ],
+)
+def test_counts_compose(a, b, unit, expected):
+    assert (a * b).to(unit).magnitude == pytest.approx(expected, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "text, bytes_",
+    [
+        ("1 KB", 1e3), ("1 MB", 1e6), ("1 GB", 1e9), ("1 TB", 1e12), ("1 PB", 1e15),
+        ("1 KiB", 1024), ("1 MiB", 1024**2), ("1 GiB", 1024**3), ("1 TiB", 1024**4),
+        ("8 bit", 1), ("1 kB", 1e3), ("80 GiB", 80 * 2**30),
+    ],
+)
+def test_prefixes(text, bytes_):
+    assert parse_quantity(text).to("B").magnitude == pytest.approx(bytes_, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "unit, shown",
+    [("B", "B"), ("GB", "GB"), ("TFLOP/s", "TFLOP/s"), ("GB/s", "GB/s"), ("byte", "B"), ("ms", "ms"), ("W", "W")],
+)
+def test_compact_display(unit, shown):
+    assert str(Q_(1, unit).units) == shown
+
+
+def test_time_and_energy_definitions():
+    assert Q_(1, "d").to("s").magnitude == 86400
+    assert Q_(1, "year").to("d").magnitude == 365
+    assert Q_(1, "MWh").to("J").magnitude == pytest.approx(3.6e9)
+    assert Q_(100, "Gbps").to("GB/s").magnitude == pytest.approx(12.5)
+
+
+@pytest.mark.parametrize("name, expected", [("fp32", 4), ("FP16", 2), ("bf16", 2), ("int8", 1), ("int4", 0.5)])
+def test_precision_names(name, expected):
+    assert parse_quantity(name) == Q_(expected, "B")
+    assert PRECISION_BYTES[name.lower()] == expected
+
+
+@pytest.mark.parametrize("bad", ["four B", "", "4 B; import os", "4 __class__", "1e400x"])
+def test_bad_quantity_text(bad):
+    with pytest.raises(InputError):
+        parse_quantity(bad, name="x")
+
+
+@pytest.mark.parametrize("bad", ["furlong", "B)(", "__import__", "os.system"])
+def test_unknown_units(bad):
+    with pytest.raises(UnitError):
+        parse_unit(bad)
