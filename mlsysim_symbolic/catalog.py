@@ -109,10 +109,17 @@ class Catalog:
         self.titles.update(other.titles)
 
 
-def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
-    """Load one derivation file, checking everything; raise :class:`DerivationError` on the first problem."""
-    from .scenario import scenario_class
+@dataclass
+class _Source:
+    """One derivation file, read and parsed as TOML, not yet built."""
 
+    path: Path
+    data: dict[str, Any]
+    locator: _Locator
+    family: str
+
+
+def _read(path: str | Path) -> _Source:
     path = Path(path)
     where = str(path)
     try:
@@ -124,72 +131,130 @@ def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise DerivationError(f"not valid TOML: {exc}", path=where, line=int(m.group(1)) if m else None) from None
-    locator = _Locator(text)
     allowed = {"family", "title", "types", "scenarios"}
     extra = sorted(set(data) - allowed)
     if extra:
         raise DerivationError(f"unknown top-level key(s) {', '.join(extra)}; expected {', '.join(sorted(allowed))}", path=where)
-    family = str(data.get("family", path.stem))
+    for table in ("types", "scenarios"):
+        if not isinstance(data.get(table, {}), Mapping):
+            raise DerivationError(f"'{table}' must be a table", path=where)
+    return _Source(path, data, _Locator(text), str(data.get("family", path.stem)))
+
+
+def _build(sources: list[_Source], known: Catalog | None = None) -> Catalog:
+    """Build the types of ``sources`` (in the order their ``uses`` require), then bind their named scenarios."""
+    from .scenario import scenario_class
+
     catalog = Catalog()
-    catalog.titles[family] = str(data.get("title", family))
-    for type_name, raw in (data.get("types") or {}).items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", type_name):
-            raise DerivationError(f"type name {type_name!r} is not an identifier", path=where, line=locator.find("types", type_name), scenario=type_name)
-        if known is not None and type_name in known.types:
-            raise DerivationError(f"scenario type {type_name} is declared twice", path=where, line=locator.find("types", type_name), scenario=type_name)
-        if not isinstance(raw, Mapping):
-            raise DerivationError("a type must be a table", path=where, scenario=type_name)
+    pending: dict[str, tuple[_Source, Mapping[str, Any]]] = {}
+    for src in sources:
+        catalog.titles[src.family] = str(src.data.get("title", src.family))
+        for type_name, raw in (src.data.get("types") or {}).items():
+            where = str(src.path)
+            line = src.locator.find("types", type_name)
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", type_name):
+                raise DerivationError(f"type name {type_name!r} is not an identifier", path=where, line=line, scenario=type_name)
+            if type_name in pending or (known is not None and type_name in known.types):
+                raise DerivationError(f"scenario type {type_name} is declared twice", path=where, line=line, scenario=type_name)
+            if not isinstance(raw, Mapping):
+                raise DerivationError("a type must be a table", path=where, line=line, scenario=type_name)
+            pending[type_name] = (src, raw)
+    available: dict[str, ScenarioType] = dict(known.types) if known else {}
+    state: dict[str, int] = {}
+
+    def build(type_name: str, trail: tuple[str, ...]) -> None:
+        if state.get(type_name) == 2:
+            return
+        src, raw = pending[type_name]
+        where = str(src.path)
+        if state.get(type_name) == 1:
+            raise DerivationError(f"types compose each other in a cycle: {' -> '.join((*trail, type_name))}",
+                                  path=where, line=src.locator.find("types", type_name, "uses"), scenario=type_name)
+        state[type_name] = 1
+        uses = raw.get("uses") or {}
+        if isinstance(uses, Mapping):
+            for use in uses.values():
+                dep = use.get("type") if isinstance(use, Mapping) else None
+                if isinstance(dep, str) and dep in pending:
+                    build(dep, (*trail, type_name))
         stype = ScenarioType.from_mapping(
-            type_name, raw, family=family, path=where,
-            locate=lambda *keys, n=type_name: locator.find("types", n, *keys))
-        catalog.types[type_name] = stype
+            type_name, raw, family=src.family, path=where, types=available,
+            locate=lambda *keys, n=type_name, loc=src.locator: loc.find("types", n, *keys))
         try:
-            catalog.classes[type_name] = scenario_class(stype)
+            cls = scenario_class(stype)
         except MlsysimSymbolicError as exc:
-            raise DerivationError(str(exc), path=where, line=locator.find("types", type_name), scenario=type_name) from None
-        catalog.families.setdefault(stype.family, []).append(type_name)
-    for key, raw in (data.get("scenarios") or {}).items():
-        line = locator.find("scenarios", key)
-        if not isinstance(raw, Mapping) or "type" not in raw:
-            raise DerivationError("a named scenario needs a 'type'", path=where, line=line, scenario=key)
-        type_name = str(raw["type"])
-        if type_name not in catalog.types and not (known and type_name in known.types):
-            hint = closest(type_name, [*catalog.types, *(known.types if known else ())])
-            raise DerivationError(
-                f"unknown scenario type {type_name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""),
-                path=where, line=line, scenario=key)
-        extra_keys = sorted(set(raw) - {"type", "name", "description", "inputs", "notes"})
-        if extra_keys:
-            raise DerivationError(f"unknown field(s) {', '.join(extra_keys)}; inputs go under [scenarios.{key}.inputs]", path=where, line=line, scenario=key)
-        declared = NamedScenario(
-            key=key, type_name=type_name, name=str(raw.get("name", key)), description=str(raw.get("description", "")),
-            inputs=dict(raw.get("inputs") or {}), family=family, path=where, line=line, notes=str(raw.get("notes", "")))
-        catalog.declared[key] = declared
-    if known is not None:
-        view = Catalog(types={**known.types, **catalog.types}, classes={**known.classes, **catalog.classes}, declared=catalog.declared)
-    else:
-        view = catalog
+            raise DerivationError(str(exc), path=where, line=src.locator.find("types", type_name), scenario=type_name) from None
+        available[type_name] = stype
+        catalog.types[type_name] = stype
+        catalog.classes[type_name] = cls
+        state[type_name] = 2
+
+    for type_name in pending:
+        build(type_name, ())
+    for type_name, (src, _raw) in pending.items():
+        catalog.families.setdefault(catalog.types[type_name].family, []).append(type_name)
+
+    all_classes = {**(known.classes if known else {}), **catalog.classes}
+    for src in sources:
+        where = str(src.path)
+        for key, raw in (src.data.get("scenarios") or {}).items():
+            line = src.locator.find("scenarios", key)
+            if not isinstance(raw, Mapping) or "type" not in raw:
+                raise DerivationError("a named scenario needs a 'type'", path=where, line=line, scenario=key)
+            type_name = str(raw["type"])
+            if type_name not in all_classes:
+                hint = closest(type_name, list(all_classes))
+                raise DerivationError(
+                    f"unknown scenario type {type_name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""),
+                    path=where, line=line, scenario=key)
+            if key in catalog.declared or (known is not None and key in known.declared):
+                raise DerivationError(f"named scenario {key} is declared twice", path=where, line=line, scenario=key)
+            extra_keys = sorted(set(raw) - {"type", "name", "description", "inputs", "notes"})
+            if extra_keys:
+                raise DerivationError(f"unknown field(s) {', '.join(extra_keys)}; inputs go under [scenarios.{key}.inputs]",
+                                      path=where, line=line, scenario=key)
+            inputs = raw.get("inputs") or {}
+            if not isinstance(inputs, Mapping):
+                raise DerivationError("'inputs' must be a table", path=where, line=line, scenario=key)
+            catalog.declared[key] = NamedScenario(
+                key=key, type_name=type_name, name=str(raw.get("name", key)), description=str(raw.get("description", "")),
+                inputs=dict(inputs), family=src.family, path=where, line=line, notes=str(raw.get("notes", "")))
+    view = Catalog(types={**(known.types if known else {}), **catalog.types}, classes=all_classes, declared=catalog.declared)
     for key in catalog.declared:
-        instance = view.scenario(key)   # binds and validates every named scenario at load
-        catalog._instances[key] = instance
+        catalog._instances[key] = view.scenario(key)   # binds and validates every named scenario at load
     return catalog
+
+
+def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
+    """Load one derivation file, checking everything; raise :class:`DerivationError` on the first problem.
+
+    Types it composes (``uses``) may come from ``known`` (by default the shipped catalog).
+    """
+    if known is None and not _is_shipped(Path(path)):
+        known = catalog()
+    return _build([_read(path)], known)
+
+
+def _is_shipped(path: Path) -> bool:
+    try:
+        return path.resolve().parent == derivations_dir().resolve()
+    except FileNotFoundError:
+        return False
 
 
 def load_derivations(path: str | Path | None = None, *, register: bool = False) -> Catalog:
     """Load a derivation file or folder with the same checks as the shipped catalog.
 
-    With ``register=True`` its types and scenarios join :data:`Scenarios`.
+    Types of the shipped catalog may be composed (``uses``).  With ``register=True``
+    the file's types and scenarios join :data:`Scenarios`.
     """
     if path is None:
         return catalog()
     path = Path(path)
-    base = catalog() if register else None
     files = sorted(p for p in path.glob("*.toml") if p.name not in REGISTRY_FILES) if path.is_dir() else [path]
-    result = Catalog()
-    for file in files:
-        known = Catalog(types={**(base.types if base else {}), **result.types}, classes={**(base.classes if base else {}), **result.classes})
-        result.merge(load_file(file, known=known))
-    if register and base is not None:
+    base = catalog()
+    result = _build([_read(f) for f in files], base)
+    if register:
         base.merge(result)
         base._instances.update(result._instances)
         _register_classes(result)
@@ -203,16 +268,9 @@ def catalog() -> Catalog:
     """The shipped catalog, loaded once."""
     global _CATALOG
     if _CATALOG is None:
-        loaded = Catalog()
-        for file in sorted(derivations_dir().glob("*.toml")):
-            if file.name in REGISTRY_FILES:
-                continue
-            loaded.merge(load_file(file, known=loaded))
-            loaded._instances.update({})
-        for key in loaded.declared:
-            pass
-        _CATALOG = loaded
-        _register_classes(loaded)
+        files = [f for f in sorted(derivations_dir().glob("*.toml")) if f.name not in REGISTRY_FILES]
+        _CATALOG = _build([_read(f) for f in files])
+        _register_classes(_CATALOG)
     return _CATALOG
 
 

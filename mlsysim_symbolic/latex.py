@@ -190,6 +190,7 @@ def _names(scenario: Scenario) -> dict[sympy.Symbol, str]:
     t = scenario.type
     names = {sym: var.latex for sym, var in t.leaves.items()}
     names.update({o.variable.symbol: o.variable.latex for o in t.outputs.values()})
+    names.update({sym: var.latex for sym, var in t.composed_variables.items()})
     return names
 
 
@@ -283,7 +284,7 @@ def symbol_table(scenario: Scenario, output: str | None = None) -> SymbolTable:
     else:
         symbols = None
     rows = []
-    variables = [*t.leaves.values(), *(o.variable for o in t.outputs.values())]
+    variables = [*t.leaves.values(), *t.composed_variables.values(), *(o.variable for o in t.outputs.values())]
     for var in variables:
         if symbols is not None and var.symbol not in symbols:
             continue

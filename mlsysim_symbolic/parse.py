@@ -117,7 +117,7 @@ class _Builder:
         reduce: Callable[[str, Any, str], Any] | None,
     ):
         self.names = names
-        self.attributes = attributes or {}
+        self.attributes = attributes if attributes is not None else {}
         self.reduce = reduce
         self.nodes = 0
 

@@ -134,6 +134,9 @@ class ScenarioType:
         self.index_inputs: dict[str, list[str]] = {}           # index -> keyed inputs sharing it
         self.reductions: dict[sympy.Symbol, str] = {}           # reduction dummy -> index
         self.source_path: str | None = None
+        self.uses: dict[str, str] = {}                          # composed sub-type by its local name
+        self.composed: dict[sympy.Symbol, sympy.Expr] = {}      # symbol of a composed output -> its tree over our leaves
+        self.composed_variables: dict[sympy.Symbol, Variable] = {}
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
         self._compiled: dict[Any, Any] = {}
 
@@ -147,8 +150,12 @@ class ScenarioType:
         family: str = "",
         path: str | None = None,
         locate: Locate | None = None,
+        types: Mapping[str, ScenarioType] | None = None,
     ) -> ScenarioType:
-        """Build and check a scenario type from a ``[types.NAME]`` mapping."""
+        """Build and check a scenario type from a ``[types.NAME]`` mapping.
+
+        ``types`` holds the already-built types that a ``uses`` table may compose.
+        """
         self = cls(name)
         self.source_path = path
 
@@ -157,7 +164,7 @@ class ScenarioType:
             return DerivationError(reason, path=path, line=line, scenario=name)
 
         known = {"family", "summary", "description", "equation_note", "assumptions", "excludes",
-                 "derivation", "references", "inputs", "arguments", "outputs"}
+                 "derivation", "references", "inputs", "arguments", "outputs", "uses"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}", unknown[0])
@@ -203,6 +210,11 @@ class ScenarioType:
                 claim(key, var.symbol, ("arguments", arg_name))
             self._add_leaf(var, arg_name, None)
 
+        uses = _Uses(self, data.get("uses") or {}, types or {}, fail)
+        for key in uses.names:
+            claim(key, None, ("uses", key))
+            names.pop(key, None)
+
         raw_outputs = data.get("outputs") or {}
         if not raw_outputs:
             raise fail("declares no outputs", "outputs")
@@ -236,6 +248,8 @@ class ScenarioType:
 
         units = {sym: var.unit for sym, var in self.leaves.items()}
         units.update({var.symbol: var.unit for var in out_vars.values()})
+        uses.units = units
+        uses.taken = set(names)
         for out_name, raw in raw_outputs.items():
             var = out_vars[out_name]
             equation = raw.get("equation")
@@ -265,7 +279,7 @@ class ScenarioType:
                 if not isinstance(text, str):
                     raise fail(f"output {out_name}: equation must be text", "outputs", out_name)
                 try:
-                    expr = parse_equation(text, names, reduce=reduce)
+                    expr = parse_equation(text, names, reduce=reduce, attributes=uses)
                 except EquationError as exc:
                     raise fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
                 try:
@@ -399,6 +413,8 @@ class ScenarioType:
         for sym in expr.free_symbols:
             if sym in self.output_symbols:
                 subs[sym] = self.expand(self.output_symbols[sym], choices, available)
+            elif sym in self.composed:
+                subs[sym] = self.composed[sym]
         result = expr.xreplace(subs) if subs else expr
         if key is not None:
             self._expanded[key] = result
@@ -443,6 +459,7 @@ class ScenarioType:
     @property
     def unit_map(self) -> dict[sympy.Symbol, pint.Unit]:
         units = {sym: var.unit for sym, var in self.leaves.items()}
+        units.update({sym: var.unit for sym, var in self.composed_variables.items()})
         units.update({o.variable.symbol: o.variable.unit for o in self.outputs.values()})
         return units
 
@@ -486,3 +503,105 @@ def default_quantity(var: Variable, value: Any) -> Any:
     if isinstance(value, str):
         return parse_quantity(value, name=var.name)
     return value
+
+
+class _Uses(Mapping):
+    """The outputs of composed types, as ``(use, output) -> expression`` for the parser.
+
+    A ``[types.T.uses.NAME]`` table names another type and binds each of that type's
+    inputs it needs to an input of T (``bind = { sub_input = "t_input" }``).  The
+    composed output is the other type's tree with its symbols replaced by T's, so
+    ``expression(..., expand=True)`` reaches T's leaves.
+    """
+
+    def __init__(self, owner: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType], fail: Callable[..., DerivationError]):
+        self.owner = owner
+        self.fail = fail
+        self.subs: dict[str, tuple[ScenarioType, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
+        self.names = list(raw)
+        self.proxies: dict[tuple[str, str], sympy.Symbol] = {}
+        self.taken: set[str] = set()
+        self.units: dict[sympy.Symbol, pint.Unit] = {}
+        for use, spec in raw.items():
+            if not isinstance(spec, Mapping) or "type" not in spec:
+                raise fail(f"uses.{use} needs a 'type'", "uses", use)
+            type_name = str(spec["type"])
+            if type_name not in types:
+                raise fail(f"uses.{use}: unknown scenario type {type_name!r}", "uses", use)
+            sub = types[type_name]
+            bind = dict(spec.get("bind") or {})
+            mapping: dict[sympy.Symbol, sympy.Symbol] = {}
+            choice_map: dict[str, str] = {}
+            for sub_in, parent_in in bind.items():
+                if sub_in not in sub.inputs:
+                    raise fail(f"uses.{use}: {type_name} has no input {sub_in!r}; inputs: {', '.join(sub.inputs)}", "uses", use)
+                if parent_in not in owner.inputs:
+                    raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is not an input of {owner.name}", "uses", use)
+                self._bind(use, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
+            owner.uses[use] = type_name
+            self.subs[use] = (sub, mapping, choice_map)
+
+    def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
+        if sub.kind != parent.kind:
+            raise self.fail(f"uses.{use}: cannot bind {sub.kind} input {sub.name} to {parent.kind} input {parent.name}", "uses", use)
+        if sub.kind == "choice":
+            if set(sub.options) - set(parent.options):
+                raise self.fail(f"uses.{use}: choice {parent.name} lacks options {sorted(set(sub.options) - set(parent.options))} of {sub.name}", "uses", use)
+            choice_map[sub.name] = parent.name
+            return
+        if sub.variable is not None and parent.variable is not None:
+            if sub.variable.unit.dimensionality != parent.variable.unit.dimensionality:
+                raise self.fail(
+                    f"uses.{use}: {sub.name} is in {sub.variable.unit_text} but {parent.name} is in {parent.variable.unit_text}", "uses", use)
+            mapping[sub.variable.symbol] = parent.variable.symbol
+        for var in sub.attributes.values():
+            match = next((v for v in parent.attributes.values() if v.extra["paths"] == var.extra["paths"]), None)
+            if match is None:
+                raise self.fail(
+                    f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} (needed for {sub.name}.{var.symbol})", "uses", use)
+            mapping[var.symbol] = match.symbol
+        if sub.index and parent.index:
+            mapping[sympy.Symbol(sub.index, integer=True, positive=True)] = sympy.Symbol(parent.index, integer=True, positive=True)
+            mapping[sympy.Symbol(f"N_{sub.index}", integer=True, positive=True)] = sympy.Symbol(f"N_{parent.index}", integer=True, positive=True)
+
+    # Mapping protocol for the parser
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and len(key) == 2 and key[0] in self.subs
+
+    def __getitem__(self, key: tuple[str, str]) -> sympy.Expr:
+        use, output = key
+        sub, mapping, choice_map = self.subs[use]
+        if output not in sub.outputs:
+            raise EquationError(f"{use} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
+        out = sub.outputs[output]
+        if out.arguments:
+            raise EquationError(f"{use}.{output} takes arguments ({', '.join(out.arguments)}); only outputs without arguments compose")
+        if out.choice is not None:
+            raise EquationError(f"{use}.{output} depends on the choice {out.choice}; compose one without a choice")
+        expr = sub.expand(output)
+        for dummy, index in sub.reductions.items():
+            if dummy in mapping:
+                self.owner.reductions[mapping[dummy]] = mapping[dummy].name
+        unbound = sorted(str(s) for s in expr.free_symbols if s in sub.leaves and s not in mapping)
+        if unbound:
+            names = sorted({sub.leaf_input[s] for s in expr.free_symbols if s in sub.leaves and s not in mapping})
+            raise EquationError(f"{use}.{output} needs {sub.name} input(s) {', '.join(names)} ({', '.join(unbound)}), which uses.{use}.bind does not bind")
+        proxy_key = (use, output)
+        if proxy_key not in self.proxies:
+            name = out.variable.symbol.name
+            taken = {v.symbol.name for v in self.owner.leaves.values()} | {str(k) for k in self.taken}
+            proxy = sympy.Symbol(name if name not in taken else f"{name}_{use}", real=True)
+            self.taken.add(proxy.name)
+            self.proxies[proxy_key] = proxy
+            self.owner.composed[proxy] = expr.xreplace(mapping)
+            self.owner.composed_variables[proxy] = Variable(
+                name=f"{use}.{output}", symbol=proxy, unit=out.variable.unit, meaning=out.doc or out.variable.meaning,
+                latex=out.variable.latex, role="composed")
+            self.units[proxy] = out.variable.unit
+        return self.proxies[proxy_key]
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
