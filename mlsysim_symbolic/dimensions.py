@@ -116,6 +116,8 @@ def _common(message: str, args: Any, units: Mapping[sympy.Symbol, pint.Unit]) ->
     first = None
     first_arg = None
     for arg in args:
+        if arg == 0:   # zero is zero in every unit: piecewise(x, c, 0) and max(x, 0) are fine
+            continue
         unit = unit_of(arg, units)
         if first is None:
             first, first_arg = unit, arg

@@ -130,8 +130,9 @@ class Scenario:
             if not items:
                 raise InputError(f"{name}: expected at least one value")
             value = {_list_key(v): v for v in items}
-        if not isinstance(value, Mapping) or not value:
-            raise InputError(f"{name}: expected a non-empty mapping of names to values, got {value!r}")
+        if not isinstance(value, Mapping) or (not value and spec.kind == "workloads"):
+            what = "a non-empty mapping of names to workloads" if spec.kind == "workloads" else "a mapping of keys to values"
+            raise InputError(f"{name}: expected {what}, got {value!r}")
         keyed: dict[Any, dict[sympy.Symbol, Any]] = {}
         stored: dict[Any, Any] = {}
         for key, item in value.items():

@@ -72,3 +72,8 @@ def test_inconsistent_equations_are_refused_naming_terms(text, unit, words):
 def test_unit_of_carries_the_unit():
     assert unit_of(NAMES["P"] * NAMES["b"], UNITS).dimensionality == parse_unit("B").dimensionality
     assert unit_of(sympy.sqrt(NAMES["M"] * NAMES["M"]), UNITS).dimensionality == parse_unit("B").dimensionality
+
+
+@pytest.mark.parametrize("text, unit", [("piecewise(M, M > P * b, 0)", "B"), ("max(M / BW, 0)", "s")])
+def test_zero_fits_any_dimension(text, unit):
+    check_equation(parse_equation(text, NAMES), parse_unit(unit), UNITS)
