@@ -230,16 +230,18 @@ def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
 
     Types it composes (``uses``) may come from ``known`` (by default the shipped catalog).
     """
-    if known is None and not _is_shipped(Path(path)):
-        known = catalog()
+    if known is None:
+        known = _others(Path(path))
     return _build([_read(path)], known)
 
 
-def _is_shipped(path: Path) -> bool:
-    try:
-        return path.resolve().parent == derivations_dir().resolve()
-    except FileNotFoundError:
-        return False
+def _others(*paths: Path) -> Catalog:
+    """The shipped catalog without the types and scenarios of ``paths`` (so a shipped file can be re-loaded)."""
+    base = catalog()
+    skip = {str(p.resolve()) for p in paths}
+    types = {n: t for n, t in base.types.items() if t.source_path is None or str(Path(t.source_path).resolve()) not in skip}
+    declared = {k: d for k, d in base.declared.items() if d.path is None or str(Path(d.path).resolve()) not in skip}
+    return Catalog(types=types, classes={n: base.classes[n] for n in types}, declared=declared)
 
 
 def load_derivations(path: str | Path | None = None, *, register: bool = False) -> Catalog:
@@ -253,7 +255,7 @@ def load_derivations(path: str | Path | None = None, *, register: bool = False) 
     path = Path(path)
     files = sorted(p for p in path.glob("*.toml") if p.name not in REGISTRY_FILES) if path.is_dir() else [path]
     base = catalog()
-    result = _build([_read(f) for f in files], base)
+    result = _build([_read(f) for f in files], _others(*files))
     if register:
         base.merge(result)
         base._instances.update(result._instances)

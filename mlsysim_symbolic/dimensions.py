@@ -143,6 +143,8 @@ def _check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> None
 def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "") -> pint.Unit:
     """Check that ``expr`` has the dimension of ``declared``; return the unit it carries."""
     label = f"equation for {output}: " if output else ""
+    if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit
+        return declared
     try:
         unit = unit_of(expr, units)
     except DimensionError as exc:

@@ -191,37 +191,45 @@ def _convert(value: Any, where: str, path: Path) -> Any:
     return value
 
 
+_TEXT_FIELDS = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
+
+
+def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mapping[str, tuple[str, str, bool]], where: str = "") -> Entry:
+    """One registry entry from its table (quantities as ``"<number> <unit>"`` text)."""
+    fields: dict[str, Any] = {}
+    info: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name == "source" or name in _TEXT_FIELDS:
+            continue
+        converted = _convert(value, f"{key}.{name}", Path(where or "."))
+        if name in schema:
+            unit, _, integer = schema[name]
+            if isinstance(converted, (int, float)) and not isinstance(converted, bool):
+                converted = Q_(converted, unit) if unit != "count" or not integer else converted
+            if isinstance(converted, pint.Quantity) and isinstance(converted.magnitude, int):
+                converted = Q_(float(converted.magnitude), converted.units)
+            if isinstance(converted, str) or (isinstance(converted, pint.Quantity) and converted.dimensionality != parse_unit(unit).dimensionality):
+                raise UnitError(f"{key}: {name} = {value!r} is not a quantity in {unit}")
+            fields[name] = converted
+        elif isinstance(converted, (pint.Quantity, dict)) or (isinstance(converted, (int, float)) and not isinstance(converted, bool)):
+            fields[name] = converted
+        else:
+            info[name] = converted
+    info.update({k: raw[k] for k in _TEXT_FIELDS if k in raw})
+    return cls(key=key, name=str(raw.get("name", key)), fields=fields, source=Source.from_mapping(raw.get("source")), info=info)
+
+
 def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[str, str, bool]]) -> Registry:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DerivationError(f"cannot read {table}: {exc}", path=str(path)) from None
     entries: dict[str, Entry] = {}
-    text_fields = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
     for key, raw in data.get(table, {}).items():
-        fields: dict[str, Any] = {}
-        info: dict[str, Any] = {}
-        for name, value in raw.items():
-            if name == "source" or name in text_fields:
-                continue
-            if name in schema:
-                unit, _, integer = schema[name]
-                converted = _convert(value, f"{key}.{name}", path)
-                if isinstance(converted, (int, float)) and not isinstance(converted, bool):
-                    converted = Q_(converted, unit) if unit not in ("count",) or not integer else converted
-                if isinstance(converted, pint.Quantity) and isinstance(converted.magnitude, int):
-                    converted = Q_(float(converted.magnitude), converted.units)
-                if isinstance(converted, pint.Quantity) and converted.dimensionality != parse_unit(unit).dimensionality:
-                    raise DerivationError(f"{table} {key}: {name} = {value!r} is not in {unit}", path=str(path))
-                fields[name] = converted
-            else:
-                converted = _convert(value, f"{key}.{name}", path)
-                if isinstance(converted, (pint.Quantity, dict)) or (isinstance(converted, (int, float)) and not isinstance(converted, bool)):
-                    fields[name] = converted
-                else:
-                    info[name] = converted
-        info.update({k: raw[k] for k in text_fields if k in raw})
-        entries[key] = cls(key=key, name=str(raw.get("name", key)), fields=fields, source=Source.from_mapping(raw.get("source")), info=info)
+        try:
+            entries[key] = make_entry(cls, key, raw, schema, str(path))
+        except InputError as exc:
+            raise DerivationError(f"{table}: {exc}", path=str(path)) from None
     return Registry(table.rstrip("s") if table != "hardware" else "hardware", entries)
 
 

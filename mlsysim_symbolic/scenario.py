@@ -21,7 +21,7 @@ import sympy
 from . import symbolic
 from .errors import InputError, MissingInputError, UnitError, UnknownNameError, closest
 from .evaluate import compile_tree, to_base_factor
-from .registry import Entry, hardware, workloads
+from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
 from .spec import KEYED_KINDS, OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
 from .parse import parse_equation
 from .units import Q_, make_quantity, parse_quantity, ureg
@@ -75,7 +75,9 @@ class Scenario:
         if missing:
             raise MissingInputError(
                 f"{t.name}() missing required input{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        for in_name, spec in t.inputs.items():
+        # choices first: attribute paths such as precision_flops.{precision} read them
+        ordered = sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice")
+        for in_name, spec in ordered:
             value = inputs.get(in_name, spec.default)
             self._given[in_name] = inputs.get(in_name, spec.default)
             self._bind_one(spec, value)
@@ -192,16 +194,15 @@ class Scenario:
         return out
 
     # ------------------------------------------------------------------ planning
-    def _plan(self, name: str, argument_choice: str | None = None) -> _Plan:
-        key = (name, argument_choice)
+    def _plan(self, name: str, argument_choices: tuple[tuple[str, str], ...] = ()) -> _Plan:
+        key = (name, argument_choices)
         plan = self._plans.get(key)
         if plan is not None:
             return plan
         t = self._type
         out = t._require_output(name)
         choices = dict(self._choices)
-        if out.choice is not None and argument_choice is not None:
-            choices[out.choice] = argument_choice
+        choices.update(dict(argument_choices))
         expr = t.expand(name, choices, available=self._available)
         expr = self._expand_reductions(expr)
         leaves = sorted((s for s in expr.free_symbols), key=lambda s: s.name)
@@ -295,12 +296,15 @@ class Scenario:
                 return make_quantity(value * factor if factor != 1 else value, unit)
         t = self._type
         out = t._require_output(output)
-        choice_value = None
-        if out.choice is not None and out.choice in t.arguments:
-            choice_value = arguments.pop(out.choice, None)
-            options = t.arguments[out.choice].extra.get("options", ())
-            if choice_value not in options:
-                raise InputError(f"{output}: {out.choice} must be one of {', '.join(map(repr, options))}, got {choice_value!r}")
+        picked = []
+        for a in out.arguments:
+            options = t.arguments[a].extra.get("options")
+            if options:
+                value = arguments.pop(a, None)
+                if value not in options:
+                    raise InputError(f"{output}: {a} must be one of {', '.join(map(repr, options))}, got {value!r}")
+                picked.append((a, value))
+        choice_value = tuple(picked)
         plan = self._plan(output, choice_value)
         if len(keys) != len(plan.indices):
             if not plan.indices:
@@ -317,7 +321,7 @@ class Scenario:
                 self._argcache[cache_key] = args
         elif arguments:
             raise TypeError(f"{t.name}.{output} takes no arguments")
-        if not plan.arguments and choice_value is None:
+        if not plan.arguments and not choice_value:
             self._fast[(output, keys)] = (plan.function, args, plan.factor, plan.unit)
         value = plan.function(*args)
         if plan.factor != 1:
@@ -564,7 +568,14 @@ def _entry(spec: InputSpec, value: Any, label: str) -> Entry:
             return registry[value]
         except UnknownNameError as exc:
             raise UnknownNameError(f"{label}: {exc}") from None
-    raise InputError(f"{label}: expected a {registry.kind} (or its registry name), got {type(value).__name__}")
+    if isinstance(value, Mapping):
+        # an entry stated inline (a model that is in no registry): same fields and units as the registry
+        cls, schema = (Hardware, HARDWARE_FIELDS) if spec.kind == "hardware" else (Workload, WORKLOAD_FIELDS)
+        try:
+            return make_entry(cls, str(value.get("name", label)), value, schema)
+        except InputError as exc:
+            raise InputError(f"{label}: {exc}") from None
+    raise InputError(f"{label}: expected a {registry.kind} (its registry name, or a table of its fields), got {type(value).__name__}")
 
 
 # ---------------------------------------------------------------------- class factory

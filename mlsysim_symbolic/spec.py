@@ -296,7 +296,8 @@ class ScenarioType:
         self._check_cycles(fail)
         for out_name, out in list(self.outputs.items()):
             leaves = self._leaf_symbols(out_name)
-            args = tuple(a for a, v in self.arguments.items() if v.symbol in leaves or a == out.choice)
+            every_leaf, choices_used = self._closure(out_name)
+            args = tuple(a for a, v in self.arguments.items() if v.symbol in every_leaf or a in choices_used)
             indices = tuple(dict.fromkeys(self.leaf_index[s] for s in leaves if s in self.leaf_index))
             style = out.style or ("method" if (indices or args) else "property")
             if style == "property" and (indices or args):
@@ -307,6 +308,31 @@ class ScenarioType:
                 name=out.name, variable=out.variable, branches=out.branches, doc=out.doc,
                 style=style, choice=out.choice, arguments=args, indices=indices, key_params=key_params)
         return self
+
+    def _closure(self, name: str) -> tuple[set[sympy.Symbol], set[str]]:
+        """Leaves of every branch of ``name`` and of the outputs it uses, and the choices it depends on."""
+        leaves: set[sympy.Symbol] = set()
+        choices: set[str] = set()
+        seen: set[str] = set()
+
+        def visit(n: str) -> None:
+            if n in seen:
+                return
+            seen.add(n)
+            out = self.outputs[n]
+            if out.choice is not None:
+                choices.add(out.choice)
+            for b in out.branches:
+                for sym in b.expr.free_symbols:
+                    if sym in self.output_symbols:
+                        visit(self.output_symbols[sym])
+                    elif sym in self.composed:
+                        leaves.update(self.composed[sym].free_symbols)
+                    elif sym in self.leaves:
+                        leaves.add(sym)
+
+        visit(name)
+        return leaves, choices
 
     def _add_leaf(self, var: Variable, source: str, index: str | None) -> None:
         self.leaves[var.symbol] = var
