@@ -191,7 +191,7 @@ def _build(sources: list[_Source], known: Catalog | None = None) -> Catalog:
 
     for type_name in pending:
         build(type_name, ())
-    for type_name, (src, _raw) in pending.items():
+    for type_name in pending:
         catalog.families.setdefault(catalog.types[type_name].family, []).append(type_name)
 
     all_classes = {**(known.classes if known else {}), **catalog.classes}

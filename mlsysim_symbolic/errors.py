@@ -55,7 +55,7 @@ class DerivationError(MlsysimSymbolicError, ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-def closest(name: str, known: "list[str] | tuple[str, ...]", n: int = 3) -> list[str]:
+def closest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> list[str]:
     """The known names closest to ``name`` (for 'did you mean' messages)."""
     import difflib
 

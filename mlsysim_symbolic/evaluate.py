@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,7 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     return sympy.lambdify(list(args), expr, modules=modules, cse=len(expr.args) > 3, docstring_limit=0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def to_base_factor(unit: pint.Unit) -> float | int:
     """The factor taking magnitudes in ``unit`` to the base unit of its dimension."""
     factor = Q_(1, unit).to_base_units().magnitude

@@ -18,15 +18,15 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pint
 
 from .errors import DerivationError, InputError, UnitError, UnknownNameError, closest
-from .units import Q_, parse_quantity, parse_unit
 from .paths import derivations_dir
+from .units import Q_, parse_quantity, parse_unit
 
 #: Field name -> (unit, meaning, integer) of the numeric fields a workload may carry.
 WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
@@ -233,13 +233,13 @@ def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[s
     return Registry(table.rstrip("s") if table != "hardware" else "hardware", entries)
 
 
-@lru_cache(maxsize=None)
+@cache
 def workloads(path: str | None = None) -> Registry:
     """The workload registry (``derivations/workloads.toml`` unless ``path`` is given)."""
     return _load(Path(path) if path else derivations_dir() / "workloads.toml", "workloads", Workload, WORKLOAD_FIELDS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def hardware(path: str | None = None) -> Registry:
     """The hardware registry (``derivations/hardware.toml`` unless ``path`` is given)."""
     return _load(Path(path) if path else derivations_dir() / "hardware.toml", "hardware", Hardware, HARDWARE_FIELDS)

@@ -10,7 +10,6 @@ returns a changed copy.
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,11 +18,11 @@ import pint
 import sympy
 
 from . import symbolic
-from .errors import InputError, MissingInputError, UnitError, UnknownNameError, closest
+from .errors import InputError, MissingInputError, UnknownNameError, closest
 from .evaluate import compile_tree, to_base_factor
-from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
-from .spec import KEYED_KINDS, OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
 from .parse import parse_equation
+from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
+from .spec import OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
 from .units import Q_, make_quantity, parse_quantity, ureg
 from .variables import Variable
 

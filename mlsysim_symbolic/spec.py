@@ -605,7 +605,7 @@ class _Uses(Mapping):
         if out.choice is not None:
             raise EquationError(f"{use}.{output} depends on the choice {out.choice}; compose one without a choice")
         expr = sub.expand(output)
-        for dummy, index in sub.reductions.items():
+        for dummy in sub.reductions:
             if dummy in mapping:
                 self.owner.reductions[mapping[dummy]] = mapping[dummy].name
         unbound = sorted(str(s) for s in expr.free_symbols if s in sub.leaves and s not in mapping)

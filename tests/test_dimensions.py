@@ -1,7 +1,7 @@
 """Dimensional analysis from declared units, before any number is used."""
 
-import sympy
 import pytest
+import sympy
 
 from mlsysim_symbolic.dimensions import check_equation, unit_of
 from mlsysim_symbolic.errors import DimensionError

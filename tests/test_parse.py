@@ -1,8 +1,8 @@
 """The whitelisted equation parser: what it accepts, and that it refuses everything else
 without running it."""
 
-import sympy
 import pytest
+import sympy
 
 from mlsysim_symbolic.errors import EquationError
 from mlsysim_symbolic.parse import parse_equation
