@@ -393,6 +393,9 @@ class Scenario:
         if len(prefix) == len(indices):
             return self.evaluate(name, *prefix)
         index = indices[len(prefix)]
+        if index not in self._keys:
+            inputs = ", ".join(self._type.index_inputs.get(index, [index]))
+            raise MissingInputError(f"{self._type.name}.{name} needs input {inputs}, which this scenario does not set")
         return {k: self._as_dict(name, indices, (*prefix, k)) for k in self._keys[index]}
 
     # ------------------------------------------------------------------ inputs and notes
@@ -478,6 +481,67 @@ class Scenario:
         """∂ln y/∂ln x for every input x of ``output``: symbolic and at this scenario's values, ranked."""
         return symbolic.elasticities(self, output, *keys, **arguments)
 
+    # ------------------------------------------------------------------ sensitivity, sweeps, inverse questions
+    def local_sensitivity(self, output: str, *keys: Any, **arguments: Any) -> Any:
+        """Derivatives and elasticities of ``output`` at this scenario, ranked (a :class:`~mlsysim_symbolic.tables.Table`)."""
+        from .sensitivity import local
+
+        return local(self, output, *keys, **arguments)
+
+    def one_at_a_time(self, output: str, *keys: Any, **options: Any) -> Any:
+        """Each input low and high (``ranges=`` or +/- ``pct`` %), sorted by swing."""
+        from .sensitivity import one_at_a_time
+
+        return one_at_a_time(self, output, *keys, **options)
+
+    def tornado(self, output: str, *keys: Any, **options: Any) -> Any:
+        """A tornado chart (matplotlib Figure) of :meth:`one_at_a_time`."""
+        from .sensitivity import tornado
+
+        return tornado(self, output, *keys, **options)
+
+    def sobol(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
+        """Sobol first-order and total indices over uniform ``ranges`` (SALib)."""
+        from .sensitivity import sobol
+
+        return sobol(self, output, *keys, ranges=ranges, **options)
+
+    def morris(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
+        """Morris screening over ``ranges`` (SALib)."""
+        from .sensitivity import morris
+
+        return morris(self, output, *keys, ranges=ranges, **options)
+
+    def uncertainty(self, output: str, *keys: Any, inputs: Mapping[str, Any], **options: Any) -> Any:
+        """Linear propagation and Monte Carlo of input uncertainty to ``output``."""
+        from .sensitivity import uncertainty
+
+        return uncertainty(self, output, *keys, inputs=inputs, **options)
+
+    def sweep(self, output: str, *keys: Any, **inputs: Any) -> Any:
+        """``output`` over ranges or arrays of inputs (a grid), as a Quantity array; ``.plot()`` draws it."""
+        from .sweep import sweep
+
+        return sweep(self, output, *keys, **inputs)
+
+    def reduce_sweep(self, output: str, *keys: Any, **options: Any) -> Any:
+        """A chunked min/max/argmin/argmax/feasible-region reduction over a grid of inputs."""
+        from .sweep import reduce_sweep
+
+        return reduce_sweep(self, output, *keys, **options)
+
+    def solve(self, output: str, input: str, target: Any, *keys: Any, **options: Any) -> Any:
+        """The value of ``input`` at which ``output`` reaches ``target`` (symbolic, with units; integers on the feasible side)."""
+        from .solve import solve
+
+        return solve(self, output, input, target, *keys, **options)
+
+    def optimum(self, output: str, input: str, *keys: Any, **options: Any) -> Any:
+        """The stationary point of ``output`` in ``input`` (solve d output / d input = 0)."""
+        from .solve import optimum
+
+        return optimum(self, output, input, *keys, **options)
+
     def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, Any]:
         """The value of each leaf symbol of ``output`` as a Quantity in its declared unit."""
         plan = self._plan(output)
@@ -544,10 +608,12 @@ def _list_key(value: Any) -> Any:
 
 
 def _latex_key(key: Any) -> str:
+    """A key as a LaTeX subscript: plain when alphanumeric, else upright text with ``_`` escaped."""
     text = str(key)
-    if text.replace("_", "").isalnum():
+    if text.isalnum():
         return text
-    return "\\text{" + "".join(c for c in text if c.isalnum() or c in " -_.") + "}"
+    cleaned = "".join(c for c in text if c.isalnum() or c in " -_.").replace("_", "\\_")
+    return "\\text{" + cleaned + "}"
 
 
 def _per_key_variable(t: ScenarioType, sym: sympy.Symbol) -> Variable:

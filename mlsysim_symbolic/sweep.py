@@ -1,0 +1,346 @@
+"""Sweeps: an output over ranges or arrays of its inputs, compiled once, vectorised with numpy.
+
+Grids broadcast one axis per swept input; large design spaces are reduced in
+chunks so memory stays bounded (a minimum over 10^8 points never holds 10^8
+values), and run on Dask arrays when ``backend="dask"``.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> s = Scenarios.DpSgdPerExampleGradients
+>>> r = sweep(s, "per_batch", "GPT-2", batch_size=[1, 2, 4])
+>>> r.values.to("GB")
+<Quantity([ 6. 12. 24.], 'gigabyte')>
+>>> reduce_sweep(s, "per_batch", "GPT-2", reduce="max", batch_size=range(1, 1025)).value.to("TB")
+<Quantity(6.144, 'terabyte')>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pint
+import sympy
+
+from .errors import InputError, UnitError, UnknownNameError
+from .evaluate import compile_tree, hoist, to_base_factor
+from .units import Q_, make_quantity, parse_quantity
+from .variables import Variable
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
+DEFAULT_CHUNK = 1 << 20
+
+
+@dataclass
+class VectorPlan:
+    """An output ready to evaluate on arrays: numpy function, fixed base values, and where each swept input goes."""
+
+    output: str
+    function: Any
+    base: list[Any]
+    positions: dict[str, int]
+    variables: dict[str, Variable]
+    factor: float
+    unit: pint.Unit
+    args: tuple[sympy.Symbol, ...]
+
+    def __call__(self, **base_values: Any) -> Any:
+        """Magnitudes of the output in its declared unit; inputs given in base units."""
+        args = list(self.base)
+        for name, value in base_values.items():
+            args[self.positions[name]] = value
+        out = self.function(*args)
+        return out * self.factor if self.factor != 1 else out
+
+
+def resolve(scenario: Scenario, name: str, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
+    """Where input ``name`` (an input name, attribute name or symbol) sits among a plan's arguments."""
+    t = scenario.type
+    for i, sym in enumerate(args):
+        var = t.leaves.get(sym)
+        if var is not None and name in (var.name, sym.name):
+            return i, var
+        if var is None and name == sym.name:
+            from .scenario import _per_key_variable
+
+            return i, _per_key_variable(t, sym)
+    names = sorted({(t.leaves[s].name if s in t.leaves else s.name) for s in args})
+    raise UnknownNameError(f"{t.name}: {name!r} is not an input of this output; its inputs: {', '.join(names)}")
+
+
+def vector_plan(scenario: Scenario, output: str, keys: tuple[Any, ...] = (), names: Iterable[str] = (), **arguments: Any) -> VectorPlan:
+    """Compile ``output`` for arrays (cached per tree) with every other input at the scenario's values."""
+    plan = scenario._plan(output)
+    base = list(scenario._arguments(plan, keys, arguments))
+    t = scenario.type
+    positions: dict[str, int] = {}
+    variables: dict[str, Variable] = {}
+    for name in names:
+        i, var = resolve(scenario, name, plan.args)
+        positions[name] = i
+        variables[name] = var
+    varying = frozenset(plan.args[i] for i in positions.values())
+    cache_key = (plan.expr, plan.args, "numpy", varying)
+    function = t._compiled.get(cache_key)
+    if function is None:
+        function = compile_tree(hoist(plan.expr, set(varying)), plan.args, vector=True)
+        t._compiled[cache_key] = function
+    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args)
+
+
+def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
+    """Swept values (numbers in the declared unit, Quantities, or text) as a float64 array in base units.
+
+    Checks cost at most a min, a max and (for float values of an integer input) a whole-number test,
+    so that a sweep stays within a small factor of hand-written numpy.
+    """
+    if isinstance(values, range):
+        if len(values) == 0:
+            raise InputError(f"{name}: the range is empty")
+        array = np.arange(values.start, values.stop, values.step, dtype=np.float64)
+        lo, hi = float(min(values[0], values[-1])), float(max(values[0], values[-1]))
+        whole = True
+    else:
+        if isinstance(values, str):
+            values = parse_quantity(values, name=name)
+        if isinstance(values, pint.Quantity):
+            if values.dimensionality != var.unit.dimensionality:
+                raise UnitError(f"{name}: expected values in {var.unit_text}, got {values.units:~C}")
+            values = values.to(var.unit).magnitude
+        elif isinstance(values, (list, tuple)) and values and isinstance(values[0], (str, pint.Quantity)):
+            values = [var.check(v, label=name) for v in values]
+        raw = np.asarray(values)
+        if raw.dtype.kind not in "iuf":
+            raise InputError(f"{name}: expected numbers in {var.unit_text}, got {raw.dtype} values")
+        whole = raw.dtype.kind in "iu"
+        array = raw.astype(np.float64, copy=False)
+        if array.ndim == 0:
+            array = array.reshape(1)
+        if array.size == 0:
+            raise InputError(f"{name}: no values to sweep")
+        lo, hi = float(array.min()), float(array.max())
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise InputError(f"{name}: swept values must be finite")
+    if not (var.domain.contains(lo) and var.domain.contains(hi)):
+        raise InputError(f"{name}: swept values must lie in {var.domain} {var.unit_text}, got {lo:g} .. {hi:g}")
+    if var.integer and not whole and not np.array_equal(array, np.trunc(array)):
+        raise InputError(f"{name}: swept values must be whole numbers of {var.unit_text}")
+    factor = to_base_factor(var.unit)
+    return array * factor if factor != 1 else array
+
+
+class _Axis:
+    """A swept axis, kept as given (a range stays a range) and shown as a Quantity on demand."""
+
+    def __init__(self, source: Any, array: np.ndarray, var: Variable):
+        self.source = source if isinstance(source, range) else None
+        self.array = None if isinstance(source, range) else array
+        self.var = var
+
+    def quantity(self) -> pint.Quantity:
+        if self.array is None:
+            assert self.source is not None
+            values = np.arange(self.source.start, self.source.stop, self.source.step, dtype=np.float64)
+        else:
+            factor = to_base_factor(self.var.unit)
+            values = self.array / factor if factor != 1 else self.array
+        return make_quantity(values, self.var.unit)
+
+
+@dataclass
+class SweepResult:
+    """Values of one output over a grid of inputs: ``values`` (a Quantity array, one axis per input) and ``axes``."""
+
+    scenario: Any
+    output: str
+    _axes: dict[str, Any]
+    values: pint.Quantity
+
+    @property
+    def axes(self) -> dict[str, pint.Quantity]:
+        """Each swept input's values (a Quantity array in its declared unit), by name."""
+        return {name: a.quantity() if isinstance(a, _Axis) else a for name, a in self._axes.items()}
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """A line (one input) or heat map (two inputs) with labelled axes and units."""
+        from .plots import plot_sweep
+
+        return plot_sweep(self, ax=ax, **kwargs)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        names = list(self.axes)
+        grids = np.meshgrid(*[a.magnitude for a in self.axes.values()], indexing="ij")
+        out = []
+        for idx in np.ndindex(self.values.shape):
+            row = {n: Q_(g[idx], self.axes[n].units) for n, g in zip(names, grids)}
+            row[self.output] = Q_(self.values.magnitude[idx], self.values.units)
+            out.append(row)
+        return out
+
+
+def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, pint.Quantity]]:
+    base: dict[str, np.ndarray] = {}
+    shown: dict[str, pint.Quantity] = {}
+    for name, values in inputs.items():
+        var = plan.variables[name]
+        array = to_base_array(values, var, name)
+        base[name] = array
+        shown[name] = _Axis(values, array, var)
+    return base, shown
+
+
+def sweep(scenario: Scenario, output: str, *keys: Any, grid: bool = True, backend: str = "numpy",
+          chunks: int | None = None, **inputs: Any) -> SweepResult:
+    """Evaluate ``output`` over the given inputs (ranges, lists, arrays or Quantity arrays).
+
+    With ``grid=True`` each input gets its own axis (an outer product); with
+    ``grid=False`` the arrays broadcast as given.  ``backend="dask"`` evaluates
+    lazily on Dask arrays (``values.magnitude`` is then a Dask array).
+    """
+    if not inputs:
+        raise InputError("sweep needs at least one input to vary, e.g. batch_size=range(1, 1025)")
+    plan = vector_plan(scenario, output, keys, inputs)
+    base, shown = _axes(plan, inputs)
+    n = len(base)
+    shaped = {}
+    for i, (name, array) in enumerate(base.items()):
+        shaped[name] = array.reshape([-1 if j == i else 1 for j in range(n)]) if grid else array
+    if backend == "dask":
+        import dask.array as da
+
+        size = chunks or max(1, int(round(DEFAULT_CHUNK ** (1 / n))))
+        darrays = {k: da.from_array(v, chunks=tuple(size if s > 1 else 1 for s in v.shape)) for k, v in shaped.items()}
+        bcast = da.broadcast_arrays(*darrays.values())
+        names = list(darrays)
+        result = da.map_blocks(lambda *blocks: plan(**dict(zip(names, blocks))), *bcast, dtype=np.float64)
+        return SweepResult(scenario, output, shown, make_quantity(result, plan.unit))
+    if backend != "numpy":
+        raise InputError(f"backend must be 'numpy' or 'dask', got {backend!r}")
+    result = np.asarray(plan(**shaped), dtype=np.float64)
+    shape = np.broadcast_shapes(*(a.shape for a in shaped.values()))
+    if result.shape != shape:   # an output that does not depend on the swept inputs
+        result = np.broadcast_to(result, shape).copy()
+    return SweepResult(scenario, output, shown, make_quantity(result, plan.unit))
+
+
+@dataclass
+class Reduction:
+    """The result of a chunked reduction over a grid."""
+
+    reduce: str
+    value: Any = None                    # min/max value, or the feasible count
+    at: dict[str, Any] = field(default_factory=dict)   # inputs at the arg-min/arg-max
+    points: int = 0
+    feasible: int | None = None
+    bounds: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # per input: feasible min, max
+    chunks: int = 0
+
+
+_REDUCTIONS = ("min", "max", "argmin", "argmax", "feasible")
+
+
+def reduce_sweep(scenario: Scenario, output: str, *keys: Any, reduce: str = "min", limit: Any = None, sense: str = "<=",
+                 chunk: int = DEFAULT_CHUNK, backend: str = "numpy", **inputs: Any) -> Reduction:
+    """Reduce ``output`` over the outer-product grid of ``inputs`` in chunks of ``chunk`` points.
+
+    ``reduce`` is ``min``, ``max``, ``argmin``, ``argmax`` or ``feasible`` (count the
+    points where ``output <= limit`` (``sense="<="``) or ``>=``, with each input's
+    feasible range).  Memory stays at a few arrays of ``chunk`` points however large the grid.
+    """
+    if reduce not in _REDUCTIONS:
+        raise InputError(f"reduce must be one of {', '.join(_REDUCTIONS)}, got {reduce!r}")
+    if sense not in ("<=", ">="):
+        raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
+    if chunk < 1:
+        raise InputError(f"chunk must be at least 1, got {chunk}")
+    plan = vector_plan(scenario, output, keys, inputs)
+    base, shown = _axes(plan, inputs)
+    names = list(base)
+    shape = tuple(len(base[n]) for n in names)
+    total = math.prod(shape)
+    limit_value = None
+    if reduce == "feasible":
+        if limit is None:
+            raise InputError("reduce='feasible' needs a limit, e.g. limit='80 GB'")
+        q = parse_quantity(limit, name="limit") if isinstance(limit, str) else limit
+        if isinstance(q, pint.Quantity):
+            if q.dimensionality != plan.unit.dimensionality:
+                raise UnitError(f"limit: expected a quantity in {plan.unit:~C}, got {q:~C}")
+            limit_value = q.to(plan.unit).magnitude
+        else:
+            limit_value = float(q)
+    if backend == "dask":
+        return _reduce_dask(plan, base, shown, names, shape, reduce, limit_value, sense, chunk)
+    best = None
+    best_index = None
+    count = 0
+    lo = {n: math.inf for n in names}
+    hi = {n: -math.inf for n in names}
+    chunks = 0
+    for start in range(0, total, chunk):
+        stop = min(total, start + chunk)
+        flat = np.arange(start, stop, dtype=np.int64)
+        idx = np.unravel_index(flat, shape)
+        values = {n: base[n][i] for n, i in zip(names, idx)}
+        y = np.broadcast_to(plan(**values), flat.shape)
+        chunks += 1
+        if reduce in ("min", "argmin"):
+            j = int(np.argmin(y))
+            if best is None or y[j] < best:
+                best, best_index = float(y[j]), start + j
+        elif reduce in ("max", "argmax"):
+            j = int(np.argmax(y))
+            if best is None or y[j] > best:
+                best, best_index = float(y[j]), start + j
+        else:
+            ok = y <= limit_value if sense == "<=" else y >= limit_value
+            c = int(np.count_nonzero(ok))
+            count += c
+            if c:
+                for n in names:
+                    v = values[n][ok]
+                    lo[n] = min(lo[n], float(v.min()))
+                    hi[n] = max(hi[n], float(v.max()))
+    result = Reduction(reduce=reduce, points=total, chunks=chunks)
+    if reduce == "feasible":
+        result.value = count
+        result.feasible = count
+        for n in names:
+            if count:
+                unit = plan.variables[n].unit
+                f = to_base_factor(unit)
+                result.bounds[n] = (Q_(lo[n] / f, unit), Q_(hi[n] / f, unit))
+        return result
+    result.value = Q_(best, plan.unit)
+    idx = np.unravel_index(best_index, shape)
+    result.at = {n: Q_(base[n][i] / to_base_factor(plan.variables[n].unit), plan.variables[n].unit) for n, i in zip(names, idx)}
+    return result
+
+
+def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str, Any], names: list[str], shape: tuple[int, ...],
+                 reduce: str, limit_value: Any, sense: str, chunk: int) -> Reduction:
+    import dask.array as da
+
+    n = len(names)
+    side = max(1, int(round(chunk ** (1 / n))))
+    arrays = []
+    for i, name in enumerate(names):
+        a = base[name].reshape([-1 if j == i else 1 for j in range(n)])
+        arrays.append(da.from_array(a, chunks=tuple(side if s > 1 else 1 for s in a.shape)))
+    bcast = da.broadcast_arrays(*arrays)
+    y = da.map_blocks(lambda *blocks: plan(**dict(zip(names, blocks))), *bcast, dtype=np.float64)
+    result = Reduction(reduce=reduce, points=math.prod(shape), chunks=int(np.prod(y.numblocks)))
+    if reduce == "feasible":
+        ok = y <= limit_value if sense == "<=" else y >= limit_value
+        result.value = result.feasible = int(ok.sum().compute())
+        return result
+    flat = y.ravel()
+    j = int((flat.argmin() if reduce in ("min", "argmin") else flat.argmax()).compute())
+    idx = np.unravel_index(j, shape)
+    result.value = Q_(float(flat[j].compute()), plan.unit)
+    result.at = {name: Q_(base[name][i] / to_base_factor(plan.variables[name].unit), plan.variables[name].unit) for name, i in zip(names, idx)}
+    return result

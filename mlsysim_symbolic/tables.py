@@ -1,0 +1,78 @@
+"""Results as plain data: a small table of records that keeps units.
+
+>>> t = Table(("input", "value"), [{"input": "B", "value": 1.0}])
+>>> t.to_records()
+[{'input': 'B', 'value': 1.0}]
+>>> len(t), t[0]["input"]
+(1, 'B')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pint
+
+
+class Table:
+    """Rows as a list of dicts (values may be pint Quantities); ``to_pandas()`` when pandas is installed."""
+
+    def __init__(self, columns: Sequence[str], records: Sequence[dict[str, Any]], title: str = ""):
+        self.columns = tuple(columns)
+        self.records = [dict(r) for r in records]
+        self.title = title
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The rows as a list of dicts (a copy)."""
+        return [dict(r) for r in self.records]
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame; Quantity columns become magnitudes with the unit in the column name."""
+        import pandas as pd
+
+        data: dict[str, list[Any]] = {}
+        for col in self.columns:
+            values = [r.get(col) for r in self.records]
+            quantities = [v for v in values if isinstance(v, pint.Quantity)]
+            if quantities and len(quantities) == len(values) and len({str(q.units) for q in quantities}) == 1:
+                data[f"{col} [{quantities[0].units:~C}]"] = [q.magnitude for q in quantities]
+            else:
+                data[col] = values
+        return pd.DataFrame(data)
+
+    def column(self, name: str) -> list[Any]:
+        return [r.get(name) for r in self.records]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        return self.records[i]
+
+    @staticmethod
+    def _cell(value: Any) -> str:
+        if isinstance(value, pint.Quantity):
+            return f"{value:~.4gC}" if hasattr(value, "magnitude") and getattr(value.magnitude, "ndim", 0) == 0 else f"{value:~C}"
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return str(value)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{c}</th>" for c in self.columns)
+        rows = "".join("<tr>" + "".join(f"<td>{self._cell(r.get(c))}</td>" for c in self.columns) + "</tr>" for r in self.records)
+        caption = f"<caption>{self.title}</caption>" if self.title else ""
+        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+    def __str__(self) -> str:
+        cells = [[self._cell(r.get(c)) for c in self.columns] for r in self.records]
+        widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(self.columns)]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(self.columns, widths))]
+        lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+        return ((self.title + "\n") if self.title else "") + "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Table {self.title!r}: {len(self)} rows x {len(self.columns)} columns>"

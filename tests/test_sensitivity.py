@@ -1,0 +1,202 @@
+"""Sensitivity analysis on real catalog scenarios (issue: sensitivity, sweeps, inverse questions).
+
+Expected values are hand computations from the scenarios' published inputs, analytic
+results (Ishigami & Homma 1990 indices, variance shares of a sum of independent
+uniforms), or exact rules of calculus (d ln sqrt(x) / d ln x = 1/2).
+"""
+
+import math
+
+import numpy as np
+import pytest
+import sympy
+
+from mlsysim_symbolic import InputError, Scenarios, UnitError
+from mlsysim_symbolic.sensitivity import morris_indices, sobol_indices
+from mlsysim_symbolic.tables import Table
+
+
+def by_input(rows):
+    return {r.input: r for r in rows}
+
+
+# ---------------------------------------------------------------------- 1. local: derivatives and elasticities
+def test_elasticities_of_a_square_root_are_one_half():
+    """Young/Daly tau* = sqrt(2 delta M) with delta = P b / B_w: elasticities +-1/2 exactly."""
+    s = Scenarios.Gpt3CheckpointInterval10K
+    e = by_input(s.elasticities("interval"))
+    assert e["mtbf"].expression == sympy.Rational(1, 2)
+    assert e["bytes_per_param"].expression == sympy.Rational(1, 2)
+    assert e["parameters"].expression == sympy.Rational(1, 2)
+    assert e["write_bandwidth"].expression == -sympy.Rational(1, 2)
+    for name, expected in [("mtbf", 0.5), ("write_bandwidth", -0.5)]:
+        assert e[name].value == pytest.approx(expected, rel=1e-12)
+
+
+def test_elasticity_of_a_sum_is_the_term_share():
+    """Llama-3 70B ITL on H100 = L*t_L + (W + KV)/BW.  By hand: L t_L = 80 * 0.01 ms = 0.8 ms;
+    W = 70.6e9 * 2 B; KV = 2*80*8*128*2048*2 B; BW = 3.35e12 B/s; elasticity of layer_tax = 0.8 ms / ITL."""
+    s = Scenarios.Llama3_70B_ServingH100
+    W, KV, BW = 70.6e9 * 2, 2 * 80 * 8 * 128 * 2048 * 2, 3.35e12
+    itl_ms = (W + KV) / BW * 1e3 + 0.8
+    e = by_input(s.elasticities("itl"))
+    assert e["layer_tax"].value == pytest.approx(0.8 / itl_ms, rel=1e-9)
+    assert e["bandwidth" if "bandwidth" in e else "memory_bandwidth"].value == pytest.approx(-(itl_ms - 0.8) / itl_ms, rel=1e-9)
+    assert sum(r.value for r in e.values() if r.input in ("layer_tax", "layers")) != pytest.approx(1.0)
+
+
+def test_elasticities_through_a_min():
+    """Decode attainable rate = min(R, BW * I) on H100: memory bound (3.35 TB/s * 1 flop/B < 989 TFLOP/s), so the
+    elasticity to bandwidth is 1 and to the peak rate 0."""
+    s = Scenarios.Llama2_70B_DecodeH100
+    e = by_input(s.elasticities("attainable_flops"))
+    assert e["memory_bandwidth"].value == pytest.approx(1.0)
+    assert e["batch_size"].value == pytest.approx(1.0)
+    peak = [r for r in e.values() if r.symbol.name == "R"]
+    assert peak and peak[0].value == pytest.approx(0.0, abs=1e-12)
+    assert s.attainable_flops.to("TFLOP/s").magnitude == pytest.approx(3.35)
+
+
+def test_derivative_values_carry_units():
+    s = Scenarios.DpSgdPerExampleGradients
+    t = s.local_sensitivity("per_batch", "GPT-2")
+    rec = {r["input"]: r for r in t.to_records()}
+    assert rec["batch_size"]["derivative_value"].to("GB/sample").magnitude == pytest.approx(6.0)   # P*b = 1.5e9*4 B
+    assert str(rec["batch_size"]["derivative"]) == "P*b"
+
+
+def test_derivative_through_composed_outputs():
+    s = Scenarios.Gpt3CheckpointInterval10K
+    d = s.diff("interval", "mtbf")
+    M, P, b, Bw = (s.type.variable(n).symbol for n in ("mtbf", "parameters", "bytes_per_param", "write_bandwidth"))
+    assert sympy.simplify(d - sympy.diff(sympy.sqrt(2 * M * P * b / Bw), M)) == 0
+
+
+# ---------------------------------------------------------------------- 2. one at a time and tornado
+def test_one_at_a_time_sorted_by_swing_with_given_ranges():
+    s = Scenarios.DpSgdPerExampleGradients
+    t = s.one_at_a_time("per_batch", "GPT-2", ranges={"batch_size": (128, 1024), "bytes_per_param": ("2 B", "4 B")})
+    rows = t.to_records()
+    assert [r["input"] for r in rows][:2] == ["batch_size", "bytes_per_param"]
+    # hand: 1.5e9*4*(1024-128) B and 1.5e9*256*(4-2) B
+    assert rows[0]["swing"].to("B").magnitude == pytest.approx(1.5e9 * 4 * 896)
+    assert rows[1]["swing"].to("B").magnitude == pytest.approx(1.5e9 * 256 * 2)
+    assert rows[2]["low"].to("param").magnitude == pytest.approx(1.35e9)   # default +-10 %
+
+
+def test_one_at_a_time_rejects_unknown_ranges():
+    with pytest.raises(InputError, match="not an input"):
+        Scenarios.DpSgdPerExampleGradients.one_at_a_time("per_batch", "GPT-2", ranges={"nope": (1, 2)})
+
+
+def test_tornado_figure_saves(tmp_path):
+    fig = Scenarios.Llama3_70B_ServingH100.tornado("itl", pct=20)
+    path = tmp_path / "tornado.png"
+    fig.savefig(path)
+    assert path.stat().st_size > 1000
+    ax = fig.axes[0]
+    assert "itl" in ax.get_xlabel() and "[ms]" in ax.get_xlabel()
+    assert len(ax.patches) == len(Scenarios.Llama3_70B_ServingH100.one_at_a_time("itl", pct=20))
+
+
+# ---------------------------------------------------------------------- 5. global sensitivity (SALib)
+def test_sobol_on_ishigami_matches_the_analytic_indices():
+    """Ishigami & Homma (1990), a=7, b=0.1: S1 = (0.3139, 0.4424, 0), ST = (0.5576, 0.4424, 0.2437)."""
+    from SALib.test_functions import Ishigami
+
+    bounds = [(-math.pi, math.pi)] * 3
+    t = sobol_indices(Ishigami.evaluate, ["x1", "x2", "x3"], bounds, n=8192, seed=1)
+    got = {r["input"]: r for r in t}
+    for name, s1, st in [("x1", 0.3139, 0.5576), ("x2", 0.4424, 0.4424), ("x3", 0.0, 0.2437)]:
+        assert got[name]["S1"] == pytest.approx(s1, abs=0.03)
+        assert got[name]["ST"] == pytest.approx(st, abs=0.03)
+
+
+def test_sobol_of_a_sum_equals_the_variance_shares():
+    """round_time = K*t_step + t_v with independent uniforms: S1_i = Var_i / sum Var.
+    Var(t_v) = (1 ms)^2/12, Var(4 * t_step) = (4 * 0.05 ms)^2/12, so S1 = 1/1.04 and 0.04/1.04."""
+    s = Scenarios.Gpt2XlSpeculativeGpt2SmallH100
+    t = s.sobol("round_time", ranges={"verify_time": ("0.5 ms", "1.5 ms"), "draft_step": ("0.05 ms", "0.1 ms")}, n=4096, seed=2)
+    got = {r["input"]: r for r in t}
+    assert got["verify_time"]["S1"] == pytest.approx(1 / 1.04, abs=0.02)
+    assert got["draft_step"]["S1"] == pytest.approx(0.04 / 1.04, abs=0.02)
+    assert got["verify_time"]["ST"] == pytest.approx(1 / 1.04, abs=0.02)
+
+
+def test_morris_of_a_linear_output_is_exact():
+    """For y = 4 t_step + t_v every elementary effect equals coefficient x range (in ms): mu* = (1.0, 0.2), sigma = 0."""
+    s = Scenarios.Gpt2XlSpeculativeGpt2SmallH100
+    t = s.morris("round_time", ranges={"verify_time": ("0.5 ms", "1.5 ms"), "draft_step": ("0.05 ms", "0.1 ms")}, n=20, seed=3)
+    got = {r["input"]: r for r in t}
+    assert got["verify_time"]["mu_star"] == pytest.approx(1.0, rel=1e-9)
+    assert got["draft_step"]["mu_star"] == pytest.approx(0.2, rel=1e-9)
+    assert got["verify_time"]["sigma"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_morris_on_ishigami_screens_every_input_as_nonlinear():
+    from SALib.test_functions import Ishigami
+
+    t = morris_indices(Ishigami.evaluate, ["x1", "x2", "x3"], [(-math.pi, math.pi)] * 3, n=200, seed=4)
+    assert [r["input"] for r in t][0] in ("x1", "x2")
+    assert all(r["mu_star"] > 0 and r["sigma"] > 0 for r in t)   # every input acts non-linearly in Ishigami
+
+
+def test_global_bad_ranges():
+    s = Scenarios.DpSgdPerExampleGradients
+    with pytest.raises(InputError, match="low < high"):
+        s.sobol("per_batch", "GPT-2", ranges={"batch_size": (10, 1)})
+    with pytest.raises(UnitError, match="bytes_per_param"):
+        s.sobol("per_batch", "GPT-2", ranges={"bytes_per_param": ("1 s", "2 s")})
+    with pytest.raises(InputError, match="needs ranges"):
+        s.sobol("per_batch", "GPT-2", ranges={})
+
+
+# ---------------------------------------------------------------------- 6. uncertainty
+def test_linear_and_monte_carlo_agree_for_a_nearly_linear_output():
+    s = Scenarios.DpSgdPerExampleGradients
+    u = s.uncertainty("per_batch", "GPT-2", inputs={"batch_size": ("normal", 256, 2), "bytes_per_param": ("normal", "4 B", "0.01 B")},
+                      samples=200_000, seed=5)
+    # hand: relative sd = sqrt((2/256)^2 + (0.01/4)^2); mean 1.536e12 B
+    rel = math.hypot(2 / 256, 0.01 / 4)
+    assert u.linear_sd.to("B").magnitude == pytest.approx(1.536e12 * rel, rel=1e-9)
+    assert u.linear_mean.to("B").magnitude == pytest.approx(1.536e12)
+    assert u.sd_ratio == pytest.approx(1.0, abs=0.02)
+    assert u.mc_mean.to("B").magnitude == pytest.approx(1.536e12, rel=1e-3)
+
+
+def test_linear_and_monte_carlo_disagree_for_a_strongly_nonlinear_output():
+    """All-up availability a^N with N = 10,000 and a spread over (0.9995, 0.99999): a^N is strongly convex in a,
+    so the linearisation at the mean misses the spread and the mean (Jensen: E[a^N] > (E a)^N)."""
+    s = Scenarios.GpuAvailability10K
+    u = s.uncertainty("all_up", inputs={"availability": (0.9995, 0.99999)}, samples=100_000, seed=6)
+    assert abs(math.log(u.sd_ratio)) > math.log(1.5)
+    mean_a = (0.9995 + 0.99999) / 2
+    assert u.linear_mean.magnitude == pytest.approx(mean_a**10_000, rel=1e-9)
+    # exact E[a^N] for a ~ U(l, h): (h^(N+1) - l^(N+1)) / ((N+1)(h-l))
+    exact = (0.99999**10_001 - 0.9995**10_001) / (10_001 * (0.99999 - 0.9995))
+    assert u.mc_mean.magnitude == pytest.approx(exact, rel=0.01)
+    assert u.mc_mean.magnitude > 2 * u.linear_mean.magnitude
+    assert u.mc_p95.magnitude <= 1.0
+    shares = u.contributions.to_records()
+    assert shares[0]["input"] == "availability" and shares[0]["variance_share"] == pytest.approx(1.0)
+
+
+def test_uncertainty_bad_specs():
+    s = Scenarios.DpSgdPerExampleGradients
+    with pytest.raises(InputError, match="normal distribution takes 2"):
+        s.uncertainty("per_batch", "GPT-2", inputs={"batch_size": ("normal", 256)})
+    with pytest.raises(InputError, match="low must be below high"):
+        s.uncertainty("per_batch", "GPT-2", inputs={"batch_size": (300, 200)})
+
+
+# ---------------------------------------------------------------------- 7. plain data
+def test_tables_are_plain_data_with_units():
+    t = Scenarios.DpSgdPerExampleGradients.one_at_a_time("per_batch", "GPT-2")
+    records = t.to_records()
+    assert isinstance(records, list) and isinstance(records[0], dict)
+    assert str(records[0]["swing"].units) == "B"
+    df = t.to_pandas()
+    assert "swing [B]" in df.columns
+    assert df["swing [B]"].iloc[0] == pytest.approx(records[0]["swing"].magnitude)
+    assert "<table>" in t._repr_html_()
+    assert isinstance(t, Table) and len(t) == 3
