@@ -7,7 +7,6 @@ uniforms), or exact rules of calculus (d ln sqrt(x) / d ln x = 1/2).
 
 import math
 
-import numpy as np
 import pytest
 import sympy
 
