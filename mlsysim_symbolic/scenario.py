@@ -41,8 +41,34 @@ class _Plan:
     arguments: tuple[str, ...]
 
 
-class Scenario:
+class _ScenarioMeta(type):
+    """Builds a scenario type's reference page (its ``__doc__``) only when someone reads it."""
+
+    @property
+    def __doc__(cls) -> str | None:  # type: ignore[override]
+        t = cls.__dict__.get("_type")
+        if t is None:
+            return cls.__dict__.get("_base_doc")
+        cached = cls.__dict__.get("_doc_cache")
+        if cached is None:
+            from .docs import type_docstring
+
+            cached = type_docstring(t)
+            type.__setattr__(cls, "_doc_cache", cached)
+        return cached
+
+
+class _InstanceDoc:
+    """Gives instances their type's (lazily built) reference page as ``__doc__``."""
+
+    def __get__(self, obj: Any, owner: type) -> str | None:
+        return _ScenarioMeta.__doc__.__get__(owner)  # type: ignore[attr-defined]
+
+
+class Scenario(metaclass=_ScenarioMeta):
     """Base class of every scenario type's class.  See the type's own docstring."""
+
+    _base_doc = "Base class of every scenario type's class.  See the type's own docstring."
 
     _type: ScenarioType
 
@@ -692,9 +718,7 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
 
 def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenarios") -> type[Scenario]:
     """The Python class of a scenario type: keyword constructor, outputs as members, reference page as docstring."""
-    from .docs import type_docstring
-
-    namespace: dict[str, Any] = {"_type": stype, "__module__": module, "__doc__": type_docstring(stype)}
+    namespace: dict[str, Any] = {"_type": stype, "__module__": module, "__doc__": _InstanceDoc()}
     reserved = set(dir(Scenario))
     for name, spec in stype.outputs.items():
         if name in reserved or name in stype.inputs:
