@@ -200,3 +200,13 @@ def test_composition_refuses_unbound_inputs(tmp_path):
         """)
     with pytest.raises(DerivationError, match="batch_size, bytes_per_param"):
         load_derivations(path)
+
+
+@pytest.mark.parametrize("name", sorted(catalog().types))
+def test_every_type_declares_its_notes(name):
+    t = catalog().types[name]
+    assert t.summary, "summary"
+    assert t.assumptions, "assumptions"
+    assert t.excludes, "excludes"
+    assert t.derivation, "derivation"
+    assert t.references and all(str(r) for r in t.references), "references"

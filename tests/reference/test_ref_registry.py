@@ -1,0 +1,94 @@
+"""The workload and hardware registries against mlsysim 0.3.0's (the reference package).
+
+Every model of mlsysim's model registries and every device of its hardware registries
+is present under the same key, with the same figures (through our loader and unit
+registry) to 1e-12 relative, and with its source.
+"""
+
+import math
+
+import pint
+import pytest
+from pydantic import BaseModel
+
+from mlsysim_symbolic import hardware, workloads
+from mlsysim_symbolic.registry import WORKLOAD_FIELDS
+from mlsysim_symbolic.units import Q_
+
+mr = pytest.importorskip("mlsysim.models.registry")
+hr = pytest.importorskip("mlsysim.hardware.registry")
+
+MODEL_REGISTRIES = {
+    "language": mr.LanguageModels, "vision": mr.VisionModels, "tiny": mr.TinyModels,
+    "recommendation": mr.RecommendationModels, "statespace": mr.StateSpaceModels,
+    "generativevision": mr.GenerativeVisionModels, "embodied": mr.EmbodiedModels,
+}
+HARDWARE_REGISTRIES = {
+    "cloud": hr.CloudHardware, "edge": hr.EdgeHardware, "mobile": hr.MobileHardware,
+    "tiny": hr.TinyHardware, "workstation": hr.WorkstationHardware,
+}
+
+
+def _entries(registry):
+    return {a: v for a, v in vars(registry).items() if not a.startswith("_") and isinstance(v, BaseModel)}
+
+
+REF_MODELS = {key: (reg, w) for reg, R in MODEL_REGISTRIES.items() for key, w in _entries(R).items()}
+REF_DEVICES = {key: (cat, h) for cat, R in HARDWARE_REGISTRIES.items() for key, h in _entries(R).items()}
+
+
+def _same(ours, theirs, label):
+    if hasattr(theirs, "magnitude"):
+        unit = f"{theirs.units:~P}".replace(" ", "").replace("TFLOPs", "TFLOP").replace("Bparam", "Gparam").replace("²", "^2")
+        assert isinstance(ours, pint.Quantity), f"{label}: expected a quantity, got {ours!r}"
+        value = ours.to(Q_(1, unit).units).magnitude
+        assert math.isclose(value, theirs.magnitude, rel_tol=1e-12), f"{label}: {value} != {theirs!r}"
+    else:
+        ours_value = ours.magnitude if isinstance(ours, pint.Quantity) else ours
+        assert math.isclose(float(ours_value), float(theirs), rel_tol=1e-12), f"{label}: {ours!r} != {theirs!r}"
+
+
+def test_same_models_and_devices():
+    assert set(workloads()) == set(REF_MODELS)
+    assert set(hardware()) == set(REF_DEVICES)
+    # the issue's minimum: the language, vision and tiny registries, and these accelerators
+    for key in ("H100", "H200", "A100", "B200", "MI300X", "TPUv5p", "iPhone15Pro", "STM32F4"):
+        assert key in hardware()
+
+
+@pytest.mark.parametrize("key", sorted(REF_MODELS))
+def test_workload_figures_and_source(key):
+    registry, ref = REF_MODELS[key]
+    ours = workloads()[key]
+    assert ours.name == ref.name
+    assert ours.registry == registry
+    checked = 0
+    for field in WORKLOAD_FIELDS:
+        theirs = getattr(ref, field, None)
+        if theirs is None:
+            assert getattr(ours, field) is None, f"{key}.{field}: mlsysim has none"
+            continue
+        _same(getattr(ours, field), theirs, f"{key}.{field}")
+        checked += 1
+    assert checked >= 1
+    prov = ref.metadata.provenance
+    if prov is not None:
+        assert ours.source.ref == (prov.ref or "")
+        assert ours.source.url == (prov.url or "")
+
+
+@pytest.mark.parametrize("key", sorted(REF_DEVICES))
+def test_hardware_figures_and_source(key):
+    _, ref = REF_DEVICES[key]
+    ours = hardware()[key]
+    assert ours.name == ref.name
+    _same(ours.peak_flops, ref.compute.peak_flops, f"{key}.peak_flops")
+    _same(ours.memory_capacity, ref.memory.capacity, f"{key}.memory_capacity")
+    _same(ours.memory_bandwidth, ref.memory.bandwidth, f"{key}.memory_bandwidth")
+    if ref.tdp is not None:
+        _same(ours.tdp, ref.tdp, f"{key}.tdp")
+    for precision, rate in (ref.compute.precision_flops or {}).items():
+        _same(ours.get(f"precision_flops.{precision}"), rate, f"{key}.precision_flops.{precision}")
+    prov = ref.metadata.provenance if ref.metadata else None
+    if prov is not None:
+        assert ours.source.url == (prov.url or "")
