@@ -23,6 +23,7 @@ from .errors import (
     InputError,
     MissingInputError,
     MlsysimSymbolicError,
+    UnexpectedNameError,
     UnitError,
     UnknownNameError,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "MlsysimSymbolicError",
     "Scenario",
     "Scenarios",
+    "UnexpectedNameError",
     "UnitError",
     "UnknownNameError",
     "hardware",

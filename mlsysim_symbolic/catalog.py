@@ -239,8 +239,17 @@ def _others(*paths: Path) -> Catalog:
     """The shipped catalog without the types and scenarios of ``paths`` (so a shipped file can be re-loaded)."""
     base = catalog()
     skip = {str(p.resolve()) for p in paths}
-    types = {n: t for n, t in base.types.items() if t.source_path is None or str(Path(t.source_path).resolve()) not in skip}
-    declared = {k: d for k, d in base.declared.items() if d.path is None or str(Path(d.path).resolve()) not in skip}
+    resolved: dict[str, str] = {}   # a dozen source files, not one resolve() per type and scenario
+
+    def kept(path: str | None) -> bool:
+        if path is None:
+            return True
+        if path not in resolved:
+            resolved[path] = str(Path(path).resolve())
+        return resolved[path] not in skip
+
+    types = {n: t for n, t in base.types.items() if kept(t.source_path)}
+    declared = {k: d for k, d in base.declared.items() if kept(d.path)}
     return Catalog(types=types, classes={n: base.classes[n] for n in types}, declared=declared)
 
 

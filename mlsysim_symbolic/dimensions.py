@@ -130,7 +130,7 @@ def _common(message: str, args: Any, units: Mapping[sympy.Symbol, pint.Unit]) ->
 def _check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> None:
     if cond is sympy.true or cond is True or cond is sympy.false:
         return
-    if isinstance(cond, (sympy.And, sympy.Or, sympy.Not)):
+    if isinstance(cond, (sympy.And, sympy.Or, sympy.Not, sympy.logic.boolalg.ITE)):   # ITE: SymPy's form of a piecewise inside a comparison
         for arg in cond.args:
             _check_condition(arg, units)
         return

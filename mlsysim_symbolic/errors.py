@@ -31,6 +31,11 @@ class UnknownNameError(MlsysimSymbolicError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class UnexpectedNameError(UnknownNameError, TypeError):
+    """An unexpected input, argument or key: an :class:`UnknownNameError` naming it, and the ``TypeError``
+    Python raises for an unexpected argument (so ``except TypeError`` keeps working)."""
+
+
 class DimensionError(MlsysimSymbolicError, ValueError):
     """An equation whose terms or result disagree in dimension."""
 

@@ -16,6 +16,7 @@ its dimension and is scaled once to the declared unit.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -23,10 +24,45 @@ from typing import Any
 import numpy as np
 import pint
 import sympy
+from sympy.codegen.cfunctions import log1p
 
 from .units import Q_
 
-_MATH_MODULE = [{"ceiling": math.ceil, "floor": math.floor, "Max": max, "Min": min}, "math"]
+#: Relative distance from a whole number within which ``floor``/``ceil`` take the whole number (a few ulps).
+SNAP = 4 * sys.float_info.epsilon
+
+
+def _floor(x: float) -> int:
+    """``math.floor``, except that a value within a few ulps of a whole number is that number.
+
+    Inputs are decimals (80 GB, 9 ms) that floats hold only to an ulp, so a quotient meant to be
+    exactly 10 can arrive as 9.999999999999998; ``floor`` would then count one item too few.
+    """
+    if isinstance(x, int):
+        return x
+    n = round(x)
+    return n if abs(x - n) <= SNAP * abs(x) else math.floor(x)
+
+
+def _ceil(x: float) -> int:
+    """``math.ceil`` with the same snapping as :func:`_floor` (1000 / 999.9999999999999 replicas is 1, not 2)."""
+    if isinstance(x, int):
+        return x
+    n = round(x)
+    return n if abs(x - n) <= SNAP * abs(x) else math.ceil(x)
+
+
+def _floor_array(x: Any) -> Any:
+    n = np.rint(x)
+    return np.where(np.abs(x - n) <= SNAP * np.abs(x), n, np.floor(x))
+
+
+def _ceil_array(x: Any) -> Any:
+    n = np.rint(x)
+    return np.where(np.abs(x - n) <= SNAP * np.abs(x), n, np.ceil(x))
+
+
+_MATH_MODULE = [{"ceiling": _ceil, "floor": _floor, "Max": max, "Min": min}, "math"]
 
 
 class log2(sympy.Function):  # noqa: N801 - named as the function it compiles to
@@ -54,13 +90,82 @@ def _exact_log2(expr: sympy.Expr) -> sympy.Expr:
     return expr.replace(lambda n: isinstance(n, sympy.Mul) and inv in n.args, rewrite)
 
 
+def _step_derivatives(expr: sympy.Expr) -> sympy.Expr:
+    """The derivative of ``floor``/``ceil`` (SymPy leaves it unevaluated) as 0, its value away from the steps.
+
+    ``diff(floor(x/y), x)`` is ``Subs(Derivative(floor(_xi), _xi), _xi, x/y)/y``, which no printer compiles;
+    elasticities and uncertainty of an output with a floor or ceil need it as a number.
+    """
+    if not expr.has(sympy.Derivative):
+        return expr
+
+    def is_step(node: Any) -> bool:
+        return isinstance(node, sympy.Derivative) and isinstance(node.expr, (sympy.floor, sympy.ceiling))
+
+    expr = expr.replace(lambda n: isinstance(n, sympy.Subs) and is_step(n.expr), lambda n: sympy.Integer(0))
+    return expr.replace(is_step, lambda n: sympy.Integer(0))
+
+
+class pow1pm1(sympy.Function):  # noqa: N801 - named as the function it compiles to
+    """``(1 + u)**e - 1``, compiled as ``expm1(e*log1p(u))`` so that no digits cancel when ``(1 + u)**e`` is near 1."""
+
+
+def _pow1pm1(u: float, e: float) -> float:
+    try:
+        return math.expm1(e * math.log1p(u))
+    except (ValueError, OverflowError):   # u = -1 (a zero base) or an overflow: the plain form says what it is
+        return (1 + u) ** e - 1
+
+
+def _pow1pm1_array(u: Any, e: Any) -> Any:
+    with np.errstate(divide="ignore"):
+        return np.expm1(e * np.log1p(u))
+
+
+def _near_one(expr: sympy.Expr) -> sympy.Expr:
+    """Rewrite ``1 - b**e`` and ``b**e - 1`` (symbolic ``e``) as :class:`pow1pm1` of ``b - 1``, and ``log(1 + u)`` as ``log1p(u)``.
+
+    ``1 - (1 - r)**n`` with r = 1e-6 loses five digits to cancellation in floats (the
+    probability of at least one event in n trials, 1 - (1 - r) rounding first);
+    ``-expm1(n*log1p(-r))`` keeps them, as ``log1p(-r)`` keeps the digits of ``log(1 - r)``
+    (which derivatives of such powers contain).  Integer and numeric exponents are left alone.
+    """
+    if expr.has(sympy.log):
+        expr = expr.replace(
+            lambda n: isinstance(n, sympy.log) and isinstance(n.args[0], sympy.Add) and 1 in n.args[0].args,
+            lambda n: log1p(sympy.Add(*[a for a in n.args[0].args if a != 1])))
+    if not expr.has(sympy.Pow):
+        return expr
+
+    def rewrite(node: Any) -> Any:
+        for one in (sympy.Integer(1), sympy.Integer(-1)):
+            if one not in node.args:
+                continue
+            for term in node.args:
+                power = -one * term   # 1 - b**e has the term -b**e; b**e - 1 has +b**e
+                if isinstance(power, sympy.Pow) and not power.exp.is_Number and power.base.free_symbols:
+                    rest = [a for a in node.args if a is not term and a != one]
+                    return sympy.Add(*rest, -one * pow1pm1(power.base - 1, power.exp), evaluate=False)
+        return node
+
+    return expr.replace(lambda n: isinstance(n, sympy.Add) and (1 in n.args or -1 in n.args), rewrite)
+
+
 def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool = False) -> Callable[..., Any]:
-    """Compile ``expr`` into a Python function of ``args`` (math for scalars, numpy for arrays)."""
-    expr = _exact_log2(expr)
+    """Compile ``expr`` into a Python function of ``args`` (math for scalars, numpy for arrays).
+
+    >>> import sympy
+    >>> r, n = sympy.symbols("r n", positive=True)
+    >>> compile_tree(1 - (1 - r) ** n, (r, n))(1e-6, 0.5)   # -expm1(n*log1p(-r)): no cancellation
+    5.000001250000625e-07
+    >>> 1 - (1 - 1e-6) ** 0.5                               # the plain float form
+    5.000001249699793e-07
+    """
+    expr = _near_one(_step_derivatives(_exact_log2(expr)))
     if vector:
-        modules: Any = [{"log2": np.log2}, "numpy"]
+        modules: Any = [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array}, "numpy"]
     else:
-        modules = [{**_MATH_MODULE[0], "log2": math.log2}, "math"]
+        modules = [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1}, "math"]
     return sympy.lambdify(list(args), expr, modules=modules, cse=len(expr.args) > 3, docstring_limit=0)
 
 

@@ -22,6 +22,8 @@ mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; 
 from __future__ import annotations
 
 import ast
+import math
+import warnings
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -35,6 +37,7 @@ MAX_DEPTH = 60           # nesting depth of the tree
 MAX_NODES = 2000         # nodes of the tree
 MAX_EXPONENT = 64        # |literal exponent| allowed in ``**``
 MAX_DIGITS = 40          # digits of a numeric literal
+MAX_CONSTANT_BITS = 1400  # bits of a constant the tree may hold (about 420 digits): (2**64)**64**64 is refused, not computed
 
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,
@@ -140,7 +143,7 @@ class _Builder:
             left = self.build(node.left, d)
             right = self.build(node.right, d)
             if isinstance(node.op, ast.Pow):
-                return self.power(left, right)
+                return _finite_constant(self.power(left, right))
             op = _BINOPS.get(type(node.op))
             if op is None:
                 raise EquationError(f"operator {type(node.op).__name__} is not allowed; use + - * / **")
@@ -174,7 +177,7 @@ class _Builder:
             values = [self.build(v, d, condition=True) for v in node.values]
             return sympy.And(*values) if isinstance(node.op, ast.And) else sympy.Or(*values)
         if isinstance(node, ast.Call):
-            return self.call(node, d)
+            return _finite_constant(self.call(node, d))
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and (node.value.id, node.attr) in self.attributes:
                 return self.attributes[(node.value.id, node.attr)]
@@ -198,8 +201,11 @@ class _Builder:
     def power(self, base: Any, exponent: Any) -> Any:
         if isinstance(exponent, sympy.Number) and abs(exponent) > MAX_EXPONENT:
             raise EquationError(f"exponent {exponent} is larger than {MAX_EXPONENT} in magnitude")
-        if isinstance(base, sympy.Number) and isinstance(exponent, sympy.Number) and base == 0 and exponent < 0:
-            raise EquationError("zero raised to a negative power")
+        if isinstance(base, sympy.Number) and isinstance(exponent, sympy.Number):
+            if base == 0 and exponent < 0:
+                raise EquationError("zero raised to a negative power")
+            if isinstance(base, sympy.Rational) and _bits(base) * abs(exponent) > MAX_CONSTANT_BITS:
+                raise EquationError(f"the constant power {base}**{exponent} has more than {MAX_CONSTANT_BITS} bits")
         return sympy.Pow(base, exponent)
 
     def call(self, node: ast.Call, depth: int) -> Any:
@@ -250,7 +256,9 @@ def parse_equation(
     if "\n" in text.strip() or "\r" in text or "\x00" in text:
         raise EquationError("equation must be a single line")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        with warnings.catch_warnings():   # Python's own SyntaxWarnings ('invalid decimal literal' ...) are not the user's concern
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise EquationError(f"syntax error: {exc.msg} at column {exc.offset}") from None
     except (RecursionError, MemoryError, ValueError):
@@ -267,4 +275,65 @@ def parse_equation(
         raise EquationError("an equation must give a value, not a condition")
     if not isinstance(result, sympy.Expr):
         raise EquationError("an equation must give a value")
+    _check_real_and_finite(result)
     return result
+
+
+_APPROX: dict[type, Callable[..., float]] = {
+    sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
+    sympy.Max: max, sympy.Min: min,
+}
+
+
+def _approx(expr: Any) -> float:
+    """A float value of a constant tree, with ``math`` functions (never SymPy's arbitrary precision, which can hang)."""
+    if isinstance(expr, sympy.Rational):
+        return float(expr.p) / float(expr.q) if expr.q != 1 else float(expr.p)
+    if isinstance(expr, sympy.NumberSymbol):
+        return float(expr)
+    if isinstance(expr, sympy.Add):
+        return math.fsum(_approx(a) for a in expr.args)
+    if isinstance(expr, sympy.Mul):
+        return math.prod(_approx(a) for a in expr.args)
+    if isinstance(expr, sympy.Pow):
+        return math.pow(_approx(expr.base), _approx(expr.exp))
+    for kind, fn in _APPROX.items():
+        if isinstance(expr, kind):
+            return float(fn(*(_approx(a) for a in expr.args)))
+    return float(expr)
+
+
+def _finite_constant(value: Any) -> Any:
+    """Refuse a constant part of an equation that overflows float64 (``exp(1000)``, ``floor(exp(10**40))``)."""
+    if isinstance(value, sympy.Expr) and not isinstance(value, sympy.Rational) and not value.free_symbols:
+        try:
+            approx = _approx(value)
+        except (ValueError, TypeError):   # math.pow(-8, 1/3), I*pi from log(-1): no real value
+            raise EquationError(f"the constant {sympy.sstr(value)[:60]} is not a real number") from None
+        except (OverflowError, ZeroDivisionError):
+            approx = math.inf
+        if not math.isfinite(approx):
+            raise EquationError(f"the constant {sympy.sstr(value)[:60]} is not a finite float64 number")
+    return value
+
+
+def _bits(number: sympy.Rational) -> int:
+    return max(int(number.p).bit_length(), int(number.q).bit_length())
+
+
+def _check_real_and_finite(expr: sympy.Expr) -> None:
+    """Refuse trees that SymPy has already made non-real or non-finite, and constants too large to print.
+
+    ``sqrt(-1)`` is ``I``, ``log(0)`` is ``zoo``, ``log(1, 1)`` is ``nan`` and ``(-8)**(1/3)`` is a
+    complex root: none is a quantity, and the compiled path would fail on them only when called.
+    """
+    bad = expr.atoms(sympy.core.numbers.ImaginaryUnit, sympy.core.numbers.ComplexInfinity, sympy.core.numbers.Infinity,
+                      sympy.core.numbers.NegativeInfinity, sympy.core.numbers.NaN)
+    if bad:
+        raise EquationError(f"the equation is not a finite real value: it contains {', '.join(sorted(map(str, bad)))}")
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Rational) and _bits(node) > MAX_CONSTANT_BITS:
+            raise EquationError(f"a constant of the equation has more than {MAX_CONSTANT_BITS} bits")
+        if (isinstance(node, sympy.Pow) and isinstance(node.base, sympy.Number) and node.base.is_negative
+                and not node.exp.is_integer):
+            raise EquationError(f"{node} is not real: a negative number to a fractional power")

@@ -10,6 +10,7 @@ returns a changed copy.
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,12 +19,12 @@ import pint
 import sympy
 
 from . import symbolic
-from .errors import InputError, MissingInputError, UnknownNameError, closest
+from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, closest
 from .evaluate import compile_tree, to_base_factor
 from .parse import parse_equation
 from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
 from .spec import OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
-from .units import Q_, make_quantity, parse_quantity, ureg
+from .units import Q_, base_ratio, from_base, make_quantity, parse_quantity, scaling, to_base, ureg
 from .variables import Variable
 
 
@@ -35,10 +36,11 @@ class _Plan:
     expr: sympy.Expr
     args: tuple[sympy.Symbol, ...]
     function: Any
-    factor: float | int
+    factor: float | int      # base unit -> declared unit: value * factor / divisor (exact integers where possible)
     unit: pint.Unit
     indices: tuple[str, ...]
     arguments: tuple[str, ...]
+    divisor: float | int = 1
 
 
 class _ScenarioMeta(type):
@@ -92,7 +94,7 @@ class Scenario(metaclass=_ScenarioMeta):
         unknown = [k for k in inputs if k not in t.inputs]
         if unknown:
             hint = closest(unknown[0], list(t.inputs))
-            raise TypeError(
+            raise UnexpectedNameError(
                 f"{t.name}() got an unexpected input {unknown[0]!r}"
                 + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
                 + f" Inputs: {', '.join(t.inputs)}")
@@ -134,7 +136,7 @@ class Scenario(metaclass=_ScenarioMeta):
                 return
             magnitude = var.check(value)
             self._values[name] = magnitude if _is_count(var) else Q_(magnitude, var.unit)
-            self._scalars[var.symbol] = _to_base(magnitude, var)
+            self._scalars[var.symbol] = _to_base(magnitude, var, name)
             return
         if spec.kind in ("workload", "hardware"):
             if value is None:
@@ -173,7 +175,7 @@ class Scenario(metaclass=_ScenarioMeta):
                 assert var is not None
                 magnitude = var.check(item, label=label)
                 stored[key] = magnitude if _is_count(var) else Q_(magnitude, var.unit)
-                keyed[key] = {var.symbol: _to_base(magnitude, var)}
+                keyed[key] = {var.symbol: _to_base(magnitude, var, label)}
         self._values[name] = stored
         self._keys[name] = list(value)
         index = spec.index or name
@@ -244,10 +246,8 @@ class Scenario(metaclass=_ScenarioMeta):
             function = compile_tree(expr, leaves)
             t._compiled[cache_key] = function
         unit = out.variable.unit
-        factor = 1 / to_base_factor(unit)
-        if isinstance(factor, float) and factor.is_integer():
-            factor = int(factor)
-        plan = _Plan(out, expr, tuple(leaves), function, factor, unit, indices, arguments)
+        factor, divisor = scaling(1 / base_ratio(unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
+        plan = _Plan(out, expr, tuple(leaves), function, factor, unit, indices, arguments, divisor)
         self._plans[key] = plan
         return plan
 
@@ -316,9 +316,16 @@ class Scenario(metaclass=_ScenarioMeta):
         if not arguments:
             fast = self._fast.get((output, keys))
             if fast is not None:
-                function, args, factor, unit = fast
-                value = function(*args)
-                return make_quantity(value * factor if factor != 1 else value, unit)
+                function, args, factor, divisor, unit = fast
+                try:
+                    value = function(*args)
+                except (ZeroDivisionError, OverflowError, ValueError) as exc:
+                    raise self._not_evaluable(output, keys, exc, self._plan(output), args) from None
+                if factor != 1:
+                    value = value * factor
+                if divisor != 1:
+                    value = value / divisor
+                return make_quantity(value, unit)
         t = self._type
         out = t._require_output(output)
         picked = []
@@ -333,9 +340,9 @@ class Scenario(metaclass=_ScenarioMeta):
         plan = self._plan(output, choice_value)
         if len(keys) != len(plan.indices):
             if not plan.indices:
-                raise TypeError(f"{t.name}.{output} takes no key, got {len(keys)}")
+                raise UnexpectedNameError(f"{t.name}.{output} takes no key, got {len(keys)}: {', '.join(map(repr, keys))}")
             known = self._keys.get(plan.indices[0], [])
-            raise TypeError(
+            raise MissingInputError(
                 f"{t.name}.{output} needs a key for {', '.join(plan.indices)}"
                 f" (one of {', '.join(map(repr, known))})")
         cache_key = (output, choice_value, keys)
@@ -345,17 +352,27 @@ class Scenario(metaclass=_ScenarioMeta):
             if not plan.arguments:
                 self._argcache[cache_key] = args
         elif arguments:
-            raise TypeError(f"{t.name}.{output} takes no arguments")
+            raise UnexpectedNameError(f"{t.name}.{output} takes no arguments, got {', '.join(arguments)}")
+        try:
+            value = plan.function(*args)
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
+            raise self._not_evaluable(output, keys, exc, plan, args) from None
         if not plan.arguments and not choice_value:
-            self._fast[(output, keys)] = (plan.function, args, plan.factor, plan.unit)
-        value = plan.function(*args)
+            self._fast[(output, keys)] = (plan.function, args, plan.factor, plan.divisor, plan.unit)
         if plan.factor != 1:
             value = value * plan.factor
+        if plan.divisor != 1:
+            value = value / plan.divisor
         return make_quantity(value, plan.unit)
 
     def _arguments(self, plan: _Plan, keys: tuple[Any, ...], arguments: Mapping[str, Any]) -> tuple[Any, ...]:
         t = self._type
         key_of: dict[str, Any] = {}
+        if len(keys) < len(plan.indices):
+            missing = plan.indices[len(keys):]
+            known = self._keys.get(missing[0], [])
+            raise MissingInputError(f"{t.name}.{plan.output.name} needs a key for {', '.join(missing)}"
+                                    f" (one of {', '.join(map(repr, known))})")
         for index, key in zip(plan.indices, keys):
             known = self._keys.get(index)
             if known is None:
@@ -368,13 +385,13 @@ class Scenario(metaclass=_ScenarioMeta):
             key_of[index] = key
         unknown = [a for a in arguments if a not in plan.arguments]
         if unknown:
-            raise TypeError(f"{t.name}.{plan.output.name} got an unexpected argument {unknown[0]!r}; arguments: {', '.join(plan.arguments) or 'none'}")
+            raise UnexpectedNameError(f"{t.name}.{plan.output.name} got an unexpected argument {unknown[0]!r}; arguments: {', '.join(plan.arguments) or 'none'}")
         arg_values: dict[sympy.Symbol, Any] = {}
         for a in plan.arguments:
             var = t.arguments[a]
             if a not in arguments or arguments[a] is None:
                 raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {a}")
-            arg_values[var.symbol] = _to_base(var.check(arguments[a]), var)
+            arg_values[var.symbol] = _to_base(var.check(arguments[a]), var, a)
         values = []
         for sym in plan.args:
             if sym in arg_values:
@@ -390,6 +407,20 @@ class Scenario(metaclass=_ScenarioMeta):
                     raise MissingInputError(f"{t.name}.{plan.output.name} needs {self._describe_missing(sym)}, which this scenario does not set")
                 values.append(value)
         return tuple(values)
+
+    def _not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: _Plan | None = None,
+                       args: tuple[Any, ...] | None = None) -> InputError:
+        """The error for inputs at which the equation has no value (a zero divisor, an overflow, a log of a negative)."""
+        shown = ""
+        if plan is not None and args is not None:
+            parts = []
+            for sym, base in zip(plan.args, args):
+                var = self._type.leaves.get(sym)
+                if var is not None:
+                    parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
+            shown = f" at {', '.join(parts)}" if parts else ""
+        where = f"{self._type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
+        return InputError(f"{where} has no value{shown}: {exc}")
 
     def values(self, *keys: Any) -> dict[str, Any]:
         """Every output that can be evaluated without arguments, as ``{name: Quantity}``."""
@@ -575,7 +606,7 @@ class Scenario(metaclass=_ScenarioMeta):
         result = {}
         for sym, base in zip(plan.args, args):
             var = self._type.leaves.get(sym) or _per_key_variable(self._type, sym)
-            value = base / to_base_factor(var.unit) if to_base_factor(var.unit) != 1 else base
+            value = from_base(base, var.unit)
             result[sym] = ureg.Quantity(value, var.unit)
         return result
 
@@ -617,9 +648,11 @@ def _is_count(var: Variable) -> bool:
     return var.integer and not var.unit.dimensionality and to_base_factor(var.unit) == 1
 
 
-def _to_base(magnitude: Any, var: Variable) -> Any:
-    factor = to_base_factor(var.unit)
-    return magnitude if factor == 1 else magnitude * factor
+def _to_base(magnitude: Any, var: Variable, label: str | None = None) -> Any:
+    base = to_base(magnitude, var.unit)
+    if isinstance(base, float) and not math.isfinite(base):
+        raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
+    return base
 
 
 def _list_key(value: Any) -> Any:
@@ -699,7 +732,11 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     def method(self: Scenario, *args: Any, **kwargs: Any) -> Any:
         if simple and not kwargs and len(args) == n_keys:
             return self.evaluate(name, *args)
-        bound = sig.bind(self, *args, **kwargs)
+        try:
+            bound = sig.bind(self, *args, **kwargs)
+        except TypeError as exc:
+            error = MissingInputError if "missing" in str(exc) else UnexpectedNameError
+            raise error(f"{stype.name}.{name}(): {exc}") from None
         values = dict(bound.arguments)
         values.pop("self")
         keys = tuple(values.pop(k) for k in key_params)

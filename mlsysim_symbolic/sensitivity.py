@@ -25,10 +25,10 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .evaluate import compile_tree, to_base_factor
+from .evaluate import compile_tree
 from .sweep import VectorPlan, vector_plan
 from .tables import Table
-from .units import Q_, parse_quantity
+from .units import Q_, convert, from_base, parse_quantity, to_base
 from .variables import Variable
 
 if TYPE_CHECKING:
@@ -53,20 +53,23 @@ def _plan_for(scenario: Scenario, output: str, keys: tuple[Any, ...], names: Seq
     return vector_plan(scenario, output, keys, chosen, **arguments), chosen
 
 
-def _as_base(value: Any, var: Variable, name: str) -> float:
+def _as_base(value: Any, var: Variable, name: str, domain: bool = True) -> float:
+    """A value of input ``var`` (number in its unit, Quantity or text) in base units; inside its domain unless ``domain=False``."""
     if isinstance(value, str):
         value = parse_quantity(value, name=name)
     if isinstance(value, pint.Quantity):
         if value.dimensionality != var.unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {var.unit_text}, got {value:~C}")
-        value = value.to(var.unit).magnitude
-    if not isinstance(value, (int, float, np.floating, np.integer)) or not math.isfinite(float(value)):
+        value = convert(value.magnitude, value.units, var.unit)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) or not math.isfinite(float(value)):
         raise InputError(f"{name}: expected a finite number or quantity in {var.unit_text}, got {value!r}")
-    return float(value) * to_base_factor(var.unit)
+    if domain and not var.domain.contains(float(value)):
+        raise InputError(f"{name}: expected a value in {var.domain} {var.unit_text}, got {value}")
+    return float(to_base(float(value), var.unit))
 
 
 def _q(base: float, var: Variable) -> pint.Quantity:
-    return Q_(base / to_base_factor(var.unit), var.unit)
+    return Q_(from_base(base, var.unit), var.unit)
 
 
 def local(scenario: Scenario, output: str, *keys: Any, **arguments: Any) -> Table:
@@ -101,9 +104,8 @@ def one_at_a_time(scenario: Scenario, output: str, *keys: Any, pct: float = 10.0
         else:
             lo, hi = x * (1 - pct / 100), x * (1 + pct / 100)
             if var.integer:
-                f = to_base_factor(var.unit)
-                lo = max(math.floor(lo / f), 1 if var.domain.positive else 0) * f
-                hi = math.ceil(hi / f) * f
+                lo = to_base(max(math.floor(from_base(lo, var.unit)), 1 if var.domain.positive else 0), var.unit)
+                hi = to_base(math.ceil(from_base(hi, var.unit)), var.unit)
         y_lo, y_hi = float(plan(**{name: lo})), float(plan(**{name: hi}))
         records.append({
             "input": name, "value": _q(x, var), "low": _q(lo, var), "high": _q(hi, var),
@@ -257,7 +259,7 @@ def distribution(spec: Any, var: Variable, name: str) -> Distribution:
     if kind == "lognormal":
         values = (_as_base(params[0], var, name), float(params[1]))
     elif kind == "normal":
-        values = (_as_base(params[0], var, name), abs(_as_base(params[1], var, name)) if not isinstance(params[1], (int, float)) else float(params[1]) * to_base_factor(var.unit))
+        values = (_as_base(params[0], var, name), abs(_as_base(params[1], var, name, domain=False)) if not isinstance(params[1], (int, float)) else float(to_base(float(params[1]), var.unit)))
     else:
         values = tuple(_as_base(v, var, name) for v in params)
     if kind in ("uniform", "triangular") and not values[0] < values[-1]:
@@ -325,13 +327,13 @@ def uncertainty(scenario: Scenario, output: str, *keys: Any, inputs: Mapping[str
     rng = np.random.default_rng(seed)
     drawn = {name: d.sample(rng, samples) for name, d in dists.items()}
     y = np.broadcast_to(plan.function(*[drawn.get(n, v) if (n := _name_at(plan, i)) in drawn else v for i, v in enumerate(plan.base)]), (samples,))
-    f = plan.factor
+    f = plan.to_unit
     unit = plan.unit
     return Uncertainty(
         output=output,
-        linear_mean=Q_(y_mean * f, unit), linear_sd=Q_(math.sqrt(variance) * f, unit),
-        mc_mean=Q_(float(np.mean(y)) * f, unit), mc_sd=Q_(float(np.std(y, ddof=1)) * f, unit),
-        mc_p05=Q_(float(np.percentile(y, 5)) * f, unit), mc_p95=Q_(float(np.percentile(y, 95)) * f, unit),
+        linear_mean=Q_(f(y_mean), unit), linear_sd=Q_(f(math.sqrt(variance)), unit),
+        mc_mean=Q_(f(float(np.mean(y))), unit), mc_sd=Q_(f(float(np.std(y, ddof=1))), unit),
+        mc_p05=Q_(f(float(np.percentile(y, 5))), unit), mc_p95=Q_(f(float(np.percentile(y, 95))), unit),
         samples=samples,
         contributions=Table(("input", "sd", "derivative", "variance_share"), records, title=f"linear variance shares of {output}"),
     )

@@ -21,9 +21,8 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .evaluate import to_base_factor
 from .sweep import resolve
-from .units import Q_, parse_quantity
+from .units import Q_, from_base, parse_quantity, to_base
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -44,9 +43,14 @@ class Solution:
     note: str = ""
 
     def _repr_latex_(self) -> str:
-        if self.expression is None:
-            return f"${sympy.latex(self.symbol)} \\approx {self.exact:~L}$"
-        return f"${sympy.latex(self.symbol)} = {sympy.latex(self.expression)} = {self.exact:~L}$"
+        from .latex import format_quantity
+
+        symbol = sympy.latex(self.symbol)
+        exact = format_quantity(self.exact)
+        text = f"{symbol} \\approx {exact}" if self.expression is None else f"{symbol} = {sympy.latex(self.expression)} = {exact}"
+        if isinstance(self.value, int):   # an integer input rounded on the feasible side
+            text += f" \\;\\Rightarrow\\; {symbol} = {self.value}"
+        return f"${text}$"
 
 
 def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
@@ -55,9 +59,12 @@ def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
     if isinstance(target, pint.Quantity):
         if target.dimensionality != unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")
-        return float(target.to_base_units().magnitude)
-    if isinstance(target, (int, float)) and math.isfinite(target):
-        return float(target) * to_base_factor(unit)
+        magnitude = target.magnitude
+        if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
+            raise InputError(f"{name}: expected a finite quantity such as '80 GB', got {target!r}")
+        return float(to_base(magnitude, target.units))
+    if isinstance(target, (int, float)) and not isinstance(target, bool) and math.isfinite(target):
+        return float(to_base(target, unit))
     raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
 
 
@@ -101,8 +108,7 @@ def solve(scenario: Scenario, output: str, input: str, target: Any, *keys: Any, 
         root = _bisect(plan, base, i, y_base, var)
         method = "numeric (bisection)"
         note = note or "no closed form from sympy.solve (floor/ceil/max/min/piecewise or no algebraic root): bracketed numeric root"
-    f = to_base_factor(var.unit)
-    exact = Q_(root / f, var.unit)
+    exact = Q_(from_base(root, var.unit), var.unit)
     value: Any = exact
     if var.integer:
         slope = _slope(plan, base, i, root)
@@ -118,7 +124,10 @@ def solve(scenario: Scenario, output: str, input: str, target: Any, *keys: Any, 
 def _call(plan: Any, base: list[Any], i: int, x: float) -> float:
     args = list(base)
     args[i] = x
-    return float(plan.function(*args))
+    try:
+        return float(plan.function(*args))
+    except (ZeroDivisionError, OverflowError, ValueError) as exc:
+        raise InputError(f"{plan.output.name} has no value at {plan.args[i]} = {x:g} (base units): {exc}") from None
 
 
 def _slope(plan: Any, base: list[Any], i: int, x: float) -> float:
@@ -204,7 +213,7 @@ def optimum(scenario: Scenario, output: str, input: str, *keys: Any, expand: boo
     if best is None:
         raise InputError(f"d({output})/d({input}) = 0 has no real positive closed-form root")
     root, expression = best
-    exact = Q_(root / to_base_factor(var.unit), var.unit)
+    exact = Q_(from_base(root, var.unit), var.unit)
     if not expand:   # the same root over the output's own terms (earlier outputs kept as symbols)
         shallow = scenario.expression(output)
         shallow_roots = [r for r in sympy.solve(sympy.Eq(sympy.diff(shallow, sym), 0), sym) if r.is_positive is not False]

@@ -29,7 +29,7 @@ import pint
 import sympy
 
 from .dimensions import check_equation
-from .errors import DerivationError, DimensionError, EquationError, InputError, UnitError
+from .errors import DerivationError, DimensionError, EquationError, InputError, MlsysimSymbolicError, UnitError
 from .parse import parse_equation
 from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS
 from .units import parse_quantity
@@ -154,8 +154,29 @@ class ScenarioType:
     ) -> ScenarioType:
         """Build and check a scenario type from a ``[types.NAME]`` mapping.
 
-        ``types`` holds the already-built types that a ``uses`` table may compose.
+        ``types`` holds the already-built types that a ``uses`` table may compose.  Whatever is
+        wrong with the mapping, the error is a :class:`DerivationError` naming the type.
         """
+        try:
+            return cls._from_mapping(name, data, family=family, path=path, locate=locate, types=types)
+        except DerivationError:
+            raise
+        except (MlsysimSymbolicError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+            # a value of the wrong shape that no specific check names (a number where a table belongs ...)
+            line = locate() if locate else None
+            raise DerivationError(f"malformed declaration: {exc}", path=path, line=line, scenario=name) from None
+
+    @classmethod
+    def _from_mapping(
+        cls,
+        name: str,
+        data: Mapping[str, Any],
+        *,
+        family: str = "",
+        path: str | None = None,
+        locate: Locate | None = None,
+        types: Mapping[str, ScenarioType] | None = None,
+    ) -> ScenarioType:
         self = cls(name)
         self.source_path = path
 
@@ -168,6 +189,12 @@ class ScenarioType:
         unknown = sorted(set(data) - known)
         if unknown:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}", unknown[0])
+        for key in ("inputs", "arguments", "outputs", "uses"):
+            if not isinstance(data.get(key) or {}, Mapping):
+                raise fail(f"'{key}' must be a table, got {type(data[key]).__name__}", key)
+        for key in ("assumptions", "excludes", "references"):
+            if not isinstance(data.get(key, ()), (list, tuple)):
+                raise fail(f"'{key}' must be a list, got {type(data[key]).__name__}", key)
         self.family = str(data.get("family", family))
         self.summary = str(data.get("summary", ""))
         self.description = str(data.get("description", ""))
@@ -254,6 +281,8 @@ class ScenarioType:
             var = out_vars[out_name]
             equation = raw.get("equation")
             choice = raw.get("choice")
+            if choice is not None and not isinstance(choice, str):
+                raise fail(f"output {out_name}: choice must be the name of a choice input, got {choice!r}", "outputs", out_name)
             branches: list[Branch] = []
             if isinstance(equation, str):
                 items: list[tuple[str | None, str]] = [(None, equation)]
@@ -294,8 +323,9 @@ class ScenarioType:
                 name=out_name, variable=var, branches=tuple(branches), doc=str(raw.get("doc", "")),
                 style=style, choice=choice)
         self._check_cycles(fail)
+        keyed_memo: dict[str, bool] = {}
         for out_name, out in list(self.outputs.items()):
-            leaves = self._leaf_symbols(out_name)
+            leaves = self._leaf_symbols(out_name) if self._may_be_keyed(out_name, keyed_memo) else set()
             every_leaf, choices_used = self._closure(out_name)
             args = tuple(a for a, v in self.arguments.items() if v.symbol in every_leaf or a in choices_used)
             indices = tuple(dict.fromkeys(self.leaf_index[s] for s in leaves if s in self.leaf_index))
@@ -351,6 +381,8 @@ class ScenarioType:
         default = raw.get("default")
         index = str(raw.get("index", name)) if kind in KEYED_KINDS else None
         if kind == "choice":
+            if not isinstance(raw.get("options", ()), (list, tuple)):
+                raise InputError("'options' must be a list of names")
             options = tuple(str(o) for o in raw.get("options", ()))
             if not options:
                 raise InputError("a choice input needs 'options'")
@@ -415,6 +447,29 @@ class ScenarioType:
         if expr.has(sympy.Sum, sympy.Product):
             expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: sympy.Integer(1))
         return {s for s in expr.free_symbols if s in self.leaves}
+
+    def _may_be_keyed(self, name: str, memo: dict[str, bool] | None = None) -> bool:
+        """Whether output ``name`` can have keyed leaves outside sums, found by walking the outputs it uses.
+
+        A cheap superset test (no expanded tree is built): when False, :meth:`_leaf_symbols` has no
+        keyed leaf either, and loading skips expanding the output (a fifth of the catalog's load time).
+        """
+        memo = {} if memo is None else memo
+        if name in memo:
+            return memo[name]
+        memo[name] = False
+        found = False
+        for branch in self.outputs[name].branches[:1]:
+            expr = branch.expr
+            if expr.has(sympy.Sum, sympy.Product):
+                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: sympy.Integer(1))
+            for sym in expr.free_symbols:
+                if sym in self.leaf_index or sym in self.composed:
+                    found = True
+                elif sym in self.output_symbols:
+                    found = found or self._may_be_keyed(self.output_symbols[sym], memo)
+        memo[name] = found
+        return found
 
     def branch(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> Branch:
         """The branch of output ``name`` picked by ``choices`` (or the first one available)."""
@@ -500,6 +555,11 @@ def _variable(name: str, raw: Any, *, role: str, domain: str | None = None) -> V
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}")
+    for key in ("symbol", "latex", "domain", "unit"):
+        if key in raw and not isinstance(raw[key], str):
+            raise InputError(f"'{key}' must be text, got {raw[key]!r}")
+    if "options" in raw and not isinstance(raw["options"], (list, tuple)):
+        raise InputError("'options' must be a list of names")
     extra = {"options": tuple(raw["options"])} if "options" in raw else {}
     return Variable.make(
         name,

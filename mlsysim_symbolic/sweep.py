@@ -25,8 +25,8 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError, UnknownNameError
-from .evaluate import compile_tree, hoist, to_base_factor
-from .units import Q_, make_quantity, parse_quantity
+from .evaluate import compile_tree, hoist
+from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
 from .variables import Variable
 
 if TYPE_CHECKING:
@@ -47,14 +47,26 @@ class VectorPlan:
     factor: float
     unit: pint.Unit
     args: tuple[sympy.Symbol, ...]
+    divisor: float = 1
 
     def __call__(self, **base_values: Any) -> Any:
         """Magnitudes of the output in its declared unit; inputs given in base units."""
         args = list(self.base)
         for name, value in base_values.items():
             args[self.positions[name]] = value
-        out = self.function(*args)
-        return out * self.factor if self.factor != 1 else out
+        try:
+            return self.to_unit(self.function(*args))
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:   # scalar inputs at which the output has no value
+            shown = ", ".join(f"{n} = {v!r}" for n, v in base_values.items())
+            raise InputError(f"{self.output} has no value{' at ' + shown + ' (base units)' if shown else ''}: {exc}") from None
+
+    def to_unit(self, value: Any) -> Any:
+        """A base-unit magnitude (or array) of the output in its declared unit."""
+        if self.factor != 1:
+            value = value * self.factor
+        if self.divisor != 1:
+            value = value / self.divisor
+        return value
 
 
 def resolve(scenario: Scenario, name: str, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
@@ -89,7 +101,7 @@ def vector_plan(scenario: Scenario, output: str, keys: tuple[Any, ...] = (), nam
     if function is None:
         function = compile_tree(hoist(plan.expr, set(varying)), plan.args, vector=True)
         t._compiled[cache_key] = function
-    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args)
+    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
@@ -110,7 +122,7 @@ def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
         if isinstance(values, pint.Quantity):
             if values.dimensionality != var.unit.dimensionality:
                 raise UnitError(f"{name}: expected values in {var.unit_text}, got {values.units:~C}")
-            values = values.to(var.unit).magnitude
+            values = convert(values.magnitude, values.units, var.unit)
         elif isinstance(values, (list, tuple)) and values and isinstance(values[0], (str, pint.Quantity)):
             values = [var.check(v, label=name) for v in values]
         raw = np.asarray(values)
@@ -129,8 +141,9 @@ def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
         raise InputError(f"{name}: swept values must lie in {var.domain} {var.unit_text}, got {lo:g} .. {hi:g}")
     if var.integer and not whole and not np.array_equal(array, np.trunc(array)):
         raise InputError(f"{name}: swept values must be whole numbers of {var.unit_text}")
-    factor = to_base_factor(var.unit)
-    return array * factor if factor != 1 else array
+    if not math.isfinite(to_base(max(abs(lo), abs(hi)), var.unit)):
+        raise InputError(f"{name}: swept values up to {max(abs(lo), abs(hi)):g} {var.unit_text} are beyond float64 in base units")
+    return to_base(array, var.unit)
 
 
 class _Axis:
@@ -146,8 +159,7 @@ class _Axis:
             assert self.source is not None
             values = np.arange(self.source.start, self.source.stop, self.source.step, dtype=np.float64)
         else:
-            factor = to_base_factor(self.var.unit)
-            values = self.array / factor if factor != 1 else self.array
+            values = from_base(self.array, self.var.unit)
         return make_quantity(values, self.var.unit)
 
 
@@ -180,6 +192,37 @@ class SweepResult:
             row[self.output] = Q_(self.values.magnitude[idx], self.values.units)
             out.append(row)
         return out
+
+    def _repr_html_(self, limit: int = 12) -> str:
+        """An HTML table for Jupyter: one input as rows, two as a grid (evenly thinned to ``limit``), more as a summary."""
+        import html
+
+        axes = self.axes
+        names = list(axes)
+        unit = html.escape(f"{self.values.units:~P}")
+        caption = f"<caption>{html.escape(self.output)} [{unit}] over {html.escape(', '.join(names))} ({getattr(self.scenario, 'name', '')})</caption>"
+        data = np.asarray(self.values.magnitude)
+
+        def pick(n: int) -> list[int]:
+            return list(range(n)) if n <= limit else sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})
+
+        def label(name: str, i: int) -> str:
+            a = axes[name]
+            return html.escape(f"{a.magnitude[i]:.4g} {a.units:~P}")
+
+        if data.ndim == 1:
+            cells = "".join(f"<tr><td>{label(names[0], i)}</td><td>{data[i]:.4g}</td></tr>" for i in pick(data.shape[0]))
+            head = f"<tr><th>{html.escape(names[0])}</th><th>{html.escape(self.output)} [{unit}]</th></tr>"
+            return f"<table>{caption}<thead>{head}</thead><tbody>{cells}</tbody></table>"
+        if data.ndim == 2:
+            cols = pick(data.shape[1])
+            head = f"<tr><th>{html.escape(names[0])} \\ {html.escape(names[1])}</th>" + "".join(f"<th>{label(names[1], j)}</th>" for j in cols) + "</tr>"
+            body = "".join("<tr><th>" + label(names[0], i) + "</th>" + "".join(f"<td>{data[i, j]:.4g}</td>" for j in cols) + "</tr>"
+                           for i in pick(data.shape[0]))
+            return f"<table>{caption}<thead>{head}</thead><tbody>{body}</tbody></table>"
+        rows = "".join(f"<tr><td>{k}</td><td>{html.escape(str(v))}</td></tr>"
+                       for k, v in (("shape", data.shape), ("min", f"{np.min(data):.4g}"), ("max", f"{np.max(data):.4g}")))
+        return f"<table>{caption}<tbody>{rows}</tbody></table>"
 
 
 def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, pint.Quantity]]:
@@ -239,6 +282,18 @@ class Reduction:
     bounds: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # per input: feasible min, max
     chunks: int = 0
 
+    def _repr_html_(self) -> str:
+        """An HTML table for Jupyter: the reduced value, where it was reached, and the feasible bounds."""
+        import html
+
+        def show(v: Any) -> str:
+            return html.escape(f"{v:~.4gP}" if isinstance(v, pint.Quantity) else str(v))
+
+        rows = [("reduce", self.reduce), ("value", show(self.value)), ("points", f"{self.points:,}"), ("chunks", str(self.chunks))]
+        rows += [(f"at {html.escape(k)}", show(v)) for k, v in self.at.items()]
+        rows += [(f"feasible {html.escape(k)}", f"{show(lo)} .. {show(hi)}") for k, (lo, hi) in self.bounds.items()]
+        return "<table><tbody>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</tbody></table>"
+
 
 _REDUCTIONS = ("min", "max", "argmin", "argmax", "feasible")
 
@@ -255,8 +310,8 @@ def reduce_sweep(scenario: Scenario, output: str, *keys: Any, reduce: str = "min
         raise InputError(f"reduce must be one of {', '.join(_REDUCTIONS)}, got {reduce!r}")
     if sense not in ("<=", ">="):
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
-    if chunk < 1:
-        raise InputError(f"chunk must be at least 1, got {chunk}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise InputError(f"chunk must be a whole number of points, at least 1, got {chunk!r}")
     plan = vector_plan(scenario, output, keys, inputs)
     base, shown = _axes(plan, inputs)
     names = list(base)
@@ -272,7 +327,10 @@ def reduce_sweep(scenario: Scenario, output: str, *keys: Any, reduce: str = "min
                 raise UnitError(f"limit: expected a quantity in {plan.unit:~C}, got {q:~C}")
             limit_value = q.to(plan.unit).magnitude
         else:
-            limit_value = float(q)
+            limit_value = q
+        if isinstance(limit_value, bool) or not isinstance(limit_value, (int, float)) or not math.isfinite(limit_value):
+            raise InputError(f"limit: expected a finite quantity such as '80 GB', got {limit!r}")
+        limit_value = float(limit_value)
     if backend == "dask":
         return _reduce_dask(plan, base, shown, names, shape, reduce, limit_value, sense, chunk)
     best = None
@@ -312,12 +370,11 @@ def reduce_sweep(scenario: Scenario, output: str, *keys: Any, reduce: str = "min
         for n in names:
             if count:
                 unit = plan.variables[n].unit
-                f = to_base_factor(unit)
-                result.bounds[n] = (Q_(lo[n] / f, unit), Q_(hi[n] / f, unit))
+                result.bounds[n] = (Q_(from_base(lo[n], unit), unit), Q_(from_base(hi[n], unit), unit))
         return result
     result.value = Q_(best, plan.unit)
     idx = np.unravel_index(best_index, shape)
-    result.at = {n: Q_(base[n][i] / to_base_factor(plan.variables[n].unit), plan.variables[n].unit) for n, i in zip(names, idx)}
+    result.at = {n: Q_(from_base(float(base[n][i]), plan.variables[n].unit), plan.variables[n].unit) for n, i in zip(names, idx)}
     return result
 
 
@@ -342,5 +399,5 @@ def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str,
     j = int((flat.argmin() if reduce in ("min", "argmin") else flat.argmax()).compute())
     idx = np.unravel_index(j, shape)
     result.value = Q_(float(flat[j].compute()), plan.unit)
-    result.at = {name: Q_(base[name][i] / to_base_factor(plan.variables[name].unit), plan.variables[name].unit) for name, i in zip(names, idx)}
+    result.at = {name: Q_(from_base(float(base[name][i]), plan.variables[name].unit), plan.variables[name].unit) for name, i in zip(names, idx)}
     return result

@@ -62,9 +62,18 @@ class Table:
         return str(value)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{c}</th>" for c in self.columns)
-        rows = "".join("<tr>" + "".join(f"<td>{self._cell(r.get(c))}</td>" for c in self.columns) + "</tr>" for r in self.records)
-        caption = f"<caption>{self.title}</caption>" if self.title else ""
+        import html
+
+        import sympy
+
+        def cell(value: Any) -> str:   # symbols and expressions as inline math, everything else escaped text
+            if isinstance(value, sympy.Basic) and not isinstance(value, sympy.Number):
+                return f"${sympy.latex(value)}$"
+            return html.escape(self._cell(value))
+
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.columns)
+        rows = "".join("<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in self.columns) + "</tr>" for r in self.records)
+        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
     def __str__(self) -> str:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from fractions import Fraction
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +89,10 @@ def parse_unit(text: str) -> pint.Unit:
         return ureg.dimensionless
     try:
         unit = ureg.parse_units(stripped.replace("^", "**"))
-    except (pint.UndefinedUnitError, pint.DefinitionSyntaxError, AttributeError, TypeError, ValueError, SyntaxError) as exc:
+    except Exception as exc:   # pint's parser raises many types (AssertionError on 'log(log2())', TokenError ...)
         raise UnitError(f"unknown unit {text!r}: not in the mlsysim_symbolic unit registry") from exc
+    if not isinstance(unit, pint.Unit):
+        raise UnitError(f"unit {text!r} is not a unit")
     return unit
 
 
@@ -107,6 +110,8 @@ def parse_quantity(text: str, *, name: str = "value") -> pint.Quantity:
     ...
     mlsysim_symbolic.errors.InputError: bytes_per_param: 'four bytes' is not a quantity; expected '<number> <unit>' such as '4 B'
     """
+    if not isinstance(text, str):
+        raise InputError(f"{name}: expected text such as '4 B', got {type(text).__name__} {text!r}")
     key = text.strip().lower()
     if key in PRECISION_BYTES:
         return Q_(PRECISION_BYTES[key], "B")
@@ -119,12 +124,109 @@ def parse_quantity(text: str, *, name: str = "value") -> pint.Quantity:
         number = int(number_text)
     else:
         number = float(number_text)
+        if not math.isfinite(number):
+            raise InputError(f"{name}: {text!r} is not a finite quantity")
     unit_text = match.group("unit")
     try:
         unit = parse_unit(unit_text)
     except UnitError as exc:
         raise UnitError(f"{name}: {exc}") from None
     return Q_(number, unit)
+
+
+@cache
+def base_ratio(unit: pint.Unit) -> Fraction:
+    """The exact factor taking magnitudes in ``unit`` to the base units of its dimension.
+
+    pint keeps factors as binary floats (``1e-9`` is not 10**-9), so scaling by them leaves
+    one-ulp artifacts: 15e9 B * 1e-9 is 15.000000000000002 GB.  Each part of the unit is
+    read back from the shortest decimal of its float factor, which is exact for decimal and
+    binary prefixes, minutes, hours, days and bits; the product over the parts is exact.
+
+    >>> base_ratio(parse_unit("GB/h")), base_ratio(parse_unit("pJ/bit")), base_ratio(parse_unit("ms"))
+    (Fraction(2500000, 9), Fraction(1, 125000000000), Fraction(1, 1000))
+    """
+    whole = Q_(1, unit).to_base_units().magnitude
+    ratio = Fraction(1)
+    for name, power in unit._units.items():
+        if power != int(power):
+            return Fraction(whole)
+        part = Q_(1, name).to_base_units().magnitude
+        ratio *= (Fraction(part) if isinstance(part, int) else Fraction(repr(float(part)))) ** int(power)
+    if not math.isclose(float(ratio), float(whole), rel_tol=1e-12):   # a factor that is no decimal: keep pint's
+        return Fraction(whole)
+    return ratio
+
+
+def _exact(magnitude: int | float) -> Fraction:
+    """A magnitude as the number it was written as (the shortest decimal of a float)."""
+    return Fraction(magnitude) if isinstance(magnitude, int) else Fraction(repr(magnitude))
+
+
+def convert(magnitude: Any, source: pint.Unit, target: pint.Unit) -> Any:
+    """``magnitude`` in ``source`` expressed in ``target``, rounded once from the exact value.
+
+    Integers scaled by whole factors stay integers; a float is read as its shortest decimal,
+    so ``9 ms`` is exactly the float nearest 0.009 s (not 0.009000000000000001).  Other
+    magnitudes (arrays, Fractions) are scaled by the float ratio.
+
+    >>> convert(9, parse_unit("ms"), parse_unit("s")), convert(15e9, parse_unit("B"), parse_unit("GB"))
+    (0.009, 15.0)
+    """
+    ratio = base_ratio(source) / base_ratio(target) if source != target else Fraction(1)
+    if ratio == 1:
+        return magnitude
+    if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
+        return magnitude * float(ratio)
+    if isinstance(magnitude, int) and ratio.denominator == 1:
+        return magnitude * ratio.numerator
+    return _float(_exact(magnitude) * ratio)
+
+
+def _float(value: Fraction) -> float:
+    """A Fraction as the nearest float; beyond float64's range, an infinity (as float arithmetic gives)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def to_base(magnitude: Any, unit: pint.Unit) -> Any:
+    """``magnitude`` in ``unit`` as a magnitude in base units (see :func:`convert`); arrays too."""
+    ratio = base_ratio(unit)
+    if ratio == 1:
+        return magnitude
+    if isinstance(magnitude, (int, float)) and not isinstance(magnitude, bool) and math.isfinite(magnitude):
+        if isinstance(magnitude, int) and ratio.denominator == 1:
+            return magnitude * ratio.numerator
+        return _float(_exact(magnitude) * ratio)
+    return scale_from_ratio(magnitude, ratio)
+
+
+def from_base(value: Any, unit: pint.Unit) -> Any:
+    """A magnitude in base units expressed in ``unit``: one exact scaling (``/ 1e9``, ``* 1000``) where the ratio allows."""
+    ratio = base_ratio(unit)
+    return value if ratio == 1 else scale_from_ratio(value, 1 / ratio)
+
+
+def scaling(ratio: Fraction) -> tuple[int | float, int | float]:
+    """``(factor, divisor)`` such that ``value * factor / divisor`` applies ``ratio`` with exact integers where possible."""
+    num, den = ratio.numerator, ratio.denominator
+    if num < 2**53 and den < 2**53:
+        return num, den
+    return float(ratio), 1
+
+
+def scale_from_ratio(value: Any, ratio: Fraction) -> Any:
+    """``value * ratio`` for numbers and numpy arrays, by an integer multiply and/or divide (each correctly rounded)."""
+    factor, divisor = scaling(ratio)
+    if factor != 1 and divisor != 1 and type(value) is float and math.isfinite(value):
+        return _float(Fraction(value) * ratio)   # GB/h and the like: one rounding, not two
+    if factor != 1:
+        value = value * factor
+    if divisor != 1:
+        value = value / divisor
+    return value
 
 
 _QuantityClass = ureg.Quantity

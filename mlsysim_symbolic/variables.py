@@ -26,7 +26,7 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .units import Q_, dimensionality, parse_quantity, parse_unit, ureg
+from .units import Q_, convert, dimensionality, parse_quantity, parse_unit, ureg
 
 _DOMAIN = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
@@ -174,7 +174,7 @@ class Variable:
                     f"{label}: expected a quantity in {unit_text} "
                     f"(dimension {_dim_text(self.unit)}), got {value:~C} (dimension {_dim_text(value.units)})"
                 )
-            magnitude = value.to(self.unit).magnitude
+            magnitude = convert(value.magnitude, value.units, self.unit)
         elif isinstance(value, bool) or value is None:
             raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
         elif isinstance(value, (int, float)) or _is_numpy_scalar(value):
@@ -186,7 +186,7 @@ class Variable:
         if not math.isfinite(magnitude):
             raise InputError(f"{label}: expected a finite number in {unit_text}, got {magnitude}")
         if self.integer:
-            if float(magnitude) != math.floor(magnitude):
+            if not isinstance(magnitude, int) and magnitude != math.floor(magnitude):   # ints are whole (2**62 + 1 too)
                 raise InputError(f"{label}: expected a whole number of {unit_text}, got {magnitude}")
             magnitude = int(magnitude)
         if not self.domain.contains(magnitude):

@@ -1,0 +1,139 @@
+"""Run every benchmark of the project and print one table of ratios against their baselines.
+
+    python benchmarks/run.py              # core, sweep and catalog benchmarks (about two minutes)
+    python benchmarks/run.py catalog      # only some of them: core, sweep, catalog
+
+Each benchmark runs in its own fresh interpreter.  Each row compares a measured value with its baseline (mlsysim 0.3.0, hand-written numpy, a
+per-point SymPy loop, or a time budget), both measured in this run on this machine, as
+``ratio = value / baseline`` (lower is better), and checks the ratio against its target.
+Rows without a target are for information.  The exit status is 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+Row = tuple[str, float, str]
+
+
+@dataclass
+class Comparison:
+    name: str
+    value: float
+    baseline: float
+    unit: str
+    baseline_name: str
+    target: float | None      # the ratio must be at most this (None: information only)
+
+    @property
+    def ratio(self) -> float:
+        return self.value / self.baseline if self.baseline else math.nan
+
+    @property
+    def verdict(self) -> str:
+        if self.target is None:
+            return "info"
+        if math.isnan(self.ratio):
+            return "n/a"
+        return "pass" if self.ratio <= self.target else "FAIL"
+
+
+def measure(module: str, call: str = "main()") -> list[Row]:
+    """Run ``module.call`` in a fresh interpreter (so no benchmark disturbs another's memory) and return its rows."""
+    code = f"import json, sys; sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]; import {module}; print(json.dumps({module}.{call}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return [tuple(row) for row in json.loads(out.stdout.strip().splitlines()[-1])]
+
+
+def find(rows: list[Row], start: str) -> float:
+    """The value of the row whose name starts with ``start`` (NaN when the benchmark could not measure it)."""
+    for name, value, _ in rows:
+        if name.startswith(start):
+            return value
+    return math.nan
+
+
+def core() -> tuple[list[Comparison], float]:
+    rows = measure("bench_core")
+    ours, theirs = find(rows, "per_batch('GPT-2') call"), find(rows, "mlsysim 0.3.0 per_batch")
+    imp, ref_imp = find(rows, "cold import mlsysim_symbolic"), find(rows, "cold import mlsysim 0.3.0")
+    first = find(rows, "cold import + catalog + first value")
+    return [
+        Comparison("per_batch('GPT-2') call", ours, theirs, "us", "mlsysim 0.3.0 call", 0.1),
+        Comparison("cold import mlsysim_symbolic", imp, 1.0, "s", "1 s budget", 1.0),
+        Comparison("cold import mlsysim_symbolic", imp, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
+        Comparison("cold import + catalog + first value", first, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
+    ], ref_imp
+
+
+def sweep() -> list[Comparison]:
+    rows = measure("bench_sweep")
+    ours_ms = find(rows, "ours: sweep")
+    return [
+        Comparison("sweep of per_batch over 1e6 points", ours_ms, find(rows, "hand-written numpy"), "ms", "hand-written numpy", 1.5),
+        Comparison("sweep of per_batch over 1e6 points", ours_ms / 1e3, find(rows, "per-point subs/evalf"), "s",
+                   "per-point subs/evalf loop", None),
+        Comparison("sweep of per_batch over 1e6 points", ours_ms / 1e3, find(rows, "per-point mlsysim"), "s",
+                   "per-point mlsysim 0.3.0 calls", None),
+    ]
+
+
+def catalog_benchmark(reference_import: float | None) -> list[Comparison]:
+    ref = None if reference_import is None or math.isnan(reference_import) else reference_import
+    rows = measure("bench_catalog", f"main(reference_import={ref!r})")
+    total = find(rows, "cold load of the whole catalog")
+    return [
+        Comparison("cold load of the whole catalog", total, 1.0, "s", "1 s budget", 1.0),
+        Comparison("cold load of the whole catalog", total, find(rows, "cold import mlsysim 0.3.0"), "s",
+                   "mlsysim 0.3.0 import", 1.0),
+    ]
+
+
+def fmt(x: float) -> str:
+    if math.isnan(x):
+        return "n/a"
+    return f"{x:.4g}"
+
+
+def table(comparisons: list[Comparison]) -> str:
+    head = ("benchmark", "value", "baseline", "ratio", "target", "result")
+    lines = [f"{head[0]:38s} {head[1]:>12s}   {head[2]:42s} {head[3]:>8s} {head[4]:>8s}  {head[5]}"]
+    lines.append("-" * len(lines[0]))
+    for c in comparisons:
+        value = f"{fmt(c.value)} {c.unit}"
+        baseline = f"{c.baseline_name} ({fmt(c.baseline)} {c.unit})"
+        target = "-" if c.target is None else f"<= {c.target:g}"
+        lines.append(f"{c.name:38s} {value:>12s}   {baseline:42s} {fmt(c.ratio):>8s} {target:>8s}  {c.verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the benchmarks and print one table of ratios against baselines.")
+    parser.add_argument("only", nargs="*", choices=["core", "sweep", "catalog", []], help="benchmarks to run (default: all)")
+    args = parser.parse_args(argv)
+    chosen = set(args.only) or {"core", "sweep", "catalog"}
+    comparisons: list[Comparison] = []
+    reference_import = None
+    if "core" in chosen:
+        rows, reference_import = core()
+        comparisons += rows
+    if "sweep" in chosen:
+        comparisons += sweep()
+    if "catalog" in chosen:
+        comparisons += catalog_benchmark(reference_import)
+    print(table(comparisons))
+    return 1 if any(c.verdict == "FAIL" for c in comparisons) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,483 @@
+"""Fuzzing the equation parser and the derivation loader with more than 10,000 generated inputs.
+
+Inputs: random token soup, a grammar of Python expressions (allowed and forbidden constructs:
+attributes, subscripts, lambdas, comprehensions, f-strings, walrus, conditionals, calls with
+keywords and stars), random unicode text with null bytes and newlines, deep nesting, huge
+literals and exponents, very long lines, a fixed corpus of escape attempts, and derivation
+files with the fuzzed equation inside or with their structure mutated (wrong types, odd units,
+domains, symbols, defaults, kinds, raw text damage).
+
+Each input must either parse to a tree made only of whitelisted SymPy node types (or, for a file,
+load), or be refused with our :class:`EquationError` / :class:`DerivationError`.  Nothing may
+run code: ``os.system``, ``os.popen``, ``subprocess.Popen``, file removal and writing ``open``
+are replaced by sentinels that record any call, and the payloads of the escape attempts would
+set a canary (``builtins.FUZZ_CANARY``, or this module's ``CANARY``) that must stay untouched.
+Every input is timed (under 1 s of CPU each, garbage collection paused); a 10 s SIGALRM guard turns
+a hang into a failure.
+"""
+
+from __future__ import annotations
+
+import builtins
+import gc
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mlsysim_symbolic import DerivationError, EquationError, load_derivations
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.parse import parse_equation
+
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")   # hypothesis, on the long corpus strings
+
+LIMIT = 1.0          # seconds per input
+CANARY: list = []    # a payload that ran would append to it
+COUNTS: Counter = Counter()
+
+# ---------------------------------------------------------------------- what the parser may give back
+ALLOWED = (
+    sympy.Symbol, sympy.Rational, sympy.NumberSymbol, sympy.Add, sympy.Mul, sympy.Pow, sympy.Max, sympy.Min,
+    sympy.floor, sympy.ceiling, sympy.log, sympy.exp, sympy.Abs, sympy.Piecewise, sympy.functions.elementary.piecewise.ExprCondPair,
+    sympy.core.relational.StrictLessThan, sympy.core.relational.LessThan, sympy.core.relational.StrictGreaterThan,
+    sympy.core.relational.GreaterThan, sympy.And, sympy.Or, sympy.Not, sympy.logic.boolalg.BooleanTrue,
+    sympy.logic.boolalg.BooleanFalse, sympy.logic.boolalg.ITE, sympy.Sum, sympy.Product, sympy.Tuple,
+)
+
+P = sympy.Symbol("P", positive=True)
+b = sympy.Symbol("b", positive=True)
+B = sympy.Symbol("B", positive=True, integer=True)
+M = sympy.Symbol("M", positive=True)
+t = sympy.Symbol("t", positive=True)
+k = sympy.Symbol("k", positive=True, integer=True)
+NAMES = {"P": P, "b": b, "B": B, "M": M, "t": t, "k": k, "params": P}
+ATTRIBUTES = {("sub", "out"): sympy.Symbol("M_sub", positive=True)}
+
+
+def reduce(kind: str, inner: Any, index: str) -> Any:
+    if index != "k":
+        raise EquationError(f"{index!r} is not an index")
+    cls = sympy.Sum if kind == "sum" else sympy.Product
+    return cls(inner, (k, 1, sympy.Symbol("N_k", positive=True, integer=True)))
+
+
+def whitelisted(expr: Any) -> None:
+    for node in sympy.preorder_traversal(expr):
+        assert isinstance(node, ALLOWED), f"{type(node).__name__} ({node}) in {expr}"
+
+
+# ---------------------------------------------------------------------- sentinels and the hang guard
+class Hang(BaseException):
+    """Raised by the alarm when one input runs far over the limit."""
+
+
+CALLS: list[tuple[str, Any]] = []     # sentinel calls: must stay empty
+_REAL_OPEN = builtins.open
+
+
+def _sentinel(name: str) -> Any:
+    def record(*args: Any, **kwargs: Any) -> None:
+        CALLS.append((name, args))
+        raise AssertionError(f"{name} was called with {args!r}")
+
+    return record
+
+
+def _guarded_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+    if any(c in mode for c in "wax+"):
+        CALLS.append(("open for writing", (file, mode)))
+        raise AssertionError(f"open({file!r}, {mode!r}) for writing")
+    return _REAL_OPEN(file, mode, *args, **kwargs)
+
+
+GUARDED = [(module, name, _sentinel(f"{module.__name__}.{name}"))
+           for module, names in ((os, ("system", "popen", "remove", "unlink", "rmdir", "execv", "execve", "fork", "kill")),
+                                 (subprocess, ("Popen", "run", "call", "check_call", "check_output")),
+                                 (shutil, ("rmtree",)))
+           for name in names if hasattr(module, name)] + [(builtins, "open", _guarded_open)]
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise Hang()
+
+
+@pytest.fixture
+def sentinels():
+    """Checks, after the test, that no sentinel was called and no canary touched."""
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    yield CALLS
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+    assert not CALLS, CALLS
+    assert not hasattr(builtins, "FUZZ_CANARY"), "a payload ran: builtins.FUZZ_CANARY was set"
+    assert CANARY == [], "a payload ran: CANARY was touched"
+
+
+def timed(fn: Any, *args: Any) -> tuple[str, Any]:
+    """Run one input with the sentinels in place and under the 1 s limit: ('ok', result) or ('refused', error).
+
+    Any other exception propagates (and fails the test)."""
+    saved = [(module, name, getattr(module, name)) for module, name, _ in GUARDED]
+    for module, name, replacement in GUARDED:
+        setattr(module, name, replacement)
+    signal.setitimer(signal.ITIMER_REAL, 10 * LIMIT)
+    gc.disable()                      # a collection of the whole heap is not the input's cost
+    start = time.process_time()       # CPU seconds of this process: other processes on the machine do not count
+    try:
+        try:
+            outcome = ("ok", fn(*args))
+        except (EquationError, DerivationError) as exc:
+            outcome = ("refused", exc)
+    except Hang:
+        raise AssertionError(f"input ran over {10 * LIMIT} s: {args!r:.300}") from None
+    finally:
+        elapsed = time.process_time() - start
+        gc.enable()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for module, name, original in saved:
+            setattr(module, name, original)
+    if elapsed > SLOWEST[0]:
+        SLOWEST[:] = [elapsed, _describe(args)]
+    assert elapsed < LIMIT, f"{elapsed:.2f} s on {_describe(args)}"
+    return outcome
+
+
+SLOWEST: list = [0.0, ""]
+
+
+def _describe(args: tuple) -> str:
+    """An input for a message: the text, or the content of the file."""
+    if args and isinstance(args[0], Path):
+        try:
+            return f"{args[0]}:\n{args[0].read_text(encoding='utf-8', errors='replace')[:1500]}"
+        except OSError:
+            return str(args[0])
+    return f"{args!r:.300}"
+
+
+def check_equation_text(text: str) -> None:
+    kind, value = timed(lambda s: parse_equation(s, NAMES, attributes=ATTRIBUTES, reduce=reduce), text)
+    if kind == "ok":
+        whitelisted(value)
+    COUNTS[f"parse {kind}"] += 1
+
+
+# ---------------------------------------------------------------------- the fixed corpus of attacks
+PAYLOAD = "__import__('builtins').setattr(__import__('builtins'), 'FUZZ_CANARY', 1)"
+ATTACKS = [
+    "__import__('os').system('touch /tmp/pwned')",
+    PAYLOAD,
+    f"({PAYLOAD}) + P",
+    f"max(P, {PAYLOAD})",
+    f"piecewise(P, {PAYLOAD}, b)",
+    "__import__('sys').modules['tests.test_fuzz'].CANARY.append(1)",
+    "__import__('sys').modules['test_fuzz'].CANARY.append(1)",
+    "().__class__.__base__.__subclasses__()",
+    "[c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'Popen'][0](['true'])",
+    "P.__class__.__mro__[-1].__subclasses__()",
+    "P.__init__.__globals__['__builtins__']['exec']('import os')",
+    "P.func.__globals__",
+    "b.__dict__", "P.__reduce__()", "P.subs", "P.evalf()", "sub.out.__class__", "sub.__class__", "sub.out",
+    "getattr(P, '__class__')", "eval('1')", "exec('1')", "compile('1', 'f', 'eval')", "open('/tmp/x', 'w')",
+    "globals()", "locals()", "vars()", "dir()", "help()", "breakpoint()", "input()", "print(1)", "type(P)",
+    "lambda: P", "(lambda: P)()", "(lambda x: x)(P)", "[P for P in b]", "{P for P in b}", "{P: b for P in b}",
+    "(P for P in b)", "f'{P}'", "f\"{__import__('os').system('x')}\"", "f'{P!r:>{b}}'", "(x := P)", "(P := 1)",
+    "P if b else M", "P[0]", "P[0:1]", "P[...]", "{}", "[]", "()", "(P,)", "{P}", "P, b", "*P", "**P", "P @ b", "P // b",
+    "P % b", "P << b", "P >> b", "P & b", "P | b", "P ^ b", "~P", "not P", "P and b", "P or b", "P == b", "P != b",
+    "P is b", "P in b", "P < b", "'abc'", "b'abc'", "None", "True", "False", "...", "1j", "P * 1j", "0x10", "0o7", "0b1",
+    "1_000", "nan", "inf", "1e308 * 1e308", "1e-400", "1e999", "9" * 40, "9" * 41, "9" * 5000, "0." + "1" * 60,
+    "2 ** 64", "2 ** 65", "P ** 64", "P ** 65", "P ** -65", "P ** 1e10", "10 ** 40 ** 2", "(2 ** 64) ** 64",
+    "((2 ** 64) ** 64) ** 64", "(((2 ** 64) ** 64) ** 64) ** 64", "floor(exp(10 ** 40))", "exp(exp(exp(10)))",
+    "ceil(exp(1000))", "exp(1000) * P", "log(0)", "log(-1)", "sqrt(-1)", "sqrt(-P)", "log(1, 1)", "log(P, 1)",
+    "(-8) ** (1 / 3)", "P * (-1) ** P", "0 ** -1", "1 / 0", "P / (b - b)", "max(P)", "min()", "sqrt()", "sqrt(P, b)",
+    "log(P, b, M)", "log2()", "ceil(P, b)", "piecewise()", "piecewise(P, b)", "piecewise(P, P < b)",
+    "piecewise(P, P < b, b, b)", "piecewise(P, P < b, (P > b) and (b < M), b)", "piecewise(P, not (P < b), b)",
+    "sum(P)", "sum(P, q)", "sum(P, P)", "sum(P, k + 1)", "prod(P * k, k)", "sum(sum(P, k), k)", "max(P, b, key=abs)",
+    "max(*[P, b])", "abs(x=P)", "sqrt(**{'x': P})", "P.real", "P.__add__(b)", "(P).__class__",
+    "P\n+ b", "P\r", "P\x00", "\x00", "P \\\n + b", "# comment", "P # comment", "P; import os", "import os",
+    "del P", "assert P", "yield P", "await P", "async def f(): pass", "def f(): pass", "class A: pass",
+    "if P: b", "while True: pass", "for i in b: pass", "with P: pass", "raise P", "return P", "global P", "P = 1",
+    "P += 1", "ℙ", "ℙ * 𝐛", "π", "µ", "P\u200b", "ｅｘｅｃ('1')", "\u202eP", "P" * 5000, "P+" * 1999 + "P",
+    "P+" * 2001 + "P", "(" * 61 + "P" + ")" * 61, "(" * 59 + "P" + ")" * 59, "(" * 1000 + "P" + ")" * 1000,
+    "-" * 3000 + "P", "+" * 3000 + "P", "not " * 500 + "P", "sqrt(" * 100 + "P" + ")" * 100, "P" + " ** P" * 200,
+    "[" * 500 + "]" * 500, "max(P, " * 70 + "b" + ")" * 70, "P " * 3000, "",
+    " ", "\t", "\n", "P\n", "\ufeffP",
+]
+
+
+def test_fixed_corpus_of_attacks(sentinels):
+    for text in ATTACKS:
+        check_equation_text(text)
+    assert COUNTS["parse refused"] > 150
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("__import__('os')", "not an allowed function"),
+    ("__import__('os').system('x')", "only named functions may be called"),
+    ("P.__class__", "attribute access"),
+    ("[c for c in ().__class__.__base__.__subclasses__()]", "ListComp is not allowed"),
+    ("f'{P}'", "JoinedStr is not allowed"),
+    ("(x := P)", "NamedExpr is not allowed"),
+    ("lambda: P", "Lambda is not allowed"),
+    ("sqrt(-1)", "not a real number"),                       # SymPy's I
+    ("log(-1)", "not a real number"),                        # I*pi
+    ("(-8) ** (1 / 3)", "not a real number"),                # a complex cube root
+    ("sqrt(-P)", "not a finite real value"),                 # I*sqrt(P)
+    ("log(1, 1)", "not a"),                                  # nan
+    ("log(0)", "not a real number"),                         # zoo
+    ("exp(1000) * P", "not a finite float64 number"),       # overflows when evaluated
+    ("floor(exp(10 ** 40))", "not a finite float64 number"),  # SymPy would hang computing its integer part
+    ("((2 ** 64) ** 64) ** 64", "more than 1400 bits"),      # a 79,000-digit integer that cannot even be printed
+    ("*".join(["10 ** 40"] * 40), "more than 1400 bits"),
+    ("max(" + ",".join(["-P"] * 1000) + ")", "more than 2000 nodes"),
+    ("P" + "+P" * 2000, "longer than 4000 characters"),
+    ("-" * 70 + "P", "nests deeper"),
+    ("P\x00", "single line"),
+])
+def test_attacks_and_non_values_are_refused_with_a_reason(sentinels, text, reason):
+    kind, error = timed(lambda s: parse_equation(s, NAMES, attributes=ATTRIBUTES, reduce=reduce), text)
+    assert kind == "refused" and reason in str(error), (kind, str(error))
+
+
+def test_fixed_corpus_through_the_loader(sentinels, tmp_path):
+    catalog()
+    for i, text in enumerate(ATTACKS):
+        path = tmp_path / f"attack{i}.toml"
+        path.write_text(equation_file(text), encoding="utf-8")
+        kind, _ = timed(load_derivations, path)
+        COUNTS[f"load {kind}"] += 1
+
+
+# ---------------------------------------------------------------------- generated equation text
+NAME_TOKENS = ["P", "b", "B", "M", "t", "k", "params", "sub", "sub.out", "q", "x", "_", "__import__", "__class__",
+               "__builtins__", "__subclasses__", "__globals__", "eval", "exec", "open", "os", "sys", "globals", "getattr",
+               "type", "object", "compile", "CANARY", "None", "True", "lambda", "ℙ", "π", "é", "Ｐ"]
+NUMBER_TOKENS = ["0", "1", "2", "0.5", "64", "65", "1e308", "1e-400", "1e999", "9" * 41, "0x10", "1_000", "1j", "-1", "3.14"]
+OPERATORS = ["+", "-", "*", "/", "**", "//", "%", "@", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=",
+             " is ", " in ", " and ", " or ", " if ", " else ", " for ", ":=", ",", ":", ".", ";", "="]
+FUNCTIONS = ["max", "min", "sqrt", "log", "log2", "log10", "exp", "ceil", "floor", "abs", "piecewise", "sum", "prod",
+             "print", "__import__", "eval", "getattr"]
+PUNCTUATION = ["(", ")", "[", "]", "{", "}", "'", '"', "f'", "b'", "\\", "#", "\n", "\x00", "...", "*", "**", "~", "not ",
+               "lambda ", " ", "\t", "\u200b", "\U0001F600"]
+TOKENS = NAME_TOKENS + NUMBER_TOKENS + OPERATORS + FUNCTIONS + PUNCTUATION
+
+token_soup = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
+spaced_soup = st.lists(st.sampled_from(TOKENS), max_size=40).map(" ".join)
+
+atoms = st.one_of(st.sampled_from(NAME_TOKENS), st.sampled_from(NUMBER_TOKENS),
+                  st.integers(-10**45, 10**45).map(str), st.floats(allow_nan=False).map(repr))
+
+
+def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    binop = st.tuples(inner, st.sampled_from(OPERATORS[:20]), inner).map(lambda p: f"{p[0]} {p[1]} {p[2]}")
+    call = st.tuples(st.sampled_from(FUNCTIONS), st.lists(inner, max_size=5)).map(lambda p: f"{p[0]}({', '.join(p[1])})")
+    wrappers = st.sampled_from([
+        "({})", "-{}", "+{}", "not {}", "~{}", "{}.__class__", "{}.real", "{}[0]", "{}[1:2]", "lambda: {}", "(lambda x: {})(P)",
+        "[{} for x in P]", "{{x: {} for x in P}}", "({} for x in P)", "f'{{{}}}'", "(x := {})", "{} if P else b", "*{}",
+        "max({}, key=abs)", "abs(x={})", "piecewise({}, P < b, b)", "piecewise(P, {}, b)", "sum({}, k)", "prod({}, k)",
+        "{} ** 64", "{} ** 65", "{} ** -1", "log({}, 2)", "({},)", "[{}]", "{{{}}}", "'{}'", "sub.{}", "{} < P",
+        "(P < {}) and (b > {})",
+    ])
+    wrapped = st.tuples(wrappers, inner).map(lambda p: p[0].replace("{}", p[1]) if p[0].count("{}") > 1 else p[0].format(p[1]))
+    return st.one_of(binop, call, wrapped)
+
+
+grammar = st.recursive(atoms, extend, max_leaves=12)
+
+
+def extend_valid(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Only constructs the language allows, with the right number of arguments (so most of these parse)."""
+    binop = st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "**"]), inner).map(lambda p: f"({p[0]}) {p[1]} ({p[2]})")
+    one = st.tuples(st.sampled_from(["sqrt", "log", "log2", "log10", "exp", "ceil", "floor", "abs", "-", "+"]), inner).map(
+        lambda p: f"{p[0]}({p[1]})")
+    many = st.tuples(st.sampled_from(["max", "min", "log"]), inner, inner).map(lambda p: f"{p[0]}({p[1]}, {p[2]})")
+    cond = st.tuples(inner, st.sampled_from(["<", "<=", ">", ">="]), inner).map(lambda p: f"{p[0]} {p[1]} {p[2]}")
+    conds = st.one_of(cond, st.tuples(cond, st.sampled_from([" and ", " or "]), cond).map("".join), cond.map("not ({})".format))
+    piece = st.tuples(inner, conds, inner).map(lambda p: f"piecewise({p[0]}, {p[1]}, {p[2]})")
+    reduction = st.tuples(st.sampled_from(["sum", "prod"]), inner).map(lambda p: f"{p[0]}({p[1]} * k, k)")
+    return st.one_of(binop, one, many, piece, reduction, inner.map("sub.out * ({})".format))
+
+
+valid_atoms = st.one_of(st.sampled_from(["P", "b", "B", "M", "t", "k", "params", "2", "0.5", "64", "1e-9", "1e30", "3"]),
+                        st.integers(-10**6, 10**6).map(str), st.floats(1e-30, 1e30).map(repr))
+valid_grammar = st.recursive(valid_atoms, extend_valid, max_leaves=10)
+random_text = st.text(max_size=120)
+nested = st.tuples(st.sampled_from(["({})", "-{}", "sqrt({})", "[{}]", "max(P, {})", "not {}", "{} ** P", "floor({})",
+                                    "piecewise({}, P < b, b)", "f'{{{}}}'", "abs({})"]),
+                   st.integers(1, 400)).map(lambda p: _nest(*p))
+long_lines = st.tuples(st.sampled_from(["P + ", "P * ", "9", "(P) ", "max(P, b) + ", "ℙ", "\x00", " "]),
+                       st.integers(100, 4500)).map(lambda p: p[0] * p[1] + "P")
+
+
+def _nest(template: str, depth: int) -> str:
+    text = "P"
+    for _ in range(depth):
+        text = template.replace("{}", text, 1) if "{{" in template else template.format(text)
+    return text
+
+
+equations = st.one_of(token_soup, spaced_soup, grammar, valid_grammar, valid_grammar, random_text, nested, long_lines)
+SETTINGS = dict(deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+                                       HealthCheck.function_scoped_fixture])
+
+
+@settings(max_examples=8000, **SETTINGS)
+@given(text=equations)
+def test_generated_equations(sentinels, text):
+    check_equation_text(text)
+
+
+# ---------------------------------------------------------------------- the derivation loader
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else ("inf" if value == math.inf else "-inf" if value == -math.inf else repr(value))
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(value)
+
+
+def toml_key(key: str) -> str:
+    return key if key and all(c.isalnum() or c in "_-" for c in key) and key.isascii() else json.dumps(key, ensure_ascii=False)
+
+
+def to_toml(data: dict) -> str:
+    """A nested dict as TOML: one [table] per dict of dicts, inline tables below that."""
+    lines: list[str] = []
+
+    def table(prefix: list[str], body: dict) -> None:
+        scalars = {k: v for k, v in body.items() if not (isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()))}
+        tables = {k: v for k, v in body.items() if k not in scalars}
+        if prefix and (scalars or not tables):
+            lines.append("[" + ".".join(toml_key(p) for p in prefix) + "]")
+        for key, value in scalars.items():
+            lines.append(f"{toml_key(key)} = {toml_value(value)}")
+        for key, value in tables.items():
+            table([*prefix, key], value)
+
+    table([], data)
+    return "\n".join(lines) + "\n"
+
+
+def base_file(equation: str = "P * b") -> dict:
+    return {
+        "title": "fuzz",
+        "types": {"Fuzz": {
+            "summary": "fuzzed",
+            "inputs": {"params": {"symbol": "P", "unit": "param"}, "width": {"symbol": "b", "unit": "B/param"},
+                       "count": {"symbol": "B", "unit": "sample", "integer": True, "default": 8}},
+            "outputs": {"size": {"unit": "B", "equation": equation}},
+        }},
+        "scenarios": {"FuzzOne": {"type": "Fuzz", "inputs": {"params": 1e9, "width": "2 B/param"}}},
+    }
+
+
+def equation_file(text: str) -> str:
+    return to_toml(base_file(text))
+
+
+PATHS = [("types", "Fuzz", "summary"), ("types", "Fuzz", "inputs", "params", "unit"), ("types", "Fuzz", "inputs", "params", "symbol"),
+         ("types", "Fuzz", "inputs", "params", "domain"), ("types", "Fuzz", "inputs", "params", "default"),
+         ("types", "Fuzz", "inputs", "params", "kind"), ("types", "Fuzz", "inputs", "params", "integer"),
+         ("types", "Fuzz", "inputs", "params", "options"), ("types", "Fuzz", "inputs", "params", "index"),
+         ("types", "Fuzz", "inputs", "params", "symbols"), ("types", "Fuzz", "inputs", "width", "latex"),
+         ("types", "Fuzz", "inputs", "count", "integer"), ("types", "Fuzz", "inputs", "count", "default"),
+         ("types", "Fuzz", "inputs", "new"), ("types", "Fuzz", "outputs", "size", "unit"),
+         ("types", "Fuzz", "outputs", "size", "equation"), ("types", "Fuzz", "outputs", "size", "style"),
+         ("types", "Fuzz", "outputs", "size", "choice"), ("types", "Fuzz", "outputs", "size", "symbol"),
+         ("types", "Fuzz", "outputs", "size", "integer"), ("types", "Fuzz", "outputs", "other"),
+         ("types", "Fuzz", "arguments", "x"), ("types", "Fuzz", "uses", "u"), ("types", "Fuzz", "references"),
+         ("types", "Fuzz", "family"), ("types", "Fuzz", "assumptions"), ("types", "Fuzz", "unknown_field"),
+         ("types", "Fuzz"), ("types", "Bad name"), ("types", "Other", "outputs"), ("scenarios", "FuzzOne", "type"),
+         ("scenarios", "FuzzOne", "inputs", "params"), ("scenarios", "FuzzOne", "inputs", "width"),
+         ("scenarios", "FuzzOne", "inputs", "count"), ("scenarios", "FuzzOne", "inputs", "nope"),
+         ("scenarios", "FuzzOne", "inputs"), ("scenarios", "FuzzOne", "name"), ("scenarios", "FuzzOne", "extra"),
+         ("scenarios", "Two"), ("family",), ("title",), ("extra_top",), ("types",), ("scenarios",)]
+VALUES = st.one_of(
+    st.sampled_from(["", "B", "B/param", "GB", "1", "count", "furlong", "B**1000", "B ** 2", "1/0", "__import__('os')",
+                     "(0, inf)", "[0, 1]", "(1, 0)", "[nan, 1]", "(0, 1e400)", "garbage", "2 B", "4 B/param", "-1 B/param",
+                     "nan B/param", "inf B/param", "0 B/param", "1e309 B/param", "fp16", "x", "P", "P * b", "__class__",
+                     "lambda", "P P", "π", "property", "method", "dict", "choice", "map", "list", "workload", "workloads",
+                     "hardware", "quantity", "GPT2", "H100", "Fuzz", "PerExampleGradientScenario", "size"]),
+    st.integers(-2**70, 2**70), st.floats(), st.booleans(),
+    st.lists(st.one_of(st.integers(-5, 5), st.sampled_from(["a", "B", "P"])), max_size=4),
+    st.dictionaries(st.sampled_from(["unit", "symbol", "equation", "type", "bind", "attribute", "text", "kind", "x"]),
+                    st.one_of(st.sampled_from(["B", "P", "P * b", "Fuzz", "parameters", "{}"]), st.integers(-3, 3),
+                              st.dictionaries(st.sampled_from(["params", "x"]), st.sampled_from(["params", "P"]), max_size=2)),
+                    max_size=3),
+    equations,
+)
+
+
+def set_path(data: dict, path: tuple, value: Any) -> None:
+    node = data
+    for key in path[:-1]:
+        if not isinstance(node.get(key), dict):
+            node[key] = {}
+        node = node[key]
+    node[path[-1]] = value
+
+
+@settings(max_examples=1500, **SETTINGS)
+@given(text=equations)
+def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
+    path = tmp_path / "fuzz.toml"
+    path.write_text(equation_file(text), encoding="utf-8")
+    kind, _ = timed(load_derivations, path)
+    COUNTS[f"load {kind}"] += 1
+
+
+@settings(max_examples=1500, **SETTINGS)
+@given(mutations=st.lists(st.tuples(st.sampled_from(PATHS), VALUES), min_size=1, max_size=4))
+def test_mutated_derivation_files(sentinels, tmp_path, mutations):
+    data = base_file()
+    for p, value in mutations:
+        set_path(data, p, value)
+    path = tmp_path / "mutated.toml"
+    path.write_text(to_toml(data), encoding="utf-8")
+    kind, _ = timed(load_derivations, path)
+    COUNTS[f"load {kind}"] += 1
+
+
+@settings(max_examples=500, **SETTINGS)
+@given(cut=st.integers(0, 2000), insert=st.text(max_size=20), at=st.integers(0, 2000), drop=st.integers(0, 40))
+def test_damaged_derivation_text(sentinels, tmp_path, cut, insert, at, drop):
+    text = equation_file("P * b")
+    lines = text.splitlines(keepends=True)
+    if lines:
+        del lines[drop % len(lines)]
+    text = "".join(lines)
+    text = text[:at] + insert + text[at:]
+    text = text[:cut] if cut < len(text) else text
+    path = tmp_path / "damaged.toml"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    kind, _ = timed(load_derivations, path)
+    COUNTS[f"load {kind}"] += 1
+
+
+def test_zz_at_least_ten_thousand_inputs():
+    """Runs last in this module: the generated and fixed inputs above add up to more than 10,000."""
+    total = sum(COUNTS.values())
+    print(f"\nfuzz inputs: {dict(COUNTS)} total {total}; slowest input {SLOWEST[0]:.3f} s: {SLOWEST[1][:300]!r}")
+    if len(COUNTS) < 4:   # the module was run partially (-k): nothing to count
+        pytest.skip("run the whole module to count")
+    assert total >= 10_000

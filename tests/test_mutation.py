@@ -1,0 +1,76 @@
+"""Mutation test of the dimension check (``tools/mutate_dimensions.py``).
+
+Every equation of ``derivations/`` gets planted unit mistakes (a symbol declared in another
+dimension, a factor dropped, a time or bandwidth factor added, a bytes term added, a denominator
+moved up); an independent oracle (pint arithmetic on the tree) says which mistakes change the
+dimension, and every one of those must be refused, both by ``check_equation`` with the type's
+unit map and on the load path (``ScenarioType.from_mapping`` on the type's table with the mistake
+written into its equation text or ``unit``), for a dimension reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy
+
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.units import parse_unit
+
+SCRIPT = Path(__file__).resolve().parents[1] / "tools" / "mutate_dimensions.py"
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("mutate_dimensions", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutate_dimensions"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_dimension_changing_mutant_is_refused(tool):
+    s = tool.run(load="all")
+    print("\n" + tool.report(s))
+    branches = sum(len(o.branches) for t in catalog().types.values() for o in t.outputs.values())
+    assert s.originals == branches and s.originals_consistent == branches   # the oracle agrees with every shipped equation
+    assert not s.printer_failures                                          # the printed equations load back unchanged
+    assert s.made >= 10 * branches                                          # ~12 mistakes per equation
+    assert s.changing >= 0.7 * s.made
+    assert s.caught == s.changing and not s.escaped, [m.what for m in s.escaped[:10]]
+    assert s.caught_consistent == 0                                         # and nothing consistent is refused
+    assert s.load_tried >= 0.99 * s.changing
+    assert s.load_refused == s.load_tried and not s.load_escaped, [(m.what, m.note) for m in s.load_escaped[:10]]
+    for kind in ("unit", "drop", "extra", "add-bytes", "swap"):
+        assert s.by_kind[kind, "changing"] > 0
+
+
+def test_the_oracle_tells_consistent_from_inconsistent(tool):
+    P, b, t = sympy.symbols("P b t", positive=True)
+    units = {P: parse_unit("param"), b: parse_unit("B/param"), t: parse_unit("s")}
+    B = parse_unit("B")
+    assert not tool.changes_dimension(P * b, units, B)
+    assert tool.changes_dimension(P * b + t, units, B)            # inconsistent sum
+    assert tool.changes_dimension(P, units, B)                    # dropped factor: a count, not bytes
+    assert tool.changes_dimension(P * b * t, units, B)            # extra time factor
+    assert not tool.changes_dimension(sympy.Max(P * b, 0), units, B)
+    assert tool.changes_dimension(sympy.log(P * b), units, parse_unit("1"))
+    assert tool.changes_dimension(sympy.floor(P * b), units, parse_unit("1"))
+
+
+def test_a_blind_checker_lets_mutants_escape(tool, monkeypatch):
+    """The harness can fail: with the dimension check switched off, the planted mistakes escape."""
+    monkeypatch.setattr(tool, "check_equation", lambda *args, **kwargs: None)
+    one = {"PerExampleGradientScenario": catalog().types["PerExampleGradientScenario"]}
+    s = tool.run(types=one)
+    assert s.changing > 0 and len(s.escaped) == s.changing
+
+
+def test_the_script_runs_as_a_command():
+    out = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "mutants made:" in out.stdout and "escaped: 0" in out.stdout

@@ -1,0 +1,459 @@
+"""Properties of every output of every scenario type in the catalog, at random valid inputs.
+
+For each scenario type, hypothesis draws one of its named scenarios and perturbs its numeric
+inputs inside their declared domains (each scaled by a factor in [0.5, 2]; integers stay
+whole; bounded inputs such as fractions move as ``high * (x / high) ** factor`` so they stay
+inside (0, 1]), draws its choices, its keys and the arguments of method outputs, and checks
+for every output:
+
+1. **exact**: the compiled value equals the exact SymPy value of the expanded tree (the
+   base-unit values substituted as exact numbers, ``evalf(50)``), scaled exactly to the
+   declared unit, to 1e-12 relative.  Points on a step of ``floor``/``ceil`` or on the edge
+   of a ``piecewise`` condition (within 1e-9 of it) are left to ``tests/test_scale.py``,
+   which puts inputs on those boundaries on purpose;
+2. **derivative**: the symbolic derivative (``sympy.diff`` of the tree, compiled as
+   ``elasticities`` and ``uncertainty`` compile it) agrees with a central finite difference
+   of the compiled function, in elasticity units, to 1e-6, wherever the output is smooth
+   around the point (no ``floor``/``ceil`` step, ``max``/``min`` switch, ``piecewise`` branch
+   change or ``abs`` sign change within two steps of it);
+3. **variant**: ``variant()`` and ``variant(x=<x's current value>)`` give identical values;
+4. **units**: the result carries the output's declared unit, and the public member
+   (property, dict or method) gives the same value as ``evaluate``.
+
+Every output must have had its value checked at least once.  The reference values come
+from SymPy's arbitrary-precision evaluation, not from the compiled path under test.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.errors import MissingInputError
+from mlsysim_symbolic.evaluate import compile_tree, exact_value, to_base_factor
+
+CAT = catalog()
+TYPES = sorted(CAT.types)
+NAMED = {t: [k for k, d in CAT.declared.items() if d.type_name == t] for t in TYPES}
+EXAMPLES = 10          # hypothesis examples per scenario type (each checks every output of the type)
+REL = 1e-12           # compiled vs exact
+DERIV = 1e-6          # symbolic derivative vs central difference, in elasticity units
+STEP = 1e-4           # relative step of the central difference (Richardson-extrapolated with half the step)
+
+#: Typical values (in the declared unit) of the arguments of method outputs: the catalog declares none.
+ARGUMENTS: dict[tuple[str, str], float] = {
+    ("PipelineScheduleScenario", "target"): 0.1,
+    ("LaplaceMeanReleaseScenario", "size"): 1000,
+    ("MembershipAuditScenario", "fpr"): 0.05,
+    ("CheckpointIntervalScenario", "tau"): 3600.0,
+    ("CheckpointIntervalScenario", "factor"): 1.5,
+    ("AvailabilityScenario", "all_up_target"): 0.9,
+    ("AvailabilityScenario", "interval"): 8760.0,
+    ("KvDecodeBatchScenario", "batch_size"): 32,
+    ("KvDecodeBatchScenario", "tpot"): 50.0,
+    ("BatchingKneeScenario", "batch_size"): 16,
+    ("MM1CapacityPlanScenario", "utilization"): 0.7,
+    ("MM1CapacityPlanScenario", "accelerator_count"): 8,
+    ("TrainingStateFitScenario", "batch"): 64,
+    ("TrainingStateFitScenario", "bandwidth"): 5e9,
+    ("ActivationMemoryScenario", "checkpoints"): 8,
+}
+#: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
+OPTIONAL: dict[tuple[str, str], Any] = {
+    ("ServingScenario", "prefill_chunk_tokens"): 512,
+    ("KvFootprintScenario", "hardware"): "H100",
+    ("KvFootprintScenario", "kv_share"): 0.5,
+    ("PublishedRunScenario", "accelerator_hours"): 3.0e6,
+    ("PublishedRunScenario", "device_power"): 400.0,
+}
+KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
+TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
+SUMMARY: Counter = Counter()    # check -> times run, over the module
+EXCUSED: list = []              # mismatches on a floor/ceil step or piecewise edge
+_DERIVATIVES: dict[Any, Any] = {}
+_SIGNATURES: dict[Any, Any] = {}
+
+
+# ---------------------------------------------------------------------- drawing inputs
+class Fixed:
+    """Stands in for hypothesis' ``data`` in the deterministic pass: the first option, factor 1, index 0, set."""
+
+    def draw(self, strategy: Any, label: str = "") -> Any:
+        return strategy.fixed
+
+
+def sampled(options: list) -> Any:
+    strategy = st.sampled_from(options)
+    strategy.fixed = options[0]
+    return strategy
+
+
+def factors() -> Any:
+    strategy = st.floats(0.5, 2.0, allow_nan=False, allow_infinity=False)
+    strategy.fixed = 1.0
+    return strategy
+
+
+def flag() -> Any:
+    strategy = st.booleans()
+    strategy.fixed = True
+    return strategy
+
+
+def index(n: int) -> Any:
+    strategy = st.integers(0, n - 1)
+    strategy.fixed = 0
+    return strategy
+
+
+def _typical_optional() -> dict[tuple[str, str], Any]:
+    """For each optional input without a default: the value some named scenario of its type gives it, else OPTIONAL's."""
+    found = dict(OPTIONAL)
+    for d in CAT.declared.values():
+        for name, value in d.inputs.items():
+            spec = CAT.types[d.type_name].inputs.get(name)
+            if spec is not None and not spec.required and spec.default is None:
+                found.setdefault((d.type_name, name), value)
+    return found
+
+
+TYPICAL = _typical_optional()
+
+
+def perturb(var: Any, value: Any, factor: float) -> Any:
+    """``value`` (declared unit) moved by ``factor`` inside ``var``'s domain; whole for integer inputs."""
+    dom = var.domain
+    if math.isfinite(dom.high) and dom.high > 0 and 0 < value < dom.high:
+        new = dom.high * (value / dom.high) ** factor      # a fraction of the bound stays a fraction
+    else:
+        new = value * factor
+    if var.integer:
+        new = int(round(new))
+    return new if dom.contains(new) else value
+
+
+def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
+    """A named scenario of ``type_name`` with its numeric inputs perturbed, optional inputs set or not, choices drawn."""
+    key = key or data.draw(sampled(NAMED[type_name]), label="scenario")
+    base = CAT.scenario(key)
+    t = base.type
+    changes: dict[str, Any] = {}
+    for name, spec in t.inputs.items():
+        current = base.inputs.get(name)
+        if spec.kind == "choice":
+            if spec.options:
+                changes[name] = data.draw(sampled([current, *spec.options] if current else list(spec.options)), label=name)
+            continue
+        if current is None and (type_name, name) in TYPICAL and data.draw(flag(), label=f"set {name}"):
+            current = TYPICAL[(type_name, name)]
+            if spec.kind != "quantity":
+                changes[name] = current
+                continue
+        if current is None:
+            continue
+        if spec.kind == "quantity":
+            if isinstance(current, str):
+                current = spec.variable.check(current)
+            magnitude = getattr(current, "magnitude", current)
+            changes[name] = perturb(spec.variable, magnitude, data.draw(factors(), label=name))
+        elif spec.kind == "map":
+            changes[name] = {k: perturb(spec.variable, getattr(v, "magnitude", v), data.draw(factors(), label=f"{name}[{k}]"))
+                             for k, v in current.items()}
+        # workload, workloads, hardware and list inputs keep the named scenario's entries (list values are its keys)
+    return base.variant(**changes)
+
+
+def draw_arguments(data: Any, t: Any, output: Any) -> dict[str, Any]:
+    arguments = {}
+    for a in output.arguments:
+        var = t.arguments[a]
+        options = var.extra.get("options")
+        if options:
+            arguments[a] = data.draw(sampled(list(options)), label=a)
+        else:
+            assert (t.name, a) in ARGUMENTS, f"add a typical value of argument {t.name}.{a} to ARGUMENTS"
+            arguments[a] = perturb(var, ARGUMENTS[(t.name, a)], data.draw(factors(), label=a))
+    return arguments
+
+
+# ---------------------------------------------------------------------- references
+def exact_numbers(args: tuple, values: tuple) -> dict:
+    """Base-unit values as exact SymPy numbers: integers exactly, floats as their exact binary value at 60 digits."""
+    out = {}
+    for sym, v in zip(args, values):
+        f = float(v)
+        out[sym] = sympy.Integer(int(v)) if f.is_integer() else sympy.Float(f, 60)
+    return out
+
+
+def on_a_boundary(expr: sympy.Expr, subs: dict) -> bool:
+    """True when an argument of floor/ceil is within 1e-9 of a whole number, or a piecewise comparison is nearly tied."""
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, (sympy.floor, sympy.ceiling)):
+            a = float(sympy.N(node.args[0].xreplace(subs), 30))
+            if abs(a - round(a)) <= 1e-9 * max(1.0, abs(a)):
+                return True
+        elif isinstance(node, sympy.core.relational.Relational):
+            lhs, rhs = (float(sympy.N(side.xreplace(subs), 30)) for side in node.args)
+            if abs(lhs - rhs) <= 1e-9 * max(abs(lhs), abs(rhs), 1e-300):
+                return True
+    return False
+
+
+def declared_from_base(value: float, unit: Any) -> float:
+    """A base-unit value in the declared unit, with the unit's factor as the decimal it stands for."""
+    factor = to_base_factor(unit)
+    ratio = Fraction(factor) if isinstance(factor, int) else Fraction(repr(factor))
+    return float(Fraction(value) / ratio) if ratio != 1 else value
+
+
+def kink_signature(expr: sympy.Expr, args: tuple) -> Any:
+    """A function of the arguments giving which side of every kink of ``expr`` they are on (None if no kinks)."""
+    key = (expr, args)
+    if key in _SIGNATURES:
+        return _SIGNATURES[key]
+    nodes = [n for n in sympy.preorder_traversal(expr) if isinstance(n, KINKS)]
+    if not nodes:
+        _SIGNATURES[key] = None
+        return None
+    parts: list[sympy.Basic] = []
+    layout = []
+    for n in nodes:
+        if isinstance(n, (sympy.floor, sympy.ceiling)):
+            layout.append(("step", len(parts), 1))
+            parts.append(n)
+        elif isinstance(n, (sympy.Max, sympy.Min)):
+            layout.append(("max" if isinstance(n, sympy.Max) else "min", len(parts), len(n.args)))
+            parts.extend(n.args)
+        elif isinstance(n, sympy.Piecewise):
+            conds = [c for _, c in n.args]
+            layout.append(("piecewise", len(parts), len(conds)))
+            parts.extend(sympy.Piecewise((1, c), (0, True)) for c in conds)
+        else:
+            layout.append(("sign", len(parts), 1))
+            parts.append(n.args[0])
+    function = compile_tree(sympy.Tuple(*parts), args)
+
+    def signature(*values: Any) -> tuple:
+        raw = function(*values)
+        sig = []
+        for kind, start, count in layout:
+            chunk = [float(v) for v in raw[start:start + count]]
+            if kind in ("max", "min"):
+                order = sorted(range(count), key=lambda i: chunk[i], reverse=kind == "max")
+                top, second = chunk[order[0]], chunk[order[1]]
+                tie = abs(top - second) <= 1e-9 * max(abs(top), abs(second), 1e-300)
+                sig.append(("tie",) if tie else order[0])
+            elif kind == "sign":
+                sig.append(math.copysign(1.0, chunk[0]) if chunk[0] != 0 else 0.0)
+            else:
+                sig.append(tuple(chunk))
+        return tuple(sig)
+
+    _SIGNATURES[key] = signature
+    return signature
+
+
+# ---------------------------------------------------------------------- the checks
+def member_value(s: Any, name: str, keys: tuple, arguments: dict) -> Any:
+    """The output through the public member: a property, a dict by key, or a method."""
+    out = s.type.outputs[name]
+    if out.style == "property":
+        return getattr(s, name)
+    if out.style == "dict":
+        value = getattr(s, name)
+        for k in keys:
+            value = value[k]
+        return value
+    return getattr(s, name)(*keys, **arguments)
+
+
+def gradient_function(expr: sympy.Expr, args: tuple) -> Any:
+    """The compiled symbolic derivatives of ``expr`` in each of ``args`` (one function giving all of them)."""
+    key = (expr, args)
+    if key not in _DERIVATIVES:
+        _DERIVATIVES[key] = compile_tree(sympy.Tuple(*(sympy.diff(expr, a) for a in args)), args)
+    return _DERIVATIVES[key]
+
+
+def check_derivatives(plan: Any, base: tuple, counts: Counter) -> None:
+    """Each symbolic partial derivative against a Richardson-extrapolated central difference, in elasticity units."""
+    signature = kink_signature(plan.expr, plan.args)
+    y0 = float(plan.function(*base))
+    if y0 == 0 or not math.isfinite(y0):
+        counts["derivative skipped"] += len(base)
+        return
+    gradient = gradient_function(plan.expr, plan.args)(*base)
+    for i, x in enumerate(base):
+        if not isinstance(x, (int, float)) or x == 0:
+            counts["derivative skipped"] += 1
+            continue
+        symbolic = float(gradient[i])
+        # a step that moves the output by about STEP relative (a**N with N = 10^4 needs a smaller one than P*b)
+        h = abs(float(x)) * STEP / max(1.0, abs(symbolic * x / y0))
+        if h < abs(float(x)) * 1e-9:   # an elasticity above 1e5 (m**e - 1 at m = 1 + 2**-52): no float step resolves it
+            counts["derivative skipped"] += 1
+            continue
+
+        def at(v: float, i: int = i) -> Any:
+            values = list(base)
+            values[i] = v
+            return values
+
+        try:
+            y = {k: float(plan.function(*at(x + k * h))) for k in (-1, -0.5, 0.5, 1)}
+        except (ValueError, ZeroDivisionError, OverflowError):   # a step past the domain (a fraction at 1)
+            counts["derivative skipped"] += 1
+            continue
+        if signature is not None:
+            sides = [signature(*at(v)) for v in (x - 2 * h, float(x), x + 2 * h)]
+            if len(set(sides)) != 1 or any(("tie",) in side for side in sides):
+                counts["derivative skipped (kink)"] += 1
+                continue
+        coarse = (y[1] - y[-1]) / (2 * h)
+        fine = (y[0.5] - y[-0.5]) / h
+        numeric = (4 * fine - coarse) / 3
+        e_sym, e_num = symbolic * x / y0, numeric * x / y0
+        assert abs(e_sym - e_num) <= DERIV * (1 + abs(e_sym)), (
+            f"d/d{plan.args[i]} of {plan.output.name}: symbolic {symbolic!r} vs central difference {numeric!r} "
+            f"(elasticities {e_sym!r} vs {e_num!r}) at {dict(zip(plan.args, base))}")
+        counts["derivative"] += 1
+
+
+def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
+    """Checks 1, 2 and 4 for output ``name`` of ``s``; returns how it was called and its value (for check 3)."""
+    t = s.type
+    out = t.outputs[name]
+    arguments = draw_arguments(data, t, out)
+    choice = tuple((a, arguments[a]) for a in out.arguments if t.arguments[a].extra.get("options"))
+    numeric_arguments = {a: v for a, v in arguments.items() if a not in dict(choice)}
+    try:
+        plan = s._plan(name, choice)
+    except MissingInputError:
+        counts["not applicable"] += 1
+        return None
+    keys = []
+    for idx in plan.indices:
+        known = s.keys(idx)
+        if not known:
+            counts["not applicable"] += 1
+            return None
+        keys.append(data.draw(sampled(known), label=idx))
+    keys = tuple(keys)
+    try:
+        value = s.evaluate(name, *keys, **dict(arguments))
+    except MissingInputError:
+        counts["not applicable"] += 1
+        return None
+    # 4. units, and the public member agrees with evaluate
+    assert value.units == out.variable.unit, f"{t.name}.{name} is in {value.units}, declared {out.variable.unit}"
+    assert member_value(s, name, keys, dict(arguments)).magnitude == value.magnitude
+    counts["units"] += 1
+    # 1. compiled == exact (a mismatch is excused only on a floor/ceil step or a piecewise edge)
+    base = s._arguments(plan, keys, numeric_arguments)
+    subs = exact_numbers(plan.args, base)
+    expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
+    got = float(value.magnitude)
+    if math.isclose(got, expected, rel_tol=REL, abs_tol=1e-300):
+        counts["exact"] += 1
+        TOTALS[(t.name, name)] += 1
+    else:
+        assert on_a_boundary(plan.expr, subs), (
+            f"{t.name}.{name}{keys}: compiled {got!r} != exact {expected!r} at {dict(zip(plan.args, base))}")
+        counts["value on a step (see test_scale)"] += 1
+        EXCUSED.append((t.name, name, keys, got, expected))
+    # 2. derivatives vs central differences
+    check_derivatives(plan, base, counts)
+    return name, keys, arguments, value.magnitude
+
+
+def check_variants(data: Any, s: Any, results: list, counts: Counter) -> None:
+    """3. variant() and variant(x=<x's value>) give identical values for every output checked."""
+    given = [n for n, v in s.inputs.items() if v is not None and s.type.inputs[n].kind in ("quantity", "map", "choice")]
+    copies = [("variant()", s.variant())]
+    if given:
+        n = data.draw(sampled(given), label="unchanged input")
+        copies.append((f"variant({n}=<same>)", s.variant(**{n: s.inputs[n]})))
+    for label, copy in copies:
+        for name, keys, arguments, magnitude in results:
+            assert copy.evaluate(name, *keys, **dict(arguments)).magnitude == magnitude, f"{label} changed {name}{keys}"
+            counts["variant"] += 1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def summary():
+    """Prints how many properties were checked (``pytest -s`` shows it)."""
+    yield
+    print(f"\nproperties checked: {dict(SUMMARY)}; outputs covered: {len(TOTALS)}; excused on a step: {EXCUSED}")
+
+
+@pytest.mark.parametrize("type_name", TYPES)
+def test_every_output_at_random_valid_inputs(type_name):
+    counts: Counter = Counter()
+    outputs = list(CAT.types[type_name].outputs)
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(st.data())
+    def run(data):
+        s = draw_scenario(data, type_name)
+        results = [r for name in outputs if (r := check_output(data, s, name, counts)) is not None]
+        check_variants(data, s, results, counts)
+
+    run()
+    # outputs that the drawn examples never reached (an optional input or a choice not drawn): the named scenarios
+    # with every optional input set, at their own values
+    for key in NAMED[type_name]:
+        missing = [name for name in outputs if (type_name, name) not in TOTALS]
+        if not missing:
+            break
+        s = draw_scenario(Fixed(), type_name, key)
+        for name in missing:
+            check_output(Fixed(), s, name, counts)
+    SUMMARY.update(counts)
+    checked = {name for (t, name) in TOTALS if t == type_name}
+    never = [name for name in outputs if name not in checked]
+    assert not never, f"{type_name}: outputs whose value was never checked: {never} ({dict(counts)})"
+
+
+@pytest.mark.parametrize("key", sorted(CAT.declared))
+def test_named_scenarios_compiled_equals_exact(key):
+    """Every output of every named scenario at the catalog's own values, for every key and every choice of argument."""
+    s = CAT.scenario(key)
+    t = s.type
+    checked = 0
+    for name, out in t.outputs.items():
+        numeric = {a: ARGUMENTS[(t.name, a)] for a in out.arguments if not t.arguments[a].extra.get("options")}
+        choices = [()]
+        for a in out.arguments:
+            options = t.arguments[a].extra.get("options")
+            if options:
+                choices = [(*c, (a, o)) for c in choices for o in options]
+        for choice in choices:
+            try:
+                plan = s._plan(name, choice)
+            except MissingInputError:
+                continue
+            combos = [()]
+            for idx in plan.indices:
+                combos = [(*c, k) for c in combos for k in s.keys(idx)]
+            for keys in combos:
+                base = s._arguments(plan, keys, numeric)
+                subs = exact_numbers(plan.args, base)
+                expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
+                got = float(s.evaluate(name, *keys, **numeric, **dict(choice)).magnitude)
+                if not math.isclose(got, expected, rel_tol=REL, abs_tol=1e-300):
+                    assert on_a_boundary(plan.expr, subs), f"{key}.{name}{keys}: compiled {got!r} != exact {expected!r}"
+                    EXCUSED.append((key, name, keys, got, expected))
+                    continue
+                checked += 1
+    SUMMARY["exact (named scenarios)"] += checked
+    assert checked, f"{key}: no output was checked"
