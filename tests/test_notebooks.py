@@ -1,0 +1,96 @@
+"""The notebooks under notebooks/ run top to bottom, and what Jupyter displays is rendered, not a bare repr.
+
+Each notebook is executed with nbconvert's ExecutePreprocessor on the ``python3`` kernel
+(ipykernel of this interpreter); any error fails the test.  The notebooks are committed
+without outputs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mlsysim_symbolic import Scenarios
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NAMES = ["quickstart", "sensitivity", "new_scenario"]
+RICH = ("text/latex", "text/html", "image/png", "text/markdown")
+
+
+def test_every_notebook_is_listed_and_committed_without_outputs():
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
+    for name in NAMES:
+        nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+        nbformat.validate(nb)
+        assert nb.metadata.kernelspec.name == "python3"
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None, f"{name}: a cell has outputs"
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """The ``python3`` kernelspec (ipykernel ships it in the environment; installed there if it is missing)."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True, capture_output=True)
+    return "python3"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_executes(name, kernel, tmp_path):
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    ExecutePreprocessor(timeout=600, kernel_name=kernel).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    shown = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{name}: {out.get('ename')}: {out.get('evalue')}"
+            if out.output_type in ("execute_result", "display_data"):
+                shown += 1
+                data = out.get("data", {})
+                plain = data.get("text/plain", "")
+                bare = plain.startswith("<") and plain.endswith(">") and not any(m in data for m in RICH)
+                assert not bare, f"{name}: a bare object repr is displayed: {plain[:80]}"
+    assert shown >= 5
+
+
+# ---------------------------------------------------------------------- what Jupyter shows
+def test_scenarios_outputs_derivatives_tables_and_sweeps_render():
+    s = Scenarios.DpSgdPerExampleGradients
+    assert s._repr_latex_().startswith("$$ \\begin{aligned}")
+    assert s.latex("per_batch", "GPT-2")._repr_latex_().startswith("$$ M_{\\mathrm{batch}}")
+    assert "\\mathrm{TB}" in s.per_batch("GPT-2").to("TB")._repr_latex_()     # outputs are pint Quantities
+    assert s.diff("per_batch", "batch_size")._repr_latex_() == "$\\displaystyle P b$"
+    assert s.equation("per_batch")._repr_latex_().startswith("$\\displaystyle M_{batch} =")
+    e = s.elasticities("per_batch", "GPT-2")[0]
+    assert e._repr_latex_() == "$\\varepsilon_{B} = 1 = 1$"
+    local = s.local_sensitivity("per_batch", "GPT-2")._repr_html_()
+    assert local.startswith("<table><caption>per_batch</caption>") and "<td>$P b$</td>" in local
+    assert "<table>" in s.one_at_a_time("per_batch", "GPT-2")._repr_html_()
+    assert "<td>$P$</td>" in s.symbol_table()._repr_html_()
+    sol = s.solve("per_batch", "batch_size", "80 GB", "GPT-2")
+    assert sol._repr_latex_() == "$B = \\frac{M_{batch}}{P b} = 13.33\\,\\mathrm{sample} \\;\\Rightarrow\\; B = 13$"
+
+
+def test_sweep_and_reduction_render_as_html_tables():
+    s = Scenarios.DpSgdPerExampleGradients
+    line = s.sweep("per_batch", "GPT-2", batch_size=[1, 2, 4])._repr_html_()
+    assert "<th>batch_size</th>" in line and "<td>1 sample</td><td>6e+09</td>" in line and line.count("<tr>") == 4
+    grid = s.sweep("per_batch", "GPT-2", batch_size=range(1, 101), bytes_per_param=[1, 2, 4])._repr_html_()
+    assert "batch_size \\ bytes_per_param" in grid and grid.count("<tr>") == 1 + 12       # thinned to 12 rows
+    assert "<th>100 sample</th>" in grid and "<td>6e+11</td>" in grid                     # last row: 100 x 1.5e9 x 4 B
+    cube = s.sweep("per_batch", "GPT-2", batch_size=[1, 2], bytes_per_param=[1, 2], parameters=[1e9, 2e9])
+    assert "<td>shape</td><td>(2, 2, 2)</td>" in cube._repr_html_()
+    red = s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit="80 GB", batch_size=range(1, 100))._repr_html_()
+    assert "<th>feasible batch_size</th><td>1 sample .. 13 sample</td>" in red
+    best = s.reduce_sweep("per_batch", "GPT-2", reduce="max", batch_size=range(1, 11))._repr_html_()
+    assert "<th>at batch_size</th><td>10 sample</td>" in best

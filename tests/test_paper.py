@@ -1,0 +1,170 @@
+"""Paper export and reference pages: the whole catalog as a LaTeX document compiled by a real engine.
+
+The document of every scenario type is compiled once in plain mode and once with siunitx
+(``pdflatex -halt-on-error -interaction=nonstopmode``); any LaTeX error fails the test.
+Debian's texlive (texlive-latex-base, texlive-latex-recommended, texlive-science) provides
+pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from mlsysim_symbolic import Scenarios, UnknownNameError, paper
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.docs import markdown_index, markdown_page, write_docs
+from mlsysim_symbolic.latex import LatexConfig
+from mlsysim_symbolic.siunitx import preamble as siunitx_preamble
+
+PDFLATEX = shutil.which("pdflatex")
+NEEDS_TEX = "pdflatex is not installed: run .ci/run, or apt-get install texlive-latex-base texlive-latex-recommended texlive-science"
+
+
+def _build_and_compile(mode: str, folder) -> dict:
+    start = time.perf_counter()
+    source = paper.document(config=LatexConfig(siunitx=(mode == "siunitx")))
+    built = time.perf_counter()
+    pdf = paper.compile_pdf(source, folder / mode, name=f"catalog-{mode}")
+    return {"source": source, "pdf": pdf, "log": pdf.with_suffix(".log").read_text(errors="replace"),
+            "build_s": built - start, "compile_s": time.perf_counter() - built}
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """The catalog document in both modes, each built and compiled once (the two compile side by side)."""
+    assert PDFLATEX, NEEDS_TEX
+    folder = tmp_path_factory.mktemp("paper")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = {mode: pool.submit(_build_and_compile, mode, folder) for mode in ("plain", "siunitx")}
+        return {mode: job.result() for mode, job in jobs.items()}
+
+
+@pytest.mark.parametrize("mode", ["plain", "siunitx"])
+def test_the_catalog_document_compiles(compiled, mode):
+    result = compiled[mode]
+    pdf, log = result["pdf"], result["log"]
+    assert pdf.exists() and pdf.stat().st_size > 100_000
+    assert not re.search(r"^! ", log, re.MULTILINE), "a LaTeX error in the log"
+    assert "Undefined control sequence" not in log and "Emergency stop" not in log
+    pages = re.search(r"Output written on .*\((\d+) pages", log)
+    assert pages and int(pages.group(1)) > 50
+    print(f"{mode}: built in {result['build_s']:.1f} s, compiled in {result['compile_s']:.1f} s, {pages.group(1)} pages")
+
+
+def test_the_document_has_one_section_per_type(compiled):
+    cat = catalog()
+    for mode in ("plain", "siunitx"):
+        source = compiled[mode]["source"]
+        sections = re.findall(r"^\\section\{(.+)\}$", source, re.MULTILINE)
+        assert sorted(s.replace(r"\_", "_") for s in sections) == sorted(cat.types)
+        assert source.count(r"\part{") == len(cat.families)
+        for heading in ("Equations", "Symbols", "Assumptions", "Excludes", "Derivation", "References", "Examples"):
+            assert source.count(rf"\subsection*{{{heading}}}") == len(cat.types), heading   # every type has a named scenario
+        for key in cat.declared:   # every named scenario has its paragraph
+            assert rf"\paragraph{{{key.replace('_', chr(92) + '_')}}}" in source
+    plain, si = compiled["plain"]["source"], compiled["siunitx"]["source"]
+    assert r"\qty{" not in plain and r"\usepackage{siunitx}" not in plain
+    assert r"\qty{1.536}{\tera\byte}" in si and r"\DeclareSIUnit{\flop}{FLOP}" in si
+    assert r"1.536\,\mathrm{TB}" in plain
+
+
+def test_a_fragment_compiles_in_a_paper_with_the_documented_preamble(tmp_path):
+    assert PDFLATEX, NEEDS_TEX
+    s = Scenarios.AlphaBetaHdrNdrSmallMessage
+    body = "\n".join([paper.fragment(s, config=LatexConfig(siunitx=True)),
+                      paper.fragment(Scenarios.DpSgdPerExampleGradients, "GPT-2", config=LatexConfig(prefix="binary", sig=3))])
+    source = "\n".join([r"\documentclass{article}", r"\usepackage{amsmath}", siunitx_preamble(),
+                        r"\begin{document}", body, r"\end{document}"])
+    pdf = paper.compile_pdf(source, tmp_path, name="fragment")
+    assert pdf.exists()
+    assert r"\qty{1.7}{\micro\second} & & \text{(NDR, small)}" in body
+    assert r"= 1.4\,\mathrm{TiB} & & \text{(GPT-2)}" in body
+
+
+def test_a_latex_error_fails_with_the_log(tmp_path):
+    assert PDFLATEX, NEEDS_TEX
+    with pytest.raises(paper.LatexCompileError, match="Undefined control sequence"):
+        paper.compile_pdf("\\documentclass{article}\n\\begin{document}\n$\\nosuchmacro$\n\\end{document}\n", tmp_path)
+
+
+def test_fragment_shape():
+    text = paper.fragment(Scenarios.DpSgdPerExampleGradients)
+    lines = text.splitlines()
+    assert lines[0] == "% mlsysim-symbolic: DpSgdPerExampleGradients (PerExampleGradientScenario)"
+    assert lines[3] == r"\begin{align*}" and lines[-1] == r"\end{align*}"
+    assert len(lines) == 4 + 4 + 1          # header, 2 outputs x 2 models, end
+    assert "% needs \\usepackage{amsmath}" in text and "siunitx" not in text
+    assert "siunitx" in paper.fragment(Scenarios.DpSgdPerExampleGradients, config=LatexConfig(siunitx=True)).splitlines()[2]
+
+
+def test_long_lines_break_at_each_equals_sign():
+    section = paper.type_section(catalog().types["ServingScenario"])
+    assert "\n&= " in section                # the serving lines are long: one side per line
+    short = paper.type_section(catalog().types["PerExampleGradientScenario"])
+    assert "\n&= " not in short
+
+
+def test_document_of_a_family_and_of_chosen_types():
+    text = paper.document(family="reliability")
+    assert text.count(r"\section{") == len(catalog().families["reliability"]) and text.count(r"\part{") == 1
+    one = paper.document(types=["PerExampleGradientScenario"], scenarios=["DpSgdPerExampleGradients"], title="One")
+    assert one.count(r"\section{") == 1 and r"\title{One}" in one
+    with pytest.raises(UnknownNameError, match="reliabilty.*closest: reliability"):
+        paper.document(family="reliabilty")
+
+
+def test_compile_reports_a_missing_engine(tmp_path):
+    with pytest.raises(paper.LatexCompileError, match="not installed"):
+        paper.compile_pdf("x", tmp_path, engine="no-such-latex-engine")
+
+
+# ---------------------------------------------------------------------- Markdown reference pages
+SECTIONS = ["## Equation", "## Assumptions", "## Excludes", "## Derivation", "## References", "## Examples", "## Attributes", "## Methods"]
+
+
+def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
+    paths = write_docs(tmp_path)
+    cat = catalog()
+    assert {p.name for p in paths} == {f"{t}.md" for t in cat.types} | {"index.md"}
+    index = (tmp_path / "index.md").read_text()
+    for fam, types in cat.families.items():
+        assert f"## {cat.titles[fam]} (`{fam}`)" in index
+        for t in types:
+            assert f"[{t}]({t}.md)" in index
+    for name, t in cat.types.items():
+        page = (tmp_path / f"{name}.md").read_text()
+        headings = [line for line in page.splitlines() if line.startswith("## ")]
+        assert headings == SECTIONS, name
+        assert page.startswith(f"# {name}\n")
+        attributes = page.split("## Attributes")[1].split("## Methods")[0]
+        assert attributes.count("\n| `") == len(t.inputs) + len(t.arguments), name
+        methods = page.split("## Methods")[1]
+        assert methods.count("\n### `") == len(t.outputs), name
+        for key in (k for k, d in cat.declared.items() if d.type_name == name):
+            assert f"### {key}\n" in page
+
+
+def test_markdown_page_content():
+    page = markdown_page("PerExampleGradientScenario")
+    assert "$$M_{\\mathrm{batch}} = B M_{\\mathrm{example}} = B P b$$" in page
+    assert "| `batch_size` | `int` | $\\mathrm{sample}$ | required | examples per step |" in page
+    assert "### `per_batch(name)` → B" in page
+    assert r"M_{\mathrm{batch}} &= B M_{\mathrm{example}} = B P b = 256 \cdot 1.5 \times 10^{9} \cdot 4\,\mathrm{B} = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
+    assert "[Abadi et al. (2016)" in page and "(https://arxiv.org/abs/1607.00133)" in page
+    choice = markdown_page("ClusterTrainingTimeScenario")
+    assert "When `peak_precision = fp32`: $R = R_{p}$" in choice
+    assert "| `flops_per_param_token` | `Quantity` |" in choice and "`6 flop/param/token`" in choice
+    with pytest.raises(UnknownNameError, match="PerExampleGradientScenario"):
+        markdown_page("PerExampleGradientScenari")
+
+
+def test_markdown_index_of_one_family():
+    text = markdown_index(family="dp")
+    assert "(`dp`)" in text and "(`training`)" not in text
+    with pytest.raises(UnknownNameError, match="family"):
+        write_docs("/nonexistent-never-written", family="nope")
