@@ -15,6 +15,7 @@ The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml`
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -135,6 +136,9 @@ class Workload(Entry):
             bytes_per_param = Q_(bytes_per_param, "B")
         if bytes_per_param.dimensionality != parse_unit("B").dimensionality:
             raise UnitError(f"bytes_per_param: expected a quantity in B, got {bytes_per_param:~C}")
+        magnitude = bytes_per_param.magnitude
+        if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude) or magnitude <= 0:
+            raise InputError(f"bytes_per_param: expected a positive finite quantity in B, got {bytes_per_param!r}")
         return (self.fields["parameters"] * bytes_per_param).to("B")
 
 
