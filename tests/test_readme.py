@@ -1,0 +1,22 @@
+"""The README's Python examples run as doctests, and it holds exactly two set-up commands."""
+
+import doctest
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_examples_run():
+    result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 6 and result.failed == 0
+
+
+def test_readme_has_two_setup_commands():
+    setup = README.read_text().split("## Set up", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```bash\n(.*?)\n```", setup, re.S)
+    assert len(commands) == 2
+    assert "mlsysim-symbolic show DpSgdPerExampleGradients" in commands[0]
+    assert "pytest" in commands[1]
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert 'pip install -q -e ".[test]" && python -m pytest -q' in ci
