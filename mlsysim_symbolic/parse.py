@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, ceil, exp, floor, log, log10, log2, max, min, piecewise, prod, sqrt, sum
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, ceil, exp, floor, log, log10, log2, max, min, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "piecewise": _piecewise,
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
-REDUCTIONS = ("sum", "prod")
+REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto")
 ALLOWED_CALLS = tuple(sorted([*FUNCTIONS, *REDUCTIONS]))
 
 

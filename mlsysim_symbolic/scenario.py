@@ -115,6 +115,9 @@ class Scenario(metaclass=_ScenarioMeta):
                     f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
             if key_sets:
                 self._keys[index] = key_sets[0][1]
+        for sym, index in t.positions.items():   # each key's position, for the *_upto reductions
+            for position, key in enumerate(self._keys.get(index, []), start=1):
+                self._keyed[index][key][sym] = position
 
     def _bind_one(self, spec: InputSpec, value: Any) -> None:
         name = spec.name
@@ -290,15 +293,21 @@ class Scenario(metaclass=_ScenarioMeta):
                 index = t.reductions.get(dummy, dummy.name)
                 if index not in self._keys:
                     raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input, which is not set")
+                upper = node.limits[0][2]
+                partial = upper in t.positions
+                identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
                 terms = []
-                for key in self._keys[index]:
+                for position, key in enumerate(self._keys[index], start=1):
                     subs = {}
                     for sym in inner.free_symbols:
-                        if t.leaf_index.get(sym) == index:
+                        if t.leaf_index.get(sym) == index and sym not in t.positions:
                             per_key = sympy.Symbol(f"{sym.name}_{{{_latex_key(key)}}}", **sym.assumptions0)
                             subs[sym] = per_key
                             self._scalars[per_key] = self._keyed[index][key].get(sym)
-                    terms.append(inner.xreplace(subs))
+                    term = inner.xreplace(subs)
+                    if partial:   # the keys up to this one: the term counts where the key's position n >= its own
+                        term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
+                    terms.append(term)
                 return sympy.Add(*terms) if isinstance(node, sympy.Sum) else sympy.Mul(*terms)
             if node.args:
                 return node.func(*[expand(a) for a in node.args])

@@ -133,6 +133,7 @@ class ScenarioType:
         self.output_symbols: dict[sympy.Symbol, str] = {}
         self.index_inputs: dict[str, list[str]] = {}           # index -> keyed inputs sharing it
         self.reductions: dict[sympy.Symbol, str] = {}           # reduction dummy -> index
+        self.positions: dict[sympy.Symbol, str] = {}            # position leaf n_k of a *_upto reduction -> index
         self.source_path: str | None = None
         self.uses: dict[str, str] = {}                          # composed sub-type by its local name
         self.composed: dict[sympy.Symbol, sympy.Expr] = {}      # symbol of a composed output -> its tree over our leaves
@@ -268,9 +269,13 @@ class ScenarioType:
             if index not in self.index_inputs:
                 raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(self.index_inputs) or 'none'}")
             dummy = sympy.Symbol(index, integer=True, positive=True)
-            count = sympy.Symbol(f"N_{index}", integer=True, positive=True)
             self.reductions[dummy] = index
-            cls_ = sympy.Sum if kind == "sum" else sympy.Product
+            cls_ = sympy.Sum if kind.startswith("sum") else sympy.Product
+            if kind.endswith("_upto"):
+                # over the keys up to and including this one, in the keyed input's order: an output keyed by `index`
+                # whose upper limit n_index (the key's position, 1 for the first) is a keyed leaf
+                return cls_(inner, (dummy, 1, self._position(index).symbol))
+            count = sympy.Symbol(f"N_{index}", integer=True, positive=True)
             return cls_(inner, (dummy, 1, count))
 
         units = {sym: var.unit for sym, var in self.leaves.items()}
@@ -442,11 +447,26 @@ class ScenarioType:
         return deps
 
     def _leaf_symbols(self, name: str, choices: Mapping[str, str] | None = None) -> set[sympy.Symbol]:
-        """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away)."""
+        """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away; a ``*_upto``
+        reduction leaves its position symbol, so the output stays keyed by that index)."""
         expr = self.expand(name, choices)
         if expr.has(sympy.Sum, sympy.Product):
-            expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: sympy.Integer(1))
+            expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self._reduced_away)
         return {s for s in expr.free_symbols if s in self.leaves}
+
+    def _reduced_away(self, node: Any) -> Any:
+        upper = node.limits[0][2]
+        return upper if upper in self.positions else sympy.Integer(1)
+
+    def _position(self, index: str) -> Variable:
+        """The keyed leaf n_index: the position of each key of ``index`` (1 for the first)."""
+        sym = sympy.Symbol(f"n_{index}", integer=True, positive=True)
+        if sym not in self.positions:
+            var = Variable.make(f"{index}_position", symbol=sym.name, unit="count", integer=True,
+                                meaning=f"position of the key among the {index} keys (1 for the first)", role="position")
+            self.positions[var.symbol] = index
+            self._add_leaf(var, self.index_inputs[index][0], index)
+        return self.leaves[sym]
 
     def _may_be_keyed(self, name: str, memo: dict[str, bool] | None = None) -> bool:
         """Whether output ``name`` can have keyed leaves outside sums, found by walking the outputs it uses.
@@ -462,7 +482,7 @@ class ScenarioType:
         for branch in self.outputs[name].branches[:1]:
             expr = branch.expr
             if expr.has(sympy.Sum, sympy.Product):
-                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: sympy.Integer(1))
+                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self._reduced_away)
             for sym in expr.free_symbols:
                 if sym in self.leaf_index or sym in self.composed:
                     found = True

@@ -210,3 +210,36 @@ def test_every_type_declares_its_notes(name):
     assert t.excludes, "excludes"
     assert t.derivation, "derivation"
     assert t.references and all(str(r) for r in t.references), "references"
+
+
+def test_cumulative_reductions_follow_key_order(tmp_path):
+    path = write(tmp_path, """
+        [types.Stages]
+        summary = "a time stretched by overheads in turn"
+        [types.Stages.inputs.base]
+        symbol = "T"
+        unit = "h"
+        [types.Stages.inputs.overheads]
+        kind = "map"
+        symbol = "o"
+        unit = "1"
+        domain = "[0, inf)"
+        [types.Stages.outputs.after]
+        unit = "h"
+        style = "dict"
+        equation = "T * prod_upto(1 + o, overheads)"
+        [types.Stages.outputs.added]
+        unit = "1"
+        style = "dict"
+        equation = "sum_upto(o, overheads)"
+        [scenarios.S]
+        type = "Stages"
+        inputs.base = "10 h"
+        inputs.overheads = { b = 0.5, a = 0.1, c = 1.0 }
+        """)
+    s = load_derivations(path).scenario("S")
+    after = s.after
+    assert list(after) == ["b", "a", "c"]                     # the order given, not sorted
+    # by hand: 10 * 1.5, 10 * 1.5 * 1.1, 10 * 1.5 * 1.1 * 2
+    assert [round(after[k].to("h").magnitude, 12) for k in after] == [15.0, 16.5, 33.0]
+    assert [round(v.magnitude, 12) for v in s.added.values()] == [0.5, 0.6, 1.6]
