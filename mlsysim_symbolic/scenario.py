@@ -399,7 +399,13 @@ class Scenario(metaclass=_ScenarioMeta):
         for a in plan.arguments:
             var = t.arguments[a]
             if a not in arguments or arguments[a] is None:
-                raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {a}")
+                source = var.extra.get("default_input")
+                bound = self._scalars.get(t.inputs[source].variable.symbol) if source else None
+                if bound is None:
+                    also = f" (or set input {source!r})" if source else ""
+                    raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {a}{also}")
+                arg_values[var.symbol] = bound
+                continue
             arg_values[var.symbol] = _to_base(var.check(arguments[a]), var, a)
         values = []
         for sym in plan.args:
@@ -753,7 +759,9 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     params += [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD) for k in key_params]
-    params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in arg_params]
+    params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 default=None if stype.arguments[a].extra.get("default_input") else inspect.Parameter.empty)
+               for a in arg_params]
     sig = inspect.Signature(params)
     method.__signature__ = sig  # type: ignore[attr-defined]
     method.__name__ = name

@@ -233,6 +233,14 @@ class ScenarioType:
                 var = _variable(arg_name, raw, role="argument")
             except (InputError, UnitError) as exc:
                 raise fail(f"argument {arg_name}: {exc}", "arguments", arg_name) from None
+            source = var.extra.get("default_input")
+            if source is not None:   # an omitted argument takes this input's value (mlsysim's f(x=None) -> self.x)
+                spec = self.inputs.get(source)
+                if spec is None or spec.kind != "quantity" or spec.variable is None:
+                    raise fail(f"argument {arg_name}: default_input {source!r} is not a quantity input", "arguments", arg_name)
+                if spec.variable.unit.dimensionality != var.unit.dimensionality:
+                    raise fail(f"argument {arg_name}: default_input {source} is in {spec.variable.unit_text} but the argument "
+                               f"is in {var.unit_text}: they disagree in dimension", "arguments", arg_name)
             self.arguments[arg_name] = var
             for key in _symbol_names(var):
                 claim(key, var.symbol, ("arguments", arg_name))
@@ -572,6 +580,8 @@ def _variable(name: str, raw: Any, *, role: str, domain: str | None = None) -> V
     if not isinstance(raw, Mapping):
         raise InputError("must be a table")
     allowed = {"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required", "index", "options", "doc"}
+    if role == "argument":
+        allowed.add("default_input")
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}")
@@ -580,7 +590,9 @@ def _variable(name: str, raw: Any, *, role: str, domain: str | None = None) -> V
             raise InputError(f"'{key}' must be text, got {raw[key]!r}")
     if "options" in raw and not isinstance(raw["options"], (list, tuple)):
         raise InputError("'options' must be a list of names")
-    extra = {"options": tuple(raw["options"])} if "options" in raw else {}
+    extra: dict[str, Any] = {"options": tuple(raw["options"])} if "options" in raw else {}
+    if "default_input" in raw:
+        extra["default_input"] = str(raw["default_input"])
     return Variable.make(
         name,
         symbol=raw.get("symbol"),

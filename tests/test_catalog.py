@@ -243,3 +243,55 @@ def test_cumulative_reductions_follow_key_order(tmp_path):
     # by hand: 10 * 1.5, 10 * 1.5 * 1.1, 10 * 1.5 * 1.1 * 2
     assert [round(after[k].to("h").magnitude, 12) for k in after] == [15.0, 16.5, 33.0]
     assert [round(v.magnitude, 12) for v in s.added.values()] == [0.5, 0.6, 1.6]
+
+
+def test_argument_defaults_to_an_input(tmp_path):
+    path = write(tmp_path, """
+        [types.Mean]
+        summary = "error of a noisy mean"
+        [types.Mean.inputs.scale]
+        symbol = "b"
+        unit = "USD"
+        [types.Mean.inputs.group_size]
+        symbol = "n"
+        unit = "count"
+        integer = true
+        required = false
+        [types.Mean.arguments.size]
+        symbol = "m"
+        unit = "count"
+        integer = true
+        default_input = "group_size"
+        [types.Mean.outputs.mean_error]
+        unit = "USD"
+        equation = "b / m"
+        [scenarios.WithGroup]
+        type = "Mean"
+        inputs.scale = "200 USD"
+        inputs.group_size = 10
+        [scenarios.WithoutGroup]
+        type = "Mean"
+        inputs.scale = "200 USD"
+        """)
+    cat = load_derivations(path)
+    s = cat.scenario("WithGroup")
+    assert s.mean_error().magnitude == pytest.approx(20.0)      # 200 USD / 10, by hand
+    assert s.mean_error(40).magnitude == pytest.approx(5.0)     # 200 USD / 40
+    with pytest.raises(TypeError, match="size"):
+        cat.scenario("WithoutGroup").mean_error()
+
+
+def test_argument_default_must_be_a_matching_input(tmp_path):
+    path = write(tmp_path, """
+        [types.Bad]
+        [types.Bad.inputs.scale]
+        unit = "USD"
+        [types.Bad.arguments.size]
+        unit = "count"
+        default_input = "scale"
+        [types.Bad.outputs.y]
+        unit = "USD"
+        equation = "scale / size"
+        """)
+    with pytest.raises(DerivationError, match="default_input scale is in USD but the argument is in count"):
+        load_derivations(path)

@@ -52,6 +52,7 @@ STEP = 1e-4           # relative step of the central difference (Richardson-extr
 ARGUMENTS: dict[tuple[str, str], float] = {
     ("PipelineScheduleScenario", "target"): 0.1,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
+    ("KvAdmissionScenario", "concurrent"): 16,
     ("MembershipAuditScenario", "fpr"): 0.05,
     ("CheckpointIntervalScenario", "tau"): 3600.0,
     ("CheckpointIntervalScenario", "factor"): 1.5,

@@ -89,7 +89,8 @@ def test_mean_error_default_is_group_size(cat: Any) -> None:
     """mlsysim's mean_error() uses the group_size input: ours at size=group_size."""
     ours = cat.scenario("SalaryMeanLaplaceRelease")
     theirs = reference_scenario("SalaryMeanLaplaceRelease")
-    assert_close(ours.mean_error(size=ours.group_size), theirs.mean_error(), "mean_error()")
+    assert_close(ours.mean_error(size=ours.group_size), theirs.mean_error(), "mean_error(size=group_size)")
+    assert_close(ours.mean_error(), theirs.mean_error(), "mean_error()")
 
 
 def test_small_group_error_without_small_group_size(cat: Any) -> None:

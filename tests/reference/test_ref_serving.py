@@ -7,9 +7,8 @@ that mlsysim computes in a solver (``.result``) are compared field by field. Whe
 raises (an optional input left unset) or returns None, ours must raise MissingInputError.
 
 Deliberate differences from mlsysim (see the derivation file's assumptions/excludes):
-- ``KvAdmissionScenario.context_fit`` is a method without argument reading the ``requests``
-  input (mlsysim: ``context_fit(requests=None)``); another request count is a variant:
-  ``s.variant(requests=16).context_fit()`` equals mlsysim's ``s.context_fit(16)``.
+- ``KvAdmissionScenario.context_fit(n)`` takes the request count positionally as mlsysim's
+  ``context_fit(requests=None)`` does, and reads the ``requests`` input when it is omitted.
 - ``DecodeScenario``/``ServingScenario`` expose ServingModel's and DecodeBoundModel's hidden
   constants (2 flop/param, 4 attention flop, 0.01 ms layer tax, bytes per precision,
   efficiency 0.5, prefix caching, chunked prefill) as inputs with mlsysim's defaults.
@@ -185,7 +184,8 @@ def test_context_fit(cat, scenario):
     else:
         assert_close(ours.context_fit(), ref.context_fit(), f"{scenario}.context_fit()")
     for n in (1, 16, 48):
-        assert_close(ours.variant(requests=n).context_fit(), ref.context_fit(n), f"{scenario}.context_fit({n})")
+        assert_close(ours.context_fit(n), ref.context_fit(n), f"{scenario}.context_fit({n})")
+        assert_close(ours.variant(requests=n).context_fit(), ref.context_fit(n), f"{scenario}.variant(requests={n}).context_fit()")
 
 
 def _batch_cases() -> list[tuple[str, str, int]]:
