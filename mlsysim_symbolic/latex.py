@@ -36,6 +36,7 @@ from sympy.printing.latex import LatexPrinter
 from .errors import InputError, MlsysimSymbolicError, UnitError
 from .siunitx import COUNT_UNITS
 from .units import Q_, parse_unit, ureg
+from .variables import KeyedSymbol
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -184,6 +185,11 @@ def _with_subscript(latex: str, key: str) -> str:
     return f"{latex}_{{{key}}}"
 
 
+def _key_text(key: str) -> str:
+    """A key that is not plain alphanumeric as upright text, LaTeX specials escaped."""
+    return "\\text{" + escape_text(key) + "}"
+
+
 class SymbolPrinter(LatexPrinter):
     """A LaTeX printer that prints symbols by their declared LaTeX names (or, given ``values``, by value).
 
@@ -211,22 +217,11 @@ class SymbolPrinter(LatexPrinter):
             return self._values[expr]
         if expr in self._names:
             return self._names[expr]
-        keyed = self._per_key(expr.name)
-        if keyed is not None:
-            return keyed
+        if isinstance(expr, KeyedSymbol) and expr.base in self._names:
+            key = str(expr.key)
+            key = rf"\mathrm{{{key}}}" if re.fullmatch(r"[A-Za-z0-9]+", key) else _key_text(key)
+            return _with_subscript(self._names[expr.base], key)
         return super()._print_Symbol(expr, style=style)
-
-    def _per_key(self, name: str) -> str | None:
-        if "_{" not in name or not name.endswith("}"):
-            return None
-        base, key = name.split("_{", 1)
-        key = key[:-1]
-        latex = self._by_name.get(base)
-        if latex is None:
-            return None
-        if re.fullmatch(r"[A-Za-z0-9]+", key):
-            key = rf"\mathrm{{{key}}}"
-        return _with_subscript(latex, key)
 
     def _print_Pow(self, expr: sympy.Pow) -> str:
         base, exp = expr.args

@@ -25,7 +25,7 @@ from .parse import parse_equation
 from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
 from .spec import OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
 from .units import Q_, base_ratio, from_base, make_quantity, parse_quantity, scaling, to_base, ureg
-from .variables import Variable
+from .variables import KeyedSymbol, Variable
 
 
 @dataclass
@@ -301,7 +301,7 @@ class Scenario(metaclass=_ScenarioMeta):
                     subs = {}
                     for sym in inner.free_symbols:
                         if t.leaf_index.get(sym) == index and sym not in t.positions:
-                            per_key = sympy.Symbol(f"{sym.name}_{{{_latex_key(key)}}}", **sym.assumptions0)
+                            per_key = KeyedSymbol(sym, key)
                             subs[sym] = per_key
                             self._scalars[per_key] = self._keyed[index][key].get(sym)
                     term = inner.xreplace(subs)
@@ -471,6 +471,11 @@ class Scenario(metaclass=_ScenarioMeta):
         return {k: self._as_dict(name, indices, (*prefix, k)) for k in self._keys[index]}
 
     # ------------------------------------------------------------------ inputs and notes
+    @property
+    def planner(self) -> _PlannerShim:
+        """The public plan of this scenario (trees, compiled functions, bound values) for analyses."""
+        return _PlannerShim(self)
+
     @property
     def type(self) -> ScenarioType:
         """The scenario type this scenario binds."""
@@ -659,6 +664,23 @@ class Scenario(metaclass=_ScenarioMeta):
         return f"{type(self).__name__}(name={self.name!r}, {', '.join(shown)})"
 
 
+class _PlannerShim:
+    """Transitional public face of the plan layer (replaced by ``plan.Planner``)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self._s = scenario
+        self.type = scenario._type
+
+    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> _Plan:
+        return self._s._plan(output, choices)
+
+    def values(self, plan: _Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        return self._s._arguments(plan, keys, arguments or {})
+
+    def variable(self, sym: sympy.Symbol) -> Variable:
+        return self._s._type.leaves.get(sym) or _per_key_variable(self._s._type, sym)
+
+
 def _is_count(var: Variable) -> bool:
     return var.integer and not var.unit.dimensionality and to_base_factor(var.unit) == 1
 
@@ -681,20 +703,9 @@ def _list_key(value: Any) -> Any:
     return value
 
 
-def _latex_key(key: Any) -> str:
-    """A key as a LaTeX subscript: plain when alphanumeric, else upright text with ``_`` escaped."""
-    text = str(key)
-    if text.isalnum():
-        return text
-    cleaned = "".join(c for c in text if c.isalnum() or c in " -_.").replace("_", "\\_")
-    return "\\text{" + cleaned + "}"
-
-
 def _per_key_variable(t: ScenarioType, sym: sympy.Symbol) -> Variable:
-    base = sym.name.split("_{", 1)[0]
-    for leaf, var in t.leaves.items():
-        if leaf.name == base:
-            return var
+    if isinstance(sym, KeyedSymbol) and sym.base in t.leaves:
+        return t.leaves[sym.base]
     raise UnknownNameError(f"no variable for symbol {sym}")
 
 

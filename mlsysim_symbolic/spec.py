@@ -555,6 +555,10 @@ class ScenarioType:
             f"{self.name} has no input or output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
             + f" Known: {', '.join(known)}")
 
+    def output(self, name: str) -> OutputSpec:
+        """The declared output ``name`` (an :class:`UnknownNameError` with close names otherwise)."""
+        return self._require_output(name)
+
     def _require_output(self, name: str) -> OutputSpec:
         if name not in self.outputs:
             from .errors import UnknownNameError, closest

@@ -28,6 +28,33 @@ import sympy
 from .errors import InputError, UnitError
 from .units import Q_, convert, dimensionality, parse_quantity, parse_unit, ureg
 
+class KeyedSymbol(sympy.Symbol):
+    """A leaf symbol taken at one key of its keyed input (``c`` at ``"gpu"``), as an expanded sum holds it.
+
+    The key is data, not part of a name to be split again: printers read :attr:`base` and :attr:`key`.
+
+    >>> c = sympy.Symbol("c", positive=True)
+    >>> k = KeyedSymbol(c, "gpu")
+    >>> k.base, k.key, k.is_positive, k == KeyedSymbol(c, "gpu"), k == KeyedSymbol(c, "cpu")
+    (c, 'gpu', True, True, False)
+    """
+
+    base: sympy.Symbol
+    key: Any
+
+    def __new__(cls, base: sympy.Symbol, key: Any) -> KeyedSymbol:
+        obj = sympy.Symbol.__xnew__(cls, f"{base.name}[{key!r}]", **base.assumptions0)
+        obj.base = base
+        obj.key = key
+        return obj
+
+    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.base, self.key), {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}
+
+
 _DOMAIN = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
 
