@@ -680,6 +680,10 @@ class _PlannerShim:
     def variable(self, sym: sympy.Symbol) -> Variable:
         return self._s._type.leaves.get(sym) or _per_key_variable(self._s._type, sym)
 
+    def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
+        """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""
+        return self._s._member(name, keys)
+
 
 def _is_count(var: Variable) -> bool:
     return var.integer and not var.unit.dimensionality and to_base_factor(var.unit) == 1
