@@ -22,6 +22,7 @@ from typing import Any
 
 from .errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
 from .paths import derivations_dir
+from .scenario import scenario_class
 from .spec import ScenarioType
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
@@ -143,8 +144,6 @@ def _read(path: str | Path) -> _Source:
 
 def _build(sources: list[_Source], known: Catalog | None = None) -> Catalog:
     """Build the types of ``sources`` (in the order their ``uses`` require), then bind their named scenarios."""
-    from .scenario import scenario_class
-
     catalog = Catalog()
     pending: dict[str, tuple[_Source, Mapping[str, Any]]] = {}
     for src in sources:

@@ -96,7 +96,7 @@ def _key(scenario: Any, model: str | None) -> tuple[Any, ...]:
 def _output_keys(s: Any, output: str, model: str | None) -> tuple[Any, ...]:
     """Keys for every index of ``output``: ``--model`` for the first, the first key of each other index."""
     try:
-        indices = s._plan(output).indices
+        indices = s.planner.plan(output).indices
     except MlsysimSymbolicError as exc:
         raise CliError(f"OUTPUT: {exc}") from None
     if not indices:
@@ -188,7 +188,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"{name}(...): a method of {', '.join(out.arguments)}")
             continue
         try:
-            value = s._member(name)
+            value = s.planner.member(name)
         except (MlsysimSymbolicError, TypeError) as exc:
             print(f"{name}: not applicable ({exc})")
             continue
@@ -241,7 +241,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if out.arguments:
             continue
         try:
-            value = s._member(name)
+            value = s.planner.member(name)
         except (MlsysimSymbolicError, TypeError):
             continue
         if model is not None and isinstance(value, dict) and model in value:
@@ -365,7 +365,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _plan_inputs(s: Any, output: str) -> list[str]:
     t = s.type
     names = []
-    for sym in s._plan(output).args:
+    for sym in s.planner.plan(output).args:
         var = t.leaves.get(sym)
         if var is not None and t.leaf_input.get(sym) not in t.arguments:
             names.append(var.name)

@@ -67,3 +67,13 @@ def closest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> list[s
     lowered = {k.lower(): k for k in known}
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)
     return [lowered[h] for h in hits]
+
+
+def did_you_mean(name: str, known: list[str] | tuple[str, ...] | object) -> str:
+    """``"; did you mean 'a', 'b'?"`` for the known names close to ``name`` (empty when none is close).
+
+    >>> did_you_mean("GPT2", ["GPT-2", "GPT3", "KWS"])
+    "; did you mean 'GPT-2', 'GPT3'?"
+    """
+    hint = closest(str(name), [str(k) for k in known])  # type: ignore[union-attr]
+    return f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""

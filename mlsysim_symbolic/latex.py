@@ -454,7 +454,7 @@ def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex
     [(None, 'M_{\\\\mathrm{batch}} = B M_{\\\\mathrm{example}} = B P b')]
     """
     printer = SymbolPrinter(type_names(t))
-    out = t._require_output(output)
+    out = t.output(output)
     lhs = out.variable.latex
     forms: list[tuple[str | None, Latex]] = []
     for i, branch in enumerate(out.branches):
@@ -478,7 +478,7 @@ def equation(scenario: Scenario, output: str, *, expand: bool = False, **options
     \\tau^{*} = \\sqrt{2} \\sqrt{M} \\sqrt{\\delta}
     """
     printer = SymbolPrinter(_names(scenario))
-    out = scenario.type._require_output(output)
+    out = scenario.type.output(output)
     lhs = out.variable.latex
     rhs = printer.doprint(scenario.expression(output, expand=expand))
     return Latex(f"{lhs} = {rhs}")
@@ -500,10 +500,10 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     """
     config, arguments = _config(config, options)
     names = _names(scenario)
-    out = scenario.type._require_output(output)
+    out = scenario.type.output(output)
     # evaluate first: it names a wrong or missing key or argument
     value = scenario.evaluate(output, *keys, **arguments)
-    plan = scenario._plan(output)
+    plan = scenario.planner.plan(output)
     expr = plan.expr
     values = scenario.symbol_values(output, *keys, **arguments)
     shown = {sym: format_quantity(q, config, drop_counts=True) for sym, q in values.items()}
@@ -571,7 +571,7 @@ _SKIPPED = (MlsysimSymbolicError, TypeError, KeyError, ValueError, ZeroDivisionE
 
 
 def _key_sets(scenario: Scenario, name: str, keys: Sequence[Any], all_keys: bool, limit: int) -> list[tuple[Any, ...]]:
-    indices = scenario._plan(name).indices
+    indices = scenario.planner.plan(name).indices
     if not indices:
         return [()]
     if keys:
@@ -691,7 +691,7 @@ def symbol_table(scenario: Scenario, output: str | None = None) -> SymbolTable:
     t = scenario.type
     if output is not None:
         symbols = set(scenario.expression(output, expand=True).free_symbols) | set(scenario.expression(output).free_symbols)
-        symbols.add(t._require_output(output).variable.symbol)
+        symbols.add(t.output(output).variable.symbol)
     else:
         symbols = None
     table_rows = []

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pint
 
@@ -98,6 +98,9 @@ class Entry:
     source: Source = field(default_factory=Source)
     info: Mapping[str, Any] = field(default_factory=dict)
 
+    #: The numeric fields an entry of this class may carry (unit, meaning, integer).
+    schema: ClassVar[Mapping[str, tuple[str, str, bool]]] = {}
+
     def __getattr__(self, item: str) -> Any:
         if item.startswith("__"):
             raise AttributeError(item)
@@ -107,7 +110,29 @@ class Entry:
         info = object.__getattribute__(self, "info")
         if item in info:
             return info[item]
-        return None
+        if item in type(self).schema or item in _TEXT_FIELDS:
+            return None     # a known field this entry does not state
+        known = sorted({*type(self).schema, *fields, *info})
+        hint = closest(item, known)
+        raise AttributeError(f"{type(self).__name__} {self.key!r} has no field {item!r}"
+                             + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+                             + f" Fields: {', '.join(known)}")
+
+    def with_fields(self, changes: Mapping[str, Any]) -> Entry:
+        """A copy with some fields changed (same units and checks as the registry); an unknown field is refused.
+
+        >>> llama = workloads()["Llama3_8B"].with_fields({"kv_heads": 2})
+        >>> llama.kv_heads, llama.heads
+        (2, 32)
+        >>> workloads()["Llama3_8B"].with_fields({"kv_head": 2})
+        Traceback (most recent call last):
+        ...
+        mlsysim_symbolic.errors.UnknownNameError: Llama3_8B: unknown field 'kv_head'; did you mean 'kv_heads', ...
+        """
+        raw: dict[str, Any] = {**self.info, **self.fields, "name": self.name}
+        raw.update(changes)
+        entry = make_entry(type(self), self.key, raw, type(self).schema, strict=tuple(changes))
+        return type(self)(key=self.key, name=entry.name, fields=entry.fields, source=self.source, info=entry.info)
 
     def get(self, path: str) -> Any:
         """A field by dotted path (``precision_flops.fp16_dense``); ``None`` when absent."""
@@ -125,6 +150,8 @@ class Entry:
 
 class Workload(Entry):
     """A model: parameter count and architecture figures, with provenance."""
+
+    schema = WORKLOAD_FIELDS
 
     def size_in_bytes(self, bytes_per_param: Any = "2 B") -> pint.Quantity:
         """Bytes of the parameters at ``bytes_per_param`` (a quantity, number of bytes, or precision name)."""
@@ -144,6 +171,8 @@ class Workload(Entry):
 
 class Hardware(Entry):
     """An accelerator or device: peak rates per precision, memory, power, with provenance."""
+
+    schema = HARDWARE_FIELDS
 
 
 class Registry(Mapping[str, Entry]):
@@ -198,8 +227,20 @@ def _convert(value: Any, where: str, path: Path) -> Any:
 _TEXT_FIELDS = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
 
 
-def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mapping[str, tuple[str, str, bool]], where: str = "") -> Entry:
-    """One registry entry from its table (quantities as ``"<number> <unit>"`` text)."""
+def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mapping[str, tuple[str, str, bool]], where: str = "",
+               *, strict: bool | tuple[str, ...] = False) -> Entry:
+    """One registry entry from its table (quantities as ``"<number> <unit>"`` text).
+
+    With ``strict`` (every field, or the named ones), a field outside the schema is refused with the close
+    names: an entry a user states inline (``kv_head = 8``) must not lose a typo silently.
+    """
+    checked = set(raw) if strict is True else set(strict or ())
+    for name in checked:
+        if name not in schema and name not in _TEXT_FIELDS and name != "source":
+            known = sorted({*schema, *_TEXT_FIELDS})
+            hint = closest(name, known)
+            raise UnknownNameError(f"{key}: unknown field {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+                                   + f" Fields: {', '.join(known)}")
     fields: dict[str, Any] = {}
     info: dict[str, Any] = {}
     for name, value in raw.items():

@@ -5,42 +5,33 @@ constructor takes the type's inputs, whose outputs are properties (or methods,
 for outputs keyed by a model name or taking an argument), and whose docstring is
 the type's reference page.  Instances are immutable: :meth:`Scenario.variant`
 returns a changed copy.
+
+The analyses are reached through accessors, one per analysis module, as pandas'
+``.plot`` is: ``s.sensitivity.sobol(...)``, ``s.sweeps.grid(...)``,
+``s.inverse.solve(...)``, ``s.tex.substituted(...)``.  The flat methods of earlier
+versions (``s.sobol``, ``s.sweep``, ``s.solve``, ``s.latex`` ...) remain as aliases;
+a declared output of the same name takes precedence over an alias, so the names a
+derivation file may not use are only :data:`~mlsysim_symbolic.spec.RESERVED`.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import pint
 import sympy
 
+from . import latex as latex_module
 from . import symbolic
-from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, closest
-from .evaluate import compile_tree, to_base_factor
-from .parse import parse_equation
-from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
-from .spec import OBJECT_KINDS, InputSpec, OutputSpec, ScenarioType
-from .units import Q_, base_ratio, from_base, make_quantity, parse_quantity, scaling, to_base, ureg
-from .variables import KeyedSymbol, Variable
-
-
-@dataclass
-class _Plan:
-    """One output of one scenario, ready to run: its tree, compiled function and argument sources."""
-
-    output: OutputSpec
-    expr: sympy.Expr
-    args: tuple[sympy.Symbol, ...]
-    function: Any
-    factor: float | int      # base unit -> declared unit: value * factor / divisor (exact integers where possible)
-    unit: pint.Unit
-    indices: tuple[str, ...]
-    arguments: tuple[str, ...]
-    divisor: float | int = 1
+from .errors import InputError, MissingInputError, UnexpectedNameError
+from .plan import NeededBy, Planner, needed_by
+from .registry import Entry
+from .sensitivity import SensitivityAccessor
+from .solve import InverseAccessor
+from .spec import RESERVED, OutputSpec, ScenarioType, type_docstring
+from .sweep import SweepAccessor
 
 
 class _ScenarioMeta(type):
@@ -53,8 +44,6 @@ class _ScenarioMeta(type):
             return cls.__dict__.get("_base_doc")
         cached = cls.__dict__.get("_doc_cache")
         if cached is None:
-            from .docs import type_docstring
-
             cached = type_docstring(t)
             type.__setattr__(cls, "_doc_cache", cached)
         return cached
@@ -67,375 +56,83 @@ class _InstanceDoc:
         return _ScenarioMeta.__doc__.__get__(owner)  # type: ignore[attr-defined]
 
 
+class TexAccessor:
+    """LaTeX of one scenario: ``s.tex.equation(...)``, ``s.tex.substituted(...)``, ``s.tex.align()``, ``s.tex.symbols()``."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self._s = scenario
+
+    def equation(self, output: str, *, expand: bool = False, **options: Any) -> Any:
+        """The equation of ``output`` as LaTeX."""
+        return latex_module.equation(self._s, output, expand=expand, **options)
+
+    def substituted(self, output: str, *keys: Any, **options: Any) -> Any:
+        """Equation = numbers = result for ``output``."""
+        return latex_module.substituted(self._s, output, *keys, **options)
+
+    def align(self, *keys: Any, **options: Any) -> Any:
+        """Every output as one ``align`` block."""
+        return latex_module.align(self._s, *keys, **options)
+
+    def symbols(self, output: str | None = None) -> Any:
+        """The symbol table of ``output`` (or of every output)."""
+        return latex_module.symbol_table(self._s, output)
+
+
 class Scenario(metaclass=_ScenarioMeta):
     """Base class of every scenario type's class.  See the type's own docstring."""
 
     _base_doc = "Base class of every scenario type's class.  See the type's own docstring."
-
     _type: ScenarioType
+    __slots__ = ("_planner", "name", "description", "key", "__weakref__")
 
     def __init__(self, *, name: str | None = None, description: str | None = None, **inputs: Any) -> None:
-        self.name = name if name is not None else self._type.name
-        self.description = description if description is not None else self._type.summary
-        self._given: dict[str, Any] = {}
-        self._values: dict[str, Any] = {}
-        self._scalars: dict[sympy.Symbol, Any] = {}
-        self._keyed: dict[str, dict[Any, dict[sympy.Symbol, Any]]] = {}
-        self._keys: dict[str, list[Any]] = {}
-        self._choices: dict[str, str] = {}
-        self._plans: dict[Any, _Plan] = {}
-        self._argcache: dict[Any, tuple[Any, ...]] = {}
-        self._fast: dict[Any, tuple[Any, ...]] = {}
-        self._bind(inputs)
+        object.__setattr__(self, "_planner", Planner(self._type, inputs))
+        object.__setattr__(self, "name", name if name is not None else self._type.name)
+        object.__setattr__(self, "description", description if description is not None else self._type.summary)
+        object.__setattr__(self, "key", None)
 
-    # ------------------------------------------------------------------ binding
-    def _bind(self, inputs: Mapping[str, Any]) -> None:
-        t = self._type
-        unknown = [k for k in inputs if k not in t.inputs]
-        if unknown:
-            hint = closest(unknown[0], list(t.inputs))
-            raise UnexpectedNameError(
-                f"{t.name}() got an unexpected input {unknown[0]!r}"
-                + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
-                + f" Inputs: {', '.join(t.inputs)}")
-        missing = [n for n, s in t.inputs.items() if s.required and inputs.get(n) is None]
-        if missing:
-            raise MissingInputError(
-                f"{t.name}() missing required input{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        # choices first: attribute paths such as precision_flops.{precision} read them
-        ordered = sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice")
-        for in_name, spec in ordered:
-            value = inputs.get(in_name, spec.default)
-            self._given[in_name] = inputs.get(in_name, spec.default)
-            self._bind_one(spec, value)
-        for index, names in t.index_inputs.items():
-            key_sets = [(n, self._keys.get(n)) for n in names if self._keys.get(n) is not None]
-            if len({tuple(sorted(map(str, k))) for _, k in key_sets}) > 1:
-                raise InputError(
-                    f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
-            if key_sets:
-                self._keys[index] = key_sets[0][1]
-        for sym, index in t.positions.items():   # each key's position, for the *_upto reductions
-            for position, key in enumerate(self._keys.get(index, []), start=1):
-                self._keyed[index][key][sym] = position
-
-    def _bind_one(self, spec: InputSpec, value: Any) -> None:
-        name = spec.name
-        if spec.kind == "choice":
-            if value is None:
-                self._values[name] = None
-                return
-            if not isinstance(value, str) or value not in spec.options:
-                raise InputError(f"{name}: expected one of {', '.join(map(repr, spec.options))}, got {value!r}")
-            self._choices[name] = value
-            self._values[name] = value
+    def __setattr__(self, attr: str, value: Any) -> None:
+        if attr == "key" and getattr(self, "key", None) is None:   # the catalog names its scenarios once
+            object.__setattr__(self, attr, value)
             return
-        if spec.kind == "quantity":
-            var = spec.variable
-            assert var is not None
-            if value is None:
-                self._values[name] = None
-                self._scalars[var.symbol] = None
-                return
-            magnitude = var.check(value)
-            self._values[name] = magnitude if _is_count(var) else Q_(magnitude, var.unit)
-            self._scalars[var.symbol] = _to_base(magnitude, var, name)
-            return
-        if spec.kind in ("workload", "hardware"):
-            if value is None:
-                self._values[name] = None
-                for var in spec.attributes.values():
-                    self._scalars[var.symbol] = None
-                return
-            entry = _entry(spec, value, name)
-            self._values[name] = entry
-            self._scalars.update(self._attributes(spec, entry, name))
-            return
-        # keyed inputs: workloads, map, list
-        if value is None:
-            self._values[name] = None
-            return
-        if spec.kind == "list":
-            if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-                raise InputError(f"{name}: expected a list of values, got {value!r}")
-            items = list(value)
-            if not items:
-                raise InputError(f"{name}: expected at least one value")
-            value = {_list_key(v): v for v in items}
-        if not isinstance(value, Mapping) or (not value and spec.kind == "workloads"):
-            what = "a non-empty mapping of names to workloads" if spec.kind == "workloads" else "a mapping of keys to values"
-            raise InputError(f"{name}: expected {what}, got {value!r}")
-        keyed: dict[Any, dict[sympy.Symbol, Any]] = {}
-        stored: dict[Any, Any] = {}
-        for key, item in value.items():
-            label = f"{name}[{key!r}]"
-            if spec.kind == "workloads":
-                entry = _entry(spec, item, label)
-                stored[key] = entry
-                keyed[key] = self._attributes(spec, entry, label)
-            else:
-                var = spec.variable
-                assert var is not None
-                magnitude = var.check(item, label=label)
-                stored[key] = magnitude if _is_count(var) else Q_(magnitude, var.unit)
-                keyed[key] = {var.symbol: _to_base(magnitude, var, label)}
-        self._values[name] = stored
-        self._keys[name] = list(value)
-        index = spec.index or name
-        merged = self._keyed.setdefault(index, {})
-        for key, syms in keyed.items():
-            merged.setdefault(key, {}).update(syms)
+        raise AttributeError(f"{type(self).__name__} is immutable: use .variant({attr}=...) for a changed copy")
 
-    def _attributes(self, spec: InputSpec, entry: Entry, label: str) -> dict[sympy.Symbol, Any]:
-        """Read each declared symbol of an object input from the registry entry."""
-        out: dict[sympy.Symbol, Any] = {}
-        pending: list[Variable] = []
-        for var in spec.attributes.values():
-            raw = None
-            for path in var.extra["paths"]:
-                try:
-                    path = path.format(**self._choices)
-                except KeyError:
-                    continue
-                raw = entry.get(path)
-                if raw is not None:
-                    break
-            if raw is None and var.extra.get("fallback") is None and var.extra.get("default") is not None:
-                raw = var.extra["default"]
-            if raw is None:
-                if var.extra.get("fallback") is not None:
-                    pending.append(var)
-                else:
-                    out[var.symbol] = None
-                continue
-            magnitude = var.check(raw, label=f"{label} ({entry.key}).{var.extra['paths'][0]}")
-            out[var.symbol] = _to_base(magnitude, var)
-        for var in pending:
-            names = {v.symbol.name: v.symbol for v in spec.attributes.values()}
-            names.update({v.name: v.symbol for v in spec.attributes.values()})
-            expr = parse_equation(var.extra["fallback"], names)
-            values = {s: out.get(s) for s in expr.free_symbols}
-            if any(v is None for v in values.values()):
-                out[var.symbol] = None
-                continue
-            # fallbacks are rules of counting (e.g. head_dim = floor(h / a)), evaluated in base units
-            value = compile_tree(expr, tuple(values))(*values.values())
-            out[var.symbol] = value
-        return out
+    def __delattr__(self, attr: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
-    # ------------------------------------------------------------------ planning
-    def _plan(self, name: str, argument_choices: tuple[tuple[str, str], ...] = ()) -> _Plan:
-        key = (name, argument_choices)
-        plan = self._plans.get(key)
-        if plan is not None:
-            return plan
-        t = self._type
-        out = t._require_output(name)
-        choices = dict(self._choices)
-        choices.update(dict(argument_choices))
-        expr = t.expand(name, choices, available=self._available)
-        expr = self._expand_reductions(expr)
-        leaves = sorted((s for s in expr.free_symbols), key=lambda s: s.name)
-        arguments = tuple(a for a, v in t.arguments.items() if v.symbol in expr.free_symbols)
-        indices = tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index))
-        for sym in leaves:
-            if sym in t.leaf_index or t.leaf_input.get(sym) in t.arguments:
-                continue
-            if self._scalars.get(sym) is None:
-                raise MissingInputError(f"{t.name}.{name} needs {self._describe_missing(sym)}, which this scenario does not set")
-        cache_key = (expr, tuple(leaves))
-        function = t._compiled.get(cache_key)
-        if function is None:
-            function = compile_tree(expr, leaves)
-            t._compiled[cache_key] = function
-        unit = out.variable.unit
-        factor, divisor = scaling(1 / base_ratio(unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
-        plan = _Plan(out, expr, tuple(leaves), function, factor, unit, indices, arguments, divisor)
-        self._plans[key] = plan
-        return plan
+    def __reduce__(self) -> Any:
+        # rebuilt from the class and the given inputs: compiled functions are not pickled, they are rebuilt
+        return (_rebuild, (type(self), dict(self._planner.given), self.name, self.description, self.key))
 
-    def _describe_missing(self, sym: sympy.Symbol) -> str:
-        t = self._type
-        source = t.leaf_input.get(sym, "?")
-        var = t.leaves.get(sym)
-        spec = t.inputs.get(source)
-        if spec is not None and spec.kind in OBJECT_KINDS and var is not None and self._values.get(source) is not None:
-            entry = self._values[source]
-            key = getattr(entry, "key", source)
-            return f"{var.extra['paths'][0]} ({sym}) of {spec.kind} {key!r}"
-        return f"input {source!r} ({sym})"
+    # ------------------------------------------------------------------ the plan and the values
+    @property
+    def planner(self) -> Planner:
+        """The public plan of this scenario (trees, compiled functions, bound values), for analyses."""
+        return self._planner
 
-    def _available(self, expr: sympy.Expr) -> bool:
-        t = self._type
-        for sym in expr.free_symbols:
-            if sym in t.output_symbols:
-                out = t.outputs[t.output_symbols[sym]]
-                if not any(self._available(b.expr) for b in out.branches):
-                    return False
-            elif sym in t.leaves and sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments:
-                if self._scalars.get(sym) is None:
-                    return False
-            elif sym in t.leaf_index:
-                index = t.leaf_index[sym]
-                if index not in self._keys:
-                    return False
-        return True
+    @property
+    def type(self) -> ScenarioType:
+        """The scenario type this scenario binds."""
+        return self._type
 
-    def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
-        t = self._type
-        if not expr.has(sympy.Sum, sympy.Product):
-            return expr
+    @property
+    def inputs(self) -> Mapping[str, Any]:
+        """The bound inputs, by name, in their declared units (read-only)."""
+        return self._planner.inputs
 
-        def expand(node: Any) -> Any:
-            if isinstance(node, (sympy.Sum, sympy.Product)):
-                inner = expand(node.function)
-                dummy = node.limits[0][0]
-                index = t.reductions.get(dummy, dummy.name)
-                if index not in self._keys:
-                    raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input, which is not set")
-                upper = node.limits[0][2]
-                partial = upper in t.positions
-                identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
-                terms = []
-                for position, key in enumerate(self._keys[index], start=1):
-                    subs = {}
-                    for sym in inner.free_symbols:
-                        if t.leaf_index.get(sym) == index and sym not in t.positions:
-                            per_key = KeyedSymbol(sym, key)
-                            subs[sym] = per_key
-                            self._scalars[per_key] = self._keyed[index][key].get(sym)
-                    term = inner.xreplace(subs)
-                    if partial:   # the keys up to this one: the term counts where the key's position n >= its own
-                        term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
-                    terms.append(term)
-                return sympy.Add(*terms) if isinstance(node, sympy.Sum) else sympy.Mul(*terms)
-            if node.args:
-                return node.func(*[expand(a) for a in node.args])
-            return node
+    @property
+    def outputs(self) -> list[str]:
+        """The names of the outputs."""
+        return list(self._type.outputs)
 
-        return expand(expr)
-
-    # ------------------------------------------------------------------ evaluation
-    def evaluate(self, output: str, *keys: Any, **arguments: Any) -> Any:
+    def evaluate(self, output: str, *keys: Any, **arguments: Any) -> pint.Quantity:
         """The value of ``output`` as a pint Quantity in its declared unit.
 
         ``keys`` select the model (or other key) of a keyed output; ``arguments``
         give the free arguments of a method output.
         """
-        if not arguments:
-            fast = self._fast.get((output, keys))
-            if fast is not None:
-                function, args, factor, divisor, unit = fast
-                try:
-                    value = function(*args)
-                except (ZeroDivisionError, OverflowError, ValueError) as exc:
-                    raise self._not_evaluable(output, keys, exc, self._plan(output), args) from None
-                if factor != 1:
-                    value = value * factor
-                if divisor != 1:
-                    value = value / divisor
-                return make_quantity(value, unit)
-        t = self._type
-        out = t._require_output(output)
-        picked = []
-        for a in out.arguments:
-            options = t.arguments[a].extra.get("options")
-            if options:
-                value = arguments.pop(a, None)
-                if value not in options:
-                    raise InputError(f"{output}: {a} must be one of {', '.join(map(repr, options))}, got {value!r}")
-                picked.append((a, value))
-        choice_value = tuple(picked)
-        plan = self._plan(output, choice_value)
-        if len(keys) != len(plan.indices):
-            if not plan.indices:
-                raise UnexpectedNameError(f"{t.name}.{output} takes no key, got {len(keys)}: {', '.join(map(repr, keys))}")
-            known = self._keys.get(plan.indices[0], [])
-            raise MissingInputError(
-                f"{t.name}.{output} needs a key for {', '.join(plan.indices)}"
-                f" (one of {', '.join(map(repr, known))})")
-        cache_key = (output, choice_value, keys)
-        args = None if plan.arguments else self._argcache.get(cache_key)
-        if args is None:
-            args = self._arguments(plan, keys, arguments)
-            if not plan.arguments:
-                self._argcache[cache_key] = args
-        elif arguments:
-            raise UnexpectedNameError(f"{t.name}.{output} takes no arguments, got {', '.join(arguments)}")
-        try:
-            value = plan.function(*args)
-        except (ZeroDivisionError, OverflowError, ValueError) as exc:
-            raise self._not_evaluable(output, keys, exc, plan, args) from None
-        if not plan.arguments and not choice_value:
-            self._fast[(output, keys)] = (plan.function, args, plan.factor, plan.divisor, plan.unit)
-        if plan.factor != 1:
-            value = value * plan.factor
-        if plan.divisor != 1:
-            value = value / plan.divisor
-        return make_quantity(value, plan.unit)
-
-    def _arguments(self, plan: _Plan, keys: tuple[Any, ...], arguments: Mapping[str, Any]) -> tuple[Any, ...]:
-        t = self._type
-        key_of: dict[str, Any] = {}
-        if len(keys) < len(plan.indices):
-            missing = plan.indices[len(keys):]
-            known = self._keys.get(missing[0], [])
-            raise MissingInputError(f"{t.name}.{plan.output.name} needs a key for {', '.join(missing)}"
-                                    f" (one of {', '.join(map(repr, known))})")
-        for index, key in zip(plan.indices, keys):
-            known = self._keys.get(index)
-            if known is None:
-                raise MissingInputError(f"{t.name}: input {index!r} is not set")
-            if key not in self._keyed[index]:
-                hint = closest(str(key), [str(k) for k in known])
-                raise UnknownNameError(
-                    f"unknown {index} key {key!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
-                    + f" Known: {', '.join(map(repr, known))}")
-            key_of[index] = key
-        unknown = [a for a in arguments if a not in plan.arguments]
-        if unknown:
-            raise UnexpectedNameError(f"{t.name}.{plan.output.name} got an unexpected argument {unknown[0]!r}; arguments: {', '.join(plan.arguments) or 'none'}")
-        arg_values: dict[sympy.Symbol, Any] = {}
-        for a in plan.arguments:
-            var = t.arguments[a]
-            if a not in arguments or arguments[a] is None:
-                source = var.extra.get("default_input")
-                bound = self._scalars.get(t.inputs[source].variable.symbol) if source else None
-                if bound is None:
-                    also = f" (or set input {source!r})" if source else ""
-                    raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {a}{also}")
-                arg_values[var.symbol] = bound
-                continue
-            arg_values[var.symbol] = _to_base(var.check(arguments[a]), var, a)
-        values = []
-        for sym in plan.args:
-            if sym in arg_values:
-                values.append(arg_values[sym])
-            elif sym in t.leaf_index:
-                value = self._keyed[t.leaf_index[sym]][key_of[t.leaf_index[sym]]].get(sym)
-                if value is None:
-                    raise MissingInputError(f"{t.name}.{plan.output.name}: {key_of[t.leaf_index[sym]]!r} has no {self._type.leaves[sym].extra.get('paths', (sym,))[0]} ({sym})")
-                values.append(value)
-            else:
-                value = self._scalars.get(sym)
-                if value is None:
-                    raise MissingInputError(f"{t.name}.{plan.output.name} needs {self._describe_missing(sym)}, which this scenario does not set")
-                values.append(value)
-        return tuple(values)
-
-    def _not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: _Plan | None = None,
-                       args: tuple[Any, ...] | None = None) -> InputError:
-        """The error for inputs at which the equation has no value (a zero divisor, an overflow, a log of a negative)."""
-        shown = ""
-        if plan is not None and args is not None:
-            parts = []
-            for sym, base in zip(plan.args, args):
-                var = self._type.leaves.get(sym)
-                if var is not None:
-                    parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
-            shown = f" at {', '.join(parts)}" if parts else ""
-        where = f"{self._type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
-        return InputError(f"{where} has no value{shown}: {exc}")
+        return self._planner.evaluate(output, *keys, **arguments)
 
     def values(self, *keys: Any) -> dict[str, Any]:
         """Every output that can be evaluated without arguments, as ``{name: Quantity}``."""
@@ -444,53 +141,71 @@ class Scenario(metaclass=_ScenarioMeta):
             if spec.arguments:
                 continue
             try:
-                out[name] = self._member(name, keys)
+                out[name] = self._planner.member(name, keys)
             except MissingInputError:
                 continue
         return out
 
-    def _member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
-        spec = self._type.outputs[name]
-        if spec.style == "dict":
-            return self._as_dict(name, spec.indices, ())
-        if spec.indices and keys:
-            return self.evaluate(name, *keys[: len(spec.indices)])
-        if spec.indices:
-            return self._as_dict(name, spec.indices, ())
-        return self.evaluate(name)
+    def keys(self, index: str | None = None) -> list[Any]:
+        """The keys of a keyed input (the first one when ``index`` is not given)."""
+        if index is None:
+            if not self._type.index_inputs:
+                return []
+            index = next(iter(self._type.index_inputs))
+        return self._planner.keys(index) or []
 
-    def _as_dict(self, name: str, indices: tuple[str, ...], prefix: tuple[Any, ...]) -> Any:
-        plan = self._plan(name)
-        indices = plan.indices
-        if len(prefix) == len(indices):
-            return self.evaluate(name, *prefix)
-        index = indices[len(prefix)]
-        if index not in self._keys:
-            inputs = ", ".join(self._type.index_inputs.get(index, [index]))
-            raise MissingInputError(f"{self._type.name}.{name} needs input {inputs}, which this scenario does not set")
-        return {k: self._as_dict(name, indices, (*prefix, k)) for k in self._keys[index]}
+    def variant(self, **changes: Any) -> Scenario:
+        """A copy with some inputs (or ``name``/``description``) changed.
 
-    # ------------------------------------------------------------------ inputs and notes
+        A table of fields for a workload or hardware input changes those fields of the bound entry.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> s = Scenarios.DpSgdPerExampleGradients.variant(batch_size=1024, bytes_per_param="2 B")
+        >>> s.per_batch("GPT-2")
+        <Quantity(3.072e+12, 'byte')>
+        """
+        name = changes.pop("name", self.name)
+        description = changes.pop("description", self.description)
+        return type(self)(name=name, description=description, **self._planner.changed(changes))
+
+    # ------------------------------------------------------------------ symbolic face
+    def expression(self, output: str, expand: bool = False) -> sympy.Expr:
+        """The tree of ``output`` (over inputs and earlier outputs; over inputs only with ``expand``)."""
+        self._type.output(output)
+        return self._planner.expression(output, expand=expand)
+
+    def equation(self, output: str, expand: bool = False) -> sympy.Eq:
+        """``Eq(output_symbol, tree)``.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> Scenarios.DpSgdPerExampleGradients.equation("per_batch", expand=True)
+        Eq(M_batch, B*P*b)
+        """
+        out = self._type.output(output)
+        return sympy.Eq(out.variable.symbol, self.expression(output, expand=expand), evaluate=False)
+
+    # ------------------------------------------------------------------ accessors
     @property
-    def planner(self) -> _PlannerShim:
-        """The public plan of this scenario (trees, compiled functions, bound values) for analyses."""
-        return _PlannerShim(self)
+    def sensitivity(self) -> SensitivityAccessor:
+        """Sensitivity analyses: ``local``, ``one_at_a_time``, ``tornado``, ``sobol``, ``morris``, ``uncertainty``."""
+        return SensitivityAccessor(self)
 
     @property
-    def type(self) -> ScenarioType:
-        """The scenario type this scenario binds."""
-        return self._type
+    def sweeps(self) -> SweepAccessor:
+        """Sweeps: ``grid`` (an output over arrays of inputs) and ``reduce`` (chunked min/max/feasible region)."""
+        return SweepAccessor(self)
 
     @property
-    def inputs(self) -> dict[str, Any]:
-        """The bound inputs, by name, in their declared units."""
-        return dict(self._values)
+    def inverse(self) -> InverseAccessor:
+        """Inverse questions: ``solve`` (the input that makes an output hit a target) and ``optimum``."""
+        return InverseAccessor(self)
 
     @property
-    def outputs(self) -> list[str]:
-        """The names of the outputs."""
-        return list(self._type.outputs)
+    def tex(self) -> TexAccessor:
+        """LaTeX: ``equation``, ``substituted``, ``align``, ``symbols``."""
+        return TexAccessor(self)
 
+    # ------------------------------------------------------------------ aliases (an output of the same name wins)
     @property
     def assumptions(self) -> tuple[str, ...]:
         return self._type.assumptions
@@ -507,45 +222,6 @@ class Scenario(metaclass=_ScenarioMeta):
     def references(self) -> tuple[Any, ...]:
         return self._type.references
 
-    def keys(self, index: str | None = None) -> list[Any]:
-        """The keys of a keyed input (the first one when ``index`` is not given)."""
-        if index is None:
-            if not self._keys:
-                return []
-            index = next(iter(self._type.index_inputs))
-        return list(self._keys.get(index, []))
-
-    def variant(self, **changes: Any) -> Scenario:
-        """A copy with some inputs (or ``name``/``description``) changed.
-
-        >>> from mlsysim_symbolic import Scenarios
-        >>> s = Scenarios.DpSgdPerExampleGradients.variant(batch_size=1024, bytes_per_param="2 B")
-        >>> s.per_batch("GPT-2")
-        <Quantity(3.072e+12, 'byte')>
-        """
-        given = {k: v for k, v in self._given.items() if v is not None}
-        given.update(changes)
-        name = given.pop("name", self.name)
-        description = given.pop("description", self.description)
-        return type(self)(name=name, description=description, **given)
-
-    # ------------------------------------------------------------------ symbolic face
-    def expression(self, output: str, expand: bool = False) -> sympy.Expr:
-        """The tree of ``output`` (over inputs and earlier outputs; over inputs only with ``expand``)."""
-        if expand:
-            return self._type.expand(output, self._choices, available=self._available)
-        return self._type.branch(output, self._choices, self._available).expr
-
-    def equation(self, output: str, expand: bool = False) -> sympy.Eq:
-        """``Eq(output_symbol, tree)``.
-
-        >>> from mlsysim_symbolic import Scenarios
-        >>> Scenarios.DpSgdPerExampleGradients.equation("per_batch", expand=True)
-        Eq(M_batch, B*P*b)
-        """
-        out = self._type._require_output(output)
-        return sympy.Eq(out.variable.symbol, self.expression(output, expand=expand), evaluate=False)
-
     def simplify(self, output: str) -> sympy.Expr:
         """``sympy.simplify`` of the expanded tree of ``output``."""
         return sympy.simplify(self.expression(output, expand=True))
@@ -558,100 +234,66 @@ class Scenario(metaclass=_ScenarioMeta):
         """∂ln y/∂ln x for every input x of ``output``: symbolic and at this scenario's values, ranked."""
         return symbolic.elasticities(self, output, *keys, **arguments)
 
-    # ------------------------------------------------------------------ sensitivity, sweeps, inverse questions
     def local_sensitivity(self, output: str, *keys: Any, **arguments: Any) -> Any:
-        """Derivatives and elasticities of ``output`` at this scenario, ranked (a :class:`~mlsysim_symbolic.tables.Table`)."""
-        from .sensitivity import local
-
-        return local(self, output, *keys, **arguments)
+        """Alias of ``sensitivity.local``."""
+        return SensitivityAccessor(self).local(output, *keys, **arguments)
 
     def one_at_a_time(self, output: str, *keys: Any, **options: Any) -> Any:
-        """Each input low and high (``ranges=`` or +/- ``pct`` %), sorted by swing."""
-        from .sensitivity import one_at_a_time
-
-        return one_at_a_time(self, output, *keys, **options)
+        """Alias of ``sensitivity.one_at_a_time``."""
+        return SensitivityAccessor(self).one_at_a_time(output, *keys, **options)
 
     def tornado(self, output: str, *keys: Any, **options: Any) -> Any:
-        """A tornado chart (matplotlib Figure) of :meth:`one_at_a_time`."""
-        from .sensitivity import tornado
-
-        return tornado(self, output, *keys, **options)
+        """Alias of ``sensitivity.tornado``."""
+        return SensitivityAccessor(self).tornado(output, *keys, **options)
 
     def sobol(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
-        """Sobol first-order and total indices over uniform ``ranges`` (SALib)."""
-        from .sensitivity import sobol
-
-        return sobol(self, output, *keys, ranges=ranges, **options)
+        """Alias of ``sensitivity.sobol``."""
+        return SensitivityAccessor(self).sobol(output, *keys, ranges=ranges, **options)
 
     def morris(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
-        """Morris screening over ``ranges`` (SALib)."""
-        from .sensitivity import morris
-
-        return morris(self, output, *keys, ranges=ranges, **options)
+        """Alias of ``sensitivity.morris``."""
+        return SensitivityAccessor(self).morris(output, *keys, ranges=ranges, **options)
 
     def uncertainty(self, output: str, *keys: Any, inputs: Mapping[str, Any], **options: Any) -> Any:
-        """Linear propagation and Monte Carlo of input uncertainty to ``output``."""
-        from .sensitivity import uncertainty
-
-        return uncertainty(self, output, *keys, inputs=inputs, **options)
+        """Alias of ``sensitivity.uncertainty``."""
+        return SensitivityAccessor(self).uncertainty(output, *keys, inputs=inputs, **options)
 
     def sweep(self, output: str, *keys: Any, **inputs: Any) -> Any:
-        """``output`` over ranges or arrays of inputs (a grid), as a Quantity array; ``.plot()`` draws it."""
-        from .sweep import sweep
-
-        return sweep(self, output, *keys, **inputs)
+        """Alias of ``sweeps.grid``."""
+        return SweepAccessor(self).grid(output, *keys, **inputs)
 
     def reduce_sweep(self, output: str, *keys: Any, **options: Any) -> Any:
-        """A chunked min/max/argmin/argmax/feasible-region reduction over a grid of inputs."""
-        from .sweep import reduce_sweep
-
-        return reduce_sweep(self, output, *keys, **options)
+        """Alias of ``sweeps.reduce``."""
+        return SweepAccessor(self).reduce(output, *keys, **options)
 
     def solve(self, output: str, input: str, target: Any, *keys: Any, **options: Any) -> Any:
-        """The value of ``input`` at which ``output`` reaches ``target`` (symbolic, with units; integers on the feasible side)."""
-        from .solve import solve
-
-        return solve(self, output, input, target, *keys, **options)
+        """Alias of ``inverse.solve``."""
+        return InverseAccessor(self).solve(output, input, target, *keys, **options)
 
     def optimum(self, output: str, input: str, *keys: Any, **options: Any) -> Any:
-        """The stationary point of ``output`` in ``input`` (solve d output / d input = 0)."""
-        from .solve import optimum
-
-        return optimum(self, output, input, *keys, **options)
+        """Alias of ``inverse.optimum``."""
+        return InverseAccessor(self).optimum(output, input, *keys, **options)
 
     def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, Any]:
         """The value of each leaf symbol of ``output`` as a Quantity in its declared unit."""
-        plan = self._plan(output)
-        args = self._arguments(plan, keys, arguments)
-        result = {}
-        for sym, base in zip(plan.args, args):
-            var = self._type.leaves.get(sym) or _per_key_variable(self._type, sym)
-            value = from_base(base, var.unit)
-            result[sym] = ureg.Quantity(value, var.unit)
-        return result
+        return self._planner.symbol_values(output, *keys, **arguments)
 
     def latex(self, output: str | None = None, *keys: Any, values: bool = True, **options: Any) -> Any:
         """LaTeX: ``output``'s equation, substituted line and result (all outputs as ``align`` when omitted)."""
-        from . import latex as latex_module
-
         if output is None:
-            return latex_module.align(self, *keys, **options)
-        return latex_module.substituted(self, output, *keys, **options) if values else latex_module.equation(self, output, **options)
+            return TexAccessor(self).align(*keys, **options)
+        return TexAccessor(self).substituted(output, *keys, **options) if values else TexAccessor(self).equation(output, **options)
 
     def symbol_table(self, output: str | None = None) -> Any:
-        """The symbols of ``output`` (or of every output): symbol, meaning, unit."""
-        from . import latex as latex_module
-
-        return latex_module.symbol_table(self, output)
+        """Alias of ``tex.symbols``."""
+        return TexAccessor(self).symbols(output)
 
     def _repr_latex_(self) -> str:
-        from . import latex as latex_module
-
-        return latex_module.align(self)._repr_latex_()
+        return TexAccessor(self).align()._repr_latex_()
 
     def __repr__(self) -> str:
         shown = []
-        for k, v in self._values.items():
+        for k, v in self._planner.inputs.items():
             if v is None:
                 continue
             if isinstance(v, Mapping):
@@ -664,104 +306,32 @@ class Scenario(metaclass=_ScenarioMeta):
         return f"{type(self).__name__}(name={self.name!r}, {', '.join(shown)})"
 
 
-class _PlannerShim:
-    """Transitional public face of the plan layer (replaced by ``plan.Planner``)."""
-
-    def __init__(self, scenario: Scenario) -> None:
-        self._s = scenario
-        self.type = scenario._type
-
-    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> _Plan:
-        return self._s._plan(output, choices)
-
-    def values(self, plan: _Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
-        return self._s._arguments(plan, keys, arguments or {})
-
-    def variable(self, sym: sympy.Symbol) -> Variable:
-        return self._s._type.leaves.get(sym) or _per_key_variable(self._s._type, sym)
-
-    def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
-        """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""
-        return self._s._member(name, keys)
-
-
-def _is_count(var: Variable) -> bool:
-    return var.integer and not var.unit.dimensionality and to_base_factor(var.unit) == 1
-
-
-def _to_base(magnitude: Any, var: Variable, label: str | None = None) -> Any:
-    base = to_base(magnitude, var.unit)
-    if isinstance(base, float) and not math.isfinite(base):
-        raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
-    return base
-
-
-def _list_key(value: Any) -> Any:
-    if isinstance(value, pint.Quantity):
-        return value.magnitude
-    if isinstance(value, str):
-        try:
-            return parse_quantity(value).magnitude
-        except InputError:
-            return value
-    return value
-
-
-def _per_key_variable(t: ScenarioType, sym: sympy.Symbol) -> Variable:
-    if isinstance(sym, KeyedSymbol) and sym.base in t.leaves:
-        return t.leaves[sym.base]
-    raise UnknownNameError(f"no variable for symbol {sym}")
-
-
-def _entry(spec: InputSpec, value: Any, label: str) -> Entry:
-    registry = hardware() if spec.kind == "hardware" else workloads()
-    if isinstance(value, Entry):
-        return value
-    if isinstance(value, str):
-        try:
-            return registry[value]
-        except UnknownNameError as exc:
-            raise UnknownNameError(f"{label}: {exc}") from None
-    if isinstance(value, Mapping):
-        # an entry stated inline (a model that is in no registry): same fields and units as the registry
-        cls, schema = (Hardware, HARDWARE_FIELDS) if spec.kind == "hardware" else (Workload, WORKLOAD_FIELDS)
-        try:
-            return make_entry(cls, str(value.get("name", label)), value, schema)
-        except InputError as exc:
-            raise InputError(f"{label}: {exc}") from None
-    raise InputError(f"{label}: expected a {registry.kind} (its registry name, or a table of its fields), got {type(value).__name__}")
+def _rebuild(cls: type[Scenario], given: dict[str, Any], name: str, description: str, key: str | None) -> Scenario:
+    scenario = cls(name=name, description=description, **{k: v for k, v in given.items() if v is not None})
+    if key is not None:
+        scenario.key = key
+    return scenario
 
 
 # ---------------------------------------------------------------------- class factory
 def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     name = spec.name
-    doc = spec.doc
-    eq = sympy.sstr(stype.expression(name))
-    text = f"{doc}\n\nEquation: {spec.variable.symbol} = {eq}  [{spec.variable.unit_text}]"
-    if spec.style == "property":
+    text = f"{spec.doc}\n\nEquation: {spec.variable.symbol} = {sympy.sstr(stype.expression(name))}  [{spec.variable.unit_text}]"
+    if spec.style in ("property", "dict"):
         def getter(self: Scenario) -> Any:
-            return self.evaluate(name)
+            return self._planner.member(name)
 
         getter.__doc__ = text
         getter.__name__ = name
         return property(getter)
-    if spec.style == "dict":
-        def getter_dict(self: Scenario) -> Any:
-            return self._as_dict(name, spec.indices, ())
-
-        getter_dict.__doc__ = text
-        getter_dict.__name__ = name
-        return property(getter_dict)
 
     key_params = list(spec.key_params)
-    arg_params = list(spec.arguments)
-
     n_keys = len(key_params)
-    simple = not arg_params
+    simple = not spec.arguments
 
     def method(self: Scenario, *args: Any, **kwargs: Any) -> Any:
         if simple and not kwargs and len(args) == n_keys:
-            return self.evaluate(name, *args)
+            return self._planner.evaluate(name, *args)
         try:
             bound = sig.bind(self, *args, **kwargs)
         except TypeError as exc:
@@ -770,13 +340,13 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
         values = dict(bound.arguments)
         values.pop("self")
         keys = tuple(values.pop(k) for k in key_params)
-        return self.evaluate(name, *keys, **values)
+        return self._planner.evaluate(name, *keys, **values)
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     params += [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD) for k in key_params]
     params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                  default=None if stype.arguments[a].extra.get("default_input") else inspect.Parameter.empty)
-               for a in arg_params]
+               for a in spec.arguments]
     sig = inspect.Signature(params)
     method.__signature__ = sig  # type: ignore[attr-defined]
     method.__name__ = name
@@ -785,31 +355,34 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     return method
 
 
-def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenarios") -> type[Scenario]:
-    """The Python class of a scenario type: keyword constructor, outputs as members, reference page as docstring."""
-    namespace: dict[str, Any] = {"_type": stype, "__module__": module, "__doc__": _InstanceDoc()}
-    reserved = set(dir(Scenario))
-    for name, spec in stype.outputs.items():
-        if name in reserved or name in stype.inputs:
-            raise InputError(f"{stype.name}: output name {name!r} clashes with an input or a Scenario member")
-        namespace[name] = _output_member(spec, stype)
-    for in_name in stype.inputs:
-        if in_name in reserved:
-            raise InputError(f"{stype.name}: input name {in_name!r} clashes with a Scenario member")
-        namespace[in_name] = property(lambda self, n=in_name: self._values.get(n), doc=stype.inputs[in_name].meaning)
-
+def _signature(stype: ScenarioType) -> inspect.Signature:
+    """Keyword-only inputs: a default where declared, else the outputs that need the input."""
+    needs = needed_by(stype)
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    ordered = sorted(stype.inputs.values(), key=lambda s: not s.required)
-    for spec in ordered:
-        default = inspect.Parameter.empty if spec.required else spec.default
+    for spec in sorted(stype.inputs.values(), key=lambda s: not s.required):
+        default = NeededBy(needs[spec.name]) if spec.required else spec.default
         params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=spec.annotation))
     params.append(inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="str"))
     params.append(inspect.Parameter("description", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="str"))
+    return inspect.Signature(params)
+
+
+def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenarios") -> type[Scenario]:
+    """The Python class of a scenario type: keyword constructor, outputs as members, reference page as docstring."""
+    namespace: dict[str, Any] = {"_type": stype, "__module__": module, "__doc__": _InstanceDoc(), "__slots__": ()}
+    for name, spec in stype.outputs.items():
+        if name in RESERVED or name in stype.inputs:
+            raise InputError(f"{stype.name}: output name {name!r} clashes with an input or a reserved Scenario member")
+        namespace[name] = _output_member(spec, stype)
+    for in_name in stype.inputs:
+        if in_name in RESERVED:
+            raise InputError(f"{stype.name}: input name {in_name!r} clashes with a reserved Scenario member")
+        namespace[in_name] = property(lambda self, n=in_name: self._planner.inputs.get(n), doc=stype.inputs[in_name].meaning)
 
     def __init__(self: Scenario, **kwargs: Any) -> None:
         Scenario.__init__(self, **kwargs)
 
-    __init__.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    __init__.__signature__ = _signature(stype)  # type: ignore[attr-defined]
     __init__.__doc__ = f"Bind the inputs of {stype.name}."
     namespace["__init__"] = __init__
     return type(stype.name, (Scenario,), namespace)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pint
@@ -26,16 +26,16 @@ import sympy
 
 from .errors import InputError, UnitError
 from .evaluate import compile_tree
+from .plan import Analysable
+from .plots import tornado as draw_tornado
 from .sweep import VectorPlan, vector_plan
+from .symbolic import elasticities
 from .tables import Table
 from .units import Q_, convert, from_base, parse_quantity, to_base
 from .variables import Variable
 
-if TYPE_CHECKING:
-    from .scenario import Scenario
 
-
-def _inputs_of(scenario: Scenario, plan: VectorPlan) -> list[str]:
+def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
     t = scenario.type
     names = []
     for sym in plan.args:
@@ -46,7 +46,7 @@ def _inputs_of(scenario: Scenario, plan: VectorPlan) -> list[str]:
     return names
 
 
-def _plan_for(scenario: Scenario, output: str, keys: tuple[Any, ...], names: Sequence[str] | None, arguments: Mapping[str, Any]) -> tuple[VectorPlan, list[str]]:
+def _plan_for(scenario: Analysable, output: str, keys: tuple[Any, ...], names: Sequence[str] | None, arguments: Mapping[str, Any]) -> tuple[VectorPlan, list[str]]:
     probe = vector_plan(scenario, output, keys, (), **arguments)
     all_names = _inputs_of(scenario, probe)
     chosen = list(names) if names is not None else all_names
@@ -72,9 +72,9 @@ def _q(base: float, var: Variable) -> pint.Quantity:
     return Q_(from_base(base, var.unit), var.unit)
 
 
-def local(scenario: Scenario, output: str, *keys: Any, **arguments: Any) -> Table:
+def local(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> Table:
     """Partial derivatives (with units) and elasticities of ``output`` at the scenario, ranked by |elasticity|."""
-    rows = scenario.elasticities(output, *keys, **arguments)
+    rows = elasticities(scenario, output, *keys, **arguments)
     records = [
         {"input": r.input, "symbol": r.symbol, "derivative": r.derivative, "derivative_value": r.derivative_value,
          "elasticity": r.expression, "elasticity_value": r.value}
@@ -83,7 +83,7 @@ def local(scenario: Scenario, output: str, *keys: Any, **arguments: Any) -> Tabl
     return Table(("input", "symbol", "derivative", "derivative_value", "elasticity", "elasticity_value"), records, title=output)
 
 
-def one_at_a_time(scenario: Scenario, output: str, *keys: Any, pct: float = 10.0,
+def one_at_a_time(scenario: Analysable, output: str, *keys: Any, pct: float = 10.0,
                   ranges: Mapping[str, tuple[Any, Any]] | None = None, inputs: Sequence[str] | None = None,
                   **arguments: Any) -> Table:
     """Each input at a low and a high value (given in ``ranges``, else +/- ``pct`` %), the others held; sorted by swing."""
@@ -116,13 +116,11 @@ def one_at_a_time(scenario: Scenario, output: str, *keys: Any, pct: float = 10.0
     return Table(("input", "value", "low", "high", "output_low", "output_high", "swing", "baseline"), records, title=output)
 
 
-def tornado(scenario: Scenario, output: str, *keys: Any, ax: Any = None, **options: Any) -> Any:
+def tornado(scenario: Analysable, output: str, *keys: Any, ax: Any = None, **options: Any) -> Any:
     """A tornado chart (matplotlib Figure) of :func:`one_at_a_time`."""
-    from .plots import tornado as draw
-
     table = one_at_a_time(scenario, output, *keys, **options)
-    label = getattr(scenario, "key", scenario.name)
-    return draw(table, ax=ax, title=f"{label}: {output}")
+    label = getattr(scenario, "key", None) or scenario.name
+    return draw_tornado(table, ax=ax, title=f"{label}: {output}")
 
 
 # ---------------------------------------------------------------------- global (SALib)
@@ -167,7 +165,7 @@ def morris_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence
     return Table(("input", "mu_star", "mu", "sigma", "mu_star_conf"), records, title=title or "Morris screening")
 
 
-def _scenario_function(scenario: Scenario, output: str, keys: tuple[Any, ...], ranges: Mapping[str, tuple[Any, Any]],
+def _scenario_function(scenario: Analysable, output: str, keys: tuple[Any, ...], ranges: Mapping[str, tuple[Any, Any]],
                        arguments: Mapping[str, Any]) -> tuple[Callable[[np.ndarray], np.ndarray], list[str], list[tuple[float, float]], VectorPlan]:
     if not ranges:
         raise InputError("global sensitivity needs ranges: {input: (low, high)} for at least one input")
@@ -186,14 +184,14 @@ def _scenario_function(scenario: Scenario, output: str, keys: tuple[Any, ...], r
     return function, names, bounds, plan
 
 
-def sobol(scenario: Scenario, output: str, *keys: Any, ranges: Mapping[str, tuple[Any, Any]], n: int = 1024, seed: int = 0,
+def sobol(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, tuple[Any, Any]], n: int = 1024, seed: int = 0,
           **arguments: Any) -> Table:
     """Sobol first-order (S1) and total (ST) indices of ``output`` over uniform input ``ranges``."""
     function, names, bounds, _ = _scenario_function(scenario, output, keys, ranges, arguments)
     return sobol_indices(function, names, bounds, n=n, seed=seed, title=output)
 
 
-def morris(scenario: Scenario, output: str, *keys: Any, ranges: Mapping[str, tuple[Any, Any]], n: int = 100, levels: int = 4,
+def morris(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, tuple[Any, Any]], n: int = 100, levels: int = 4,
            seed: int = 0, **arguments: Any) -> Table:
     """Morris screening of ``output`` over input ``ranges`` (mu* in the output's declared unit)."""
     function, names, bounds, _ = _scenario_function(scenario, output, keys, ranges, arguments)
@@ -296,7 +294,7 @@ class Uncertainty:
         return Table(("method", "mean", "sd", "p05", "p95"), self.to_records(), title=f"Uncertainty of {self.output}")._repr_html_()
 
 
-def uncertainty(scenario: Scenario, output: str, *keys: Any, inputs: Mapping[str, Any], samples: int = 100_000, seed: int = 0,
+def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[str, Any], samples: int = 100_000, seed: int = 0,
                 **arguments: Any) -> Uncertainty:
     """Propagate input uncertainty to ``output``: linear (symbolic derivatives at the means) and Monte Carlo."""
     if not inputs:
@@ -306,7 +304,7 @@ def uncertainty(scenario: Scenario, output: str, *keys: Any, inputs: Mapping[str
     plan = vector_plan(scenario, output, keys, list(inputs), **arguments)
     dists = {name: distribution(spec, plan.variables[name], name) for name, spec in inputs.items()}
     means = {name: d.mean for name, d in dists.items()}
-    expr = scenario._plan(output).expr
+    expr = scenario.planner.plan(output).expr
     args = plan.args
     mean_args = list(plan.base)
     for name, m in means.items():
@@ -344,3 +342,40 @@ def _name_at(plan: VectorPlan, i: int) -> str | None:
         if pos == i:
             return name
     return None
+
+
+class SensitivityAccessor:
+    """Sensitivity analyses of one scenario: ``s.sensitivity.local(output, *keys)``, ``.one_at_a_time``,
+    ``.tornado``, ``.sobol``, ``.morris``, ``.uncertainty``.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> [r["input"] for r in Scenarios.DpSgdPerExampleGradients.sensitivity.local("per_batch", "GPT-2")]
+    ['batch_size', 'bytes_per_param', 'parameters']
+    """
+
+    def __init__(self, scenario: Analysable) -> None:
+        self._s = scenario
+
+    def local(self, output: str, *keys: Any, **arguments: Any) -> Table:
+        """:func:`local`: derivatives and elasticities at the scenario, ranked."""
+        return local(self._s, output, *keys, **arguments)
+
+    def one_at_a_time(self, output: str, *keys: Any, **options: Any) -> Table:
+        """:func:`one_at_a_time`: each input low and high, sorted by swing."""
+        return one_at_a_time(self._s, output, *keys, **options)
+
+    def tornado(self, output: str, *keys: Any, **options: Any) -> Any:
+        """:func:`tornado`: the chart of :meth:`one_at_a_time`."""
+        return tornado(self._s, output, *keys, **options)
+
+    def sobol(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Table:
+        """:func:`sobol`: first-order and total indices over uniform ``ranges``."""
+        return sobol(self._s, output, *keys, ranges=ranges, **options)
+
+    def morris(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Table:
+        """:func:`morris`: elementary-effects screening over ``ranges``."""
+        return morris(self._s, output, *keys, ranges=ranges, **options)
+
+    def uncertainty(self, output: str, *keys: Any, inputs: Mapping[str, Any], **options: Any) -> Uncertainty:
+        """:func:`uncertainty`: linear propagation beside Monte Carlo."""
+        return uncertainty(self._s, output, *keys, inputs=inputs, **options)

@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .sweep import resolve
+from .latex import format_quantity
+from .plan import Analysable
 from .units import Q_, from_base, parse_quantity, to_base
-
-if TYPE_CHECKING:
-    from .scenario import Scenario
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root
 
@@ -43,8 +41,6 @@ class Solution:
     note: str = ""
 
     def _repr_latex_(self) -> str:
-        from .latex import format_quantity
-
         symbol = sympy.latex(self.symbol)
         exact = format_quantity(self.exact)
         text = f"{symbol} \\approx {exact}" if self.expression is None else f"{symbol} = {sympy.latex(self.expression)} = {exact}"
@@ -68,14 +64,21 @@ def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
     raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
 
 
-def solve(scenario: Scenario, output: str, input: str, target: Any, *keys: Any, sense: str = "<=", **arguments: Any) -> Solution:
-    """The value of ``input`` at which ``output`` equals ``target`` (the constraint is ``output <sense> target``)."""
+def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any, sense: str = "<=", **arguments: Any) -> Solution:
+    """The value of ``input`` at which ``output`` equals ``target`` (the constraint is ``output <sense> target``).
+
+    ``input`` may be one of the output's arguments (``tau`` of ``waste_at``).
+    """
     if sense not in ("<=", ">="):
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
     t = scenario.type
-    plan = scenario._plan(output)
-    base = list(scenario._arguments(plan, keys, arguments))
-    i, var = resolve(scenario, input, plan.args)
+    planner = scenario.planner
+    plan = planner.plan(output)
+    if input in plan.arguments and input not in arguments:   # solving for an argument: start from a value in its domain
+        var = t.arguments[input]
+        arguments = {**arguments, input: 1 if var.domain.contains(1) else var.domain.low}
+    base = list(planner.values(plan, keys, arguments))
+    i, var = planner.resolve(input, plan.args)
     sym = plan.args[i]
     y_base = _target(target, plan.unit)
     values = dict(zip(plan.args, base))
@@ -164,32 +167,13 @@ def _bisect(plan: Any, base: list[Any], i: int, y: float, var: Any, iterations: 
     return math.sqrt(lo * hi) if lo > 0 else (lo + hi) / 2
 
 
-def _bound_values(scenario: Scenario, symbols: Any, keys: tuple[Any, ...]) -> dict[sympy.Symbol, float]:
-    """Base-unit values of the bound leaves among ``symbols`` (keyed ones at ``keys``, in index order)."""
-    t = scenario.type
-    key_of = dict(zip(t.index_inputs, keys))
-    values: dict[sympy.Symbol, float] = {}
-    for s in symbols:
-        if s in t.leaf_index:
-            key = key_of.get(t.leaf_index[s])
-            v = scenario._keyed.get(t.leaf_index[s], {}).get(key, {}).get(s) if key is not None else None
-        else:
-            v = scenario._scalars.get(s)
-        if v is not None:
-            values[s] = float(v)
-    return values
-
-
-def optimum(scenario: Scenario, output: str, input: str, *keys: Any, expand: bool = True, **arguments: Any) -> Solution:
+def optimum(scenario: Analysable, output: str, input: str, *keys: Any, expand: bool = True, **arguments: Any) -> Solution:
     """The stationary point of ``output`` in ``input``: ``solve(d output / d input = 0)``, symbolically.
 
     For the checkpoint-waste scenario this recovers Young's interval tau* = sqrt(2 delta M).
     """
     t = scenario.type
-    t._require_output(output)
-    choices = dict(scenario._choices)
-    expr = t.expand(output, choices, available=scenario._available)
-    expr = scenario._expand_reductions(expr)
+    expr = scenario.planner.expanded(output)
     sym = None
     for s in expr.free_symbols:
         v = t.leaves.get(s)
@@ -201,7 +185,7 @@ def optimum(scenario: Scenario, output: str, input: str, *keys: Any, expand: boo
     roots = sympy.solve(sympy.Eq(derivative, 0), sym)
     var = t.leaves[sym]
     free = [s for s in expr.free_symbols if s != sym]
-    values = _bound_values(scenario, free, keys)
+    values = scenario.planner.bound(free, keys)
     best = None
     for r in roots:
         try:
@@ -215,8 +199,28 @@ def optimum(scenario: Scenario, output: str, input: str, *keys: Any, expand: boo
     root, expression = best
     exact = Q_(from_base(root, var.unit), var.unit)
     if not expand:   # the same root over the output's own terms (earlier outputs kept as symbols)
-        shallow = scenario.expression(output)
+        shallow = scenario.planner.expression(output)
         shallow_roots = [r for r in sympy.solve(sympy.Eq(sympy.diff(shallow, sym), 0), sym) if r.is_positive is not False]
         if len(shallow_roots) == 1:
             expression = shallow_roots[0]
     return Solution(var.name, sym, sympy.simplify(expression), exact, exact, "closed form", f"stationary point of {output}")
+
+
+class InverseAccessor:
+    """Inverse questions of one scenario: ``s.inverse.solve(output, input, target, *keys)`` and ``s.inverse.optimum(...)``.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> Scenarios.DpSgdPerExampleGradients.inverse.solve("per_batch", "batch_size", "80 GB", "GPT-2").value
+    13
+    """
+
+    def __init__(self, scenario: Analysable) -> None:
+        self._s = scenario
+
+    def solve(self, output: str, input: str, target: Any, *keys: Any, **options: Any) -> Solution:
+        """:func:`solve`: the value of ``input`` at which ``output`` reaches ``target``."""
+        return solve(self._s, output, input, target, *keys, **options)
+
+    def optimum(self, output: str, input: str, *keys: Any, **options: Any) -> Solution:
+        """:func:`optimum`: the stationary point of ``output`` in ``input``."""
+        return optimum(self._s, output, input, *keys, **options)

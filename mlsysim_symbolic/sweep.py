@@ -18,19 +18,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pint
 import sympy
 
-from .errors import InputError, UnitError, UnknownNameError
-from .evaluate import compile_tree, hoist
+from .errors import InputError, UnitError
+from .plan import Analysable
+from .plots import plot_sweep
 from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
 from .variables import Variable
-
-if TYPE_CHECKING:
-    from .scenario import Scenario
 
 DEFAULT_CHUNK = 1 << 20
 
@@ -69,39 +67,41 @@ class VectorPlan:
         return value
 
 
-def resolve(scenario: Scenario, name: str, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
+def resolve(scenario: Analysable, name: str, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
     """Where input ``name`` (an input name, attribute name or symbol) sits among a plan's arguments."""
-    t = scenario.type
-    for i, sym in enumerate(args):
-        var = t.leaves.get(sym)
-        if var is not None and name in (var.name, sym.name):
-            return i, var
-        if var is None and name == sym.name:
-            from .scenario import _per_key_variable
-
-            return i, _per_key_variable(t, sym)
-    names = sorted({(t.leaves[s].name if s in t.leaves else s.name) for s in args})
-    raise UnknownNameError(f"{t.name}: {name!r} is not an input of this output; its inputs: {', '.join(names)}")
+    return scenario.planner.resolve(name, args)
 
 
-def vector_plan(scenario: Scenario, output: str, keys: tuple[Any, ...] = (), names: Iterable[str] = (), **arguments: Any) -> VectorPlan:
-    """Compile ``output`` for arrays (cached per tree) with every other input at the scenario's values."""
-    plan = scenario._plan(output)
-    base = list(scenario._arguments(plan, keys, arguments))
-    t = scenario.type
+def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), names: Iterable[str] = (), **arguments: Any) -> VectorPlan:
+    """Compile ``output`` for arrays (cached per tree) with every other input at the scenario's values.
+
+    An output's arguments (``tau`` of ``waste_at``) may be among ``names``: they are swept like inputs, and
+    take a placeholder until given (a value in ``arguments``, or the swept values).
+    """
+    planner = scenario.planner
+    plan = planner.plan(output)
+    names = list(names)
+    swept_args = {a for a in plan.arguments if a in names and a not in arguments}
+    given = dict(arguments)
+    for a in swept_args:   # a swept argument needs no value here: it is replaced by the swept values
+        given[a] = _placeholder(planner.type.arguments[a])
+    base = list(planner.values(plan, keys, given))
     positions: dict[str, int] = {}
     variables: dict[str, Variable] = {}
     for name in names:
-        i, var = resolve(scenario, name, plan.args)
+        i, var = planner.resolve(name, plan.args)
         positions[name] = i
         variables[name] = var
     varying = frozenset(plan.args[i] for i in positions.values())
-    cache_key = (plan.expr, plan.args, "numpy", varying)
-    function = t._compiled.get(cache_key)
-    if function is None:
-        function = compile_tree(hoist(plan.expr, set(varying)), plan.args, vector=True)
-        t._compiled[cache_key] = function
+    function = planner.compiled(plan.expr, plan.args, varying=varying)
     return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
+
+
+def _placeholder(var: Variable) -> Any:
+    """A value inside ``var``'s domain, for an argument whose swept values replace it."""
+    low = var.domain.low if var.domain.low > -math.inf else 0.0
+    value = low + 1 if not var.domain.contains(low) else low
+    return int(value) if var.integer else value
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
@@ -179,8 +179,6 @@ class SweepResult:
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """A line (one input) or heat map (two inputs) with labelled axes and units."""
-        from .plots import plot_sweep
-
         return plot_sweep(self, ax=ax, **kwargs)
 
     def to_records(self) -> list[dict[str, Any]]:
@@ -236,7 +234,7 @@ def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.nda
     return base, shown
 
 
-def sweep(scenario: Scenario, output: str, *keys: Any, grid: bool = True, backend: str = "numpy",
+def sweep(scenario: Analysable, output: str, *keys: Any, grid: bool = True, backend: str = "numpy",
           chunks: int | None = None, **inputs: Any) -> SweepResult:
     """Evaluate ``output`` over the given inputs (ranges, lists, arrays or Quantity arrays).
 
@@ -298,7 +296,7 @@ class Reduction:
 _REDUCTIONS = ("min", "max", "argmin", "argmax", "feasible")
 
 
-def reduce_sweep(scenario: Scenario, output: str, *keys: Any, reduce: str = "min", limit: Any = None, sense: str = "<=",
+def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "min", limit: Any = None, sense: str = "<=",
                  chunk: int = DEFAULT_CHUNK, backend: str = "numpy", **inputs: Any) -> Reduction:
     """Reduce ``output`` over the outer-product grid of ``inputs`` in chunks of ``chunk`` points.
 
@@ -401,3 +399,23 @@ def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str,
     result.value = Q_(float(flat[j].compute()), plan.unit)
     result.at = {name: Q_(from_base(float(base[name][i]), plan.variables[name].unit), plan.variables[name].unit) for name, i in zip(names, idx)}
     return result
+
+
+class SweepAccessor:
+    """Sweeps of one scenario: ``s.sweeps.grid(output, *keys, **inputs)`` and ``s.sweeps.reduce(...)``.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> Scenarios.DpSgdPerExampleGradients.sweeps.grid("per_batch", "GPT-2", batch_size=[1, 2]).values.to("GB")
+    <Quantity([ 6. 12.], 'gigabyte')>
+    """
+
+    def __init__(self, scenario: Analysable) -> None:
+        self._s = scenario
+
+    def grid(self, output: str, *keys: Any, **inputs: Any) -> SweepResult:
+        """:func:`sweep` of ``output`` over ranges or arrays of inputs (and of its arguments)."""
+        return sweep(self._s, output, *keys, **inputs)
+
+    def reduce(self, output: str, *keys: Any, **options: Any) -> Reduction:
+        """:func:`reduce_sweep`: a chunked min/max/argmin/argmax/feasible-region reduction over a grid."""
+        return reduce_sweep(self._s, output, *keys, **options)

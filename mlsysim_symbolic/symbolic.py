@@ -11,16 +11,14 @@ P*b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy
 
 from .errors import UnknownNameError
 from .evaluate import compile_tree, to_base_factor
+from .plan import Analysable
 from .units import Q_, ureg
-
-if TYPE_CHECKING:
-    from .scenario import Scenario
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class Elasticity:
         return f"$\\varepsilon_{{{sympy.latex(self.symbol)}}} = {sympy.latex(self.expression)} = {self.value:.4g}$"
 
 
-def _symbol(scenario: Scenario, wrt: str | sympy.Symbol) -> sympy.Symbol:
+def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
     t = scenario.type
     if isinstance(wrt, sympy.Symbol):
         return wrt
@@ -49,18 +47,19 @@ def _symbol(scenario: Scenario, wrt: str | sympy.Symbol) -> sympy.Symbol:
     raise UnknownNameError(f"{t.name} has no input {wrt!r}; inputs: {', '.join(known)}")
 
 
-def diff(scenario: Scenario, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
+def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
     sym = _symbol(scenario, wrt)
-    return sympy.simplify(sympy.diff(scenario.expression(output, expand=True), sym))
+    scenario.type.output(output)
+    return sympy.simplify(sympy.diff(scenario.planner.expression(output, expand=True), sym))
 
 
-def elasticities(scenario: Scenario, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
+def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
     """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
     t = scenario.type
-    plan = scenario._plan(output)
+    plan = scenario.planner.plan(output)
     expr = plan.expr
-    values = scenario._arguments(plan, keys, arguments)
+    values = scenario.planner.values(plan, keys, arguments)
     y = plan.function(*values)
     out_unit = plan.unit
     results = []

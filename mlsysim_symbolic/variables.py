@@ -28,6 +28,7 @@ import sympy
 from .errors import InputError, UnitError
 from .units import Q_, convert, dimensionality, parse_quantity, parse_unit, ureg
 
+
 class KeyedSymbol(sympy.Symbol):
     """A leaf symbol taken at one key of its keyed input (``c`` at ``"gpu"``), as an expanded sum holds it.
 

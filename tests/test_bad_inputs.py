@@ -52,7 +52,9 @@ def call(fn, *args, **kwargs):
 # (entry point, bad input, the call, the error class, words the message must contain)
 CASES = [
     # scenario-type constructors
-    ("constructor", "missing", call(CLS, **without("batch_size")), MissingInputError, ["batch_size"]),
+    # an input without a default is needed only where an output uses it (per_example does not use batch_size)
+    ("constructor", "missing", call(lambda: CLS(**without("batch_size")).per_batch("GPT-2")), MissingInputError,
+     ["per_batch", "batch_size", "sample"]),
     ("constructor", "unknown input", call(CLS, **GOOD, batchsize=3), UnknownNameError, ["batchsize", "batch_size"]),
     ("constructor", "unknown model", call(CLS, **{**GOOD, "models": {"x": "NoSuchModel"}}), UnknownNameError, ["NoSuchModel"]),
     ("constructor", "wrong unit", call(CLS, **{**GOOD, "bytes_per_param": "4 s"}), UnitError, ["bytes_per_param", "B/param"]),

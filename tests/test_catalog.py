@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from mlsysim_symbolic import DerivationError, load_derivations
+from mlsysim_symbolic import DerivationError, MissingInputError, load_derivations
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.dimensions import check_equation
 from mlsysim_symbolic.paths import derivations_dir
@@ -117,11 +117,6 @@ equation = "c"
 unit = "B"
 equation = "a"
 """, "cycle", "Tiny"),
-        (GOOD_TYPE.replace("{equation}", "P * b") + """
-[scenarios.S]
-type = "Tiny"
-inputs.params = 10
-""", "missing required input: width", "S"),
         (GOOD_TYPE.replace("{equation}", "P * b") + """
 [scenarios.S]
 type = "Tiny"
@@ -295,3 +290,17 @@ def test_argument_default_must_be_a_matching_input(tmp_path):
         """)
     with pytest.raises(DerivationError, match="default_input scale is in USD but the argument is in count"):
         load_derivations(path)
+
+
+def test_named_scenario_without_a_needed_input_fails_where_it_is_used(tmp_path):
+    """An input without a default is needed only by the outputs that use it: the scenario loads, and reading
+    such an output names the output, the input and its unit."""
+    path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + """
+[scenarios.S]
+type = "Tiny"
+inputs.params = 10
+""")
+    scenario = load_derivations(path).scenario("S")
+    with pytest.raises(MissingInputError) as info:
+        _ = scenario.size
+    assert all(w in str(info.value) for w in ("Tiny.size", "width", "B/param"))

@@ -89,7 +89,9 @@ def test_keyword_signature_and_help():
     params = sig.parameters
     assert list(params)[:3] == ["models", "batch_size", "bytes_per_param"]
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
-    assert all(params[n].default is inspect.Parameter.empty for n in ("models", "batch_size", "bytes_per_param"))
+    # an input without a default shows the outputs that need it
+    assert repr(params["batch_size"].default) == "<needed by per_batch>"
+    assert repr(params["models"].default) == "<needed by per_example, per_batch>"
     text = pydoc.render_doc(cls, renderer=pydoc.plaintext)
     for heading in ("Equation", "Assumptions", "Excludes", "Derivation"):
         assert heading in text
@@ -218,10 +220,12 @@ def test_bad_batch_size(cls, bad):
 
 @pytest.mark.parametrize("name", ["models", "batch_size", "bytes_per_param"])
 def test_missing_input_names_it(cls, name):
-    args = {k: v for k, v in GOOD.items() if k != name}
+    """An input without a default is needed when an output that uses it is read: the error names both."""
+    scenario = cls(**{k: v for k, v in GOOD.items() if k != name})
     with pytest.raises(TypeError, match=name) as info:
-        cls(**args)
+        scenario.per_batch("KWS")
     assert isinstance(info.value, MissingInputError)
+    assert "per_batch" in str(info.value)
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, "nan B", "inf B", Q_(math.nan, "B")])

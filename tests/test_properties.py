@@ -337,7 +337,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     choice = tuple((a, arguments[a]) for a in out.arguments if t.arguments[a].extra.get("options"))
     numeric_arguments = {a: v for a, v in arguments.items() if a not in dict(choice)}
     try:
-        plan = s._plan(name, choice)
+        plan = s.planner.plan(name, choice)
     except MissingInputError:
         counts["not applicable"] += 1
         return None
@@ -359,7 +359,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     assert member_value(s, name, keys, dict(arguments)).magnitude == value.magnitude
     counts["units"] += 1
     # 1. compiled == exact (a mismatch is excused only on a floor/ceil step or a piecewise edge)
-    base = s._arguments(plan, keys, numeric_arguments)
+    base = s.planner.values(plan, keys, numeric_arguments)
     subs = exact_numbers(plan.args, base)
     expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
     got = float(value.magnitude)
@@ -440,14 +440,14 @@ def test_named_scenarios_compiled_equals_exact(key):
                 choices = [(*c, (a, o)) for c in choices for o in options]
         for choice in choices:
             try:
-                plan = s._plan(name, choice)
+                plan = s.planner.plan(name, choice)
             except MissingInputError:
                 continue
             combos = [()]
             for idx in plan.indices:
                 combos = [(*c, k) for c in combos for k in s.keys(idx)]
             for keys in combos:
-                base = s._arguments(plan, keys, numeric)
+                base = s.planner.values(plan, keys, numeric)
                 subs = exact_numbers(plan.args, base)
                 expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
                 got = float(s.evaluate(name, *keys, **numeric, **dict(choice)).magnitude)

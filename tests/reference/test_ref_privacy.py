@@ -102,9 +102,10 @@ def test_small_group_error_without_small_group_size(cat: Any) -> None:
 
 
 def test_missing_required_input_raises(cat: Any) -> None:
-    """A required input left unset raises MissingInputError."""
-    with pytest.raises(MissingInputError):
-        cat.scenario("SalaryMeanLaplaceRelease").variant(epsilon=None)
+    """A required input left unset raises MissingInputError when an output that uses it is read, naming both."""
+    unset = cat.scenario("SalaryMeanLaplaceRelease").variant(epsilon=None)
+    with pytest.raises(MissingInputError, match="epsilon"):
+        _ = unset.noise_scale
 
 
 def test_steps_truncates(cat: Any) -> None:

@@ -1,0 +1,459 @@
+"""The plan layer: a scenario's bound values, and each output ready to run.
+
+A :class:`Planner` binds a type's inputs (each through its kind), then answers for any
+output a frozen :class:`Plan`: the tree (branch picked, earlier outputs substituted,
+keyed sums expanded), its leaves in order, the compiled function (cached on the type,
+shared by every scenario of it) and the scaling from base units to the declared unit.
+Analyses (:mod:`~mlsysim_symbolic.symbolic`, :mod:`~mlsysim_symbolic.sweep`,
+:mod:`~mlsysim_symbolic.solve`, :mod:`~mlsysim_symbolic.sensitivity`, the printers) reach a
+scenario only through this public layer.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> planner = Scenarios.DpSgdPerExampleGradients.planner
+>>> plan = planner.plan("per_batch")
+>>> plan.expr, plan.args, plan.indices
+(B*P*b, (B, P, b), ('models',))
+>>> planner.values(plan, ("GPT-2",))
+(256, 1500000000.0, 4)
+>>> planner.evaluate("per_batch", "GPT-2")
+<Quantity(1.536e+12, 'byte')>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Protocol
+
+import pint
+import sympy
+
+from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from .evaluate import compile_tree, hoist
+from .spec import Bound, OutputSpec, ScenarioType, kind_of
+from .spec.kinds import to_base_checked
+from .units import base_ratio, from_base, make_quantity, scaling, ureg
+from .variables import KeyedSymbol, Variable
+
+_EVAL_ERRORS = (ZeroDivisionError, OverflowError, ValueError)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One output of one scenario, ready to run: its tree, leaves, compiled function and unit scaling."""
+
+    output: OutputSpec
+    expr: sympy.Expr
+    args: tuple[sympy.Symbol, ...]         # the leaves, in the order the function takes them
+    function: Callable[..., Any]
+    unit: pint.Unit                        # the declared unit of the output
+    indices: tuple[str, ...]               # the keys a value needs (one per index)
+    arguments: tuple[str, ...]             # the free arguments of a method output
+    factor: float | int = 1                # base unit -> declared unit: value * factor / divisor
+    divisor: float | int = 1
+
+    def to_unit(self, value: Any) -> Any:
+        """A base-unit magnitude (or array) of the output in its declared unit."""
+        if self.factor != 1:
+            value = value * self.factor
+        if self.divisor != 1:
+            value = value / self.divisor
+        return value
+
+
+class Analysable(Protocol):
+    """What an analysis needs of a scenario: its planner, type and name."""
+
+    @property
+    def planner(self) -> Planner: ...
+
+    @property
+    def type(self) -> ScenarioType: ...
+
+    name: str
+
+
+class NeededBy:
+    """The default shown in a signature for an input without one: the outputs that need it.
+
+    >>> NeededBy(("per_token", "total"))
+    <needed by per_token, total>
+    """
+
+    def __init__(self, outputs: tuple[str, ...]) -> None:
+        self.outputs = outputs
+
+    def __repr__(self) -> str:
+        return f"<needed by {', '.join(self.outputs) or 'no output'}>"
+
+
+def needed_by(t: ScenarioType) -> dict[str, tuple[str, ...]]:
+    """Input name -> the outputs whose trees reach it (through earlier outputs, composition and choices)."""
+    out: dict[str, list[str]] = {name: [] for name in t.inputs}
+    for name in t.outputs:
+        leaves, choices = t.closure(name)
+        reached = {t.leaf_input[s] for s in leaves if s in t.leaf_input} | set(choices)
+        for source in reached:
+            if source in out:
+                out[source].append(name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+class Planner:
+    """A type's inputs bound to values, and the plans of its outputs (built once, then cached)."""
+
+    def __init__(self, stype: ScenarioType, inputs: Mapping[str, Any]) -> None:
+        self.type = stype
+        self._bound = Bound()
+        self._given: dict[str, Any] = {}
+        self._plans: dict[Any, Plan] = {}
+        self._argcache: dict[Any, tuple[Any, ...]] = {}
+        self._fast: dict[Any, tuple[Any, ...]] = {}
+        self._bind(inputs)
+
+    # ------------------------------------------------------------------ binding
+    def _bind(self, inputs: Mapping[str, Any]) -> None:
+        t = self.type
+        unknown = [k for k in inputs if k not in t.inputs]
+        if unknown:
+            raise UnexpectedNameError(f"{t.name}() got an unexpected input {unknown[0]!r}" + did_you_mean(unknown[0], t.inputs)
+                                      + f" Inputs: {', '.join(t.inputs)}")
+        # choices first: attribute paths such as precision_flops.{precision} read them
+        for name, spec in sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice"):
+            value = inputs.get(name, spec.default)
+            self._given[name] = value
+            kind_of(spec).bind(spec, value, self._bound)
+        keys = self._bound.keys
+        for index, names in t.index_inputs.items():
+            key_sets = [(n, keys[n]) for n in names if n in keys]
+            if len({tuple(sorted(map(str, k))) for _, k in key_sets}) > 1:
+                raise InputError(f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
+            if key_sets:
+                keys[index] = key_sets[0][1]
+        for sym, index in t.positions.items():   # each key's position, for the *_upto reductions
+            for position, key in enumerate(keys.get(index, []), start=1):
+                self._bound.keyed[index][key][sym] = position
+
+    def changed(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """The inputs a variant binds: the given ones, with ``changes`` applied through each input's kind."""
+        given = {k: v for k, v in self._given.items() if v is not None}
+        for name, change in changes.items():
+            spec = self.type.inputs.get(name)
+            given[name] = kind_of(spec).update(spec, self._bound.values.get(name), change) if spec is not None else change
+        return given
+
+    # ------------------------------------------------------------------ bound values
+    @property
+    def inputs(self) -> Mapping[str, Any]:
+        """The bound inputs, by name, in their declared units (read-only)."""
+        return MappingProxyType(self._bound.values)
+
+    @property
+    def given(self) -> Mapping[str, Any]:
+        """The inputs as given (defaults included), by name (read-only)."""
+        return MappingProxyType(self._given)
+
+    @property
+    def choices(self) -> Mapping[str, str]:
+        """The chosen option of each set choice input (read-only)."""
+        return MappingProxyType(self._bound.choices)
+
+    def keys(self, index: str) -> list[Any] | None:
+        """The keys of an index (or keyed input), in order; ``None`` when it is not set."""
+        keys = self._bound.keys.get(index)
+        return list(keys) if keys is not None else None
+
+    def bound(self, symbols: Any, keys: tuple[Any, ...] = ()) -> dict[sympy.Symbol, float]:
+        """Base-unit values of the bound leaves among ``symbols`` (keyed ones at ``keys``, in index order)."""
+        t = self.type
+        key_of = dict(zip(t.index_inputs, keys))
+        values: dict[sympy.Symbol, float] = {}
+        for s in symbols:
+            if s in t.leaf_index:
+                key = key_of.get(t.leaf_index[s])
+                v = self._bound.keyed.get(t.leaf_index[s], {}).get(key, {}).get(s) if key is not None else None
+            else:
+                v = self._bound.scalars.get(s)
+            if v is not None:
+                values[s] = float(v)
+        return values
+
+    def variable(self, sym: sympy.Symbol) -> Variable:
+        """The declared variable of a leaf symbol (of its base leaf, for a per-key symbol of a sum)."""
+        leaves = self.type.leaves
+        if sym in leaves:
+            return leaves[sym]
+        if isinstance(sym, KeyedSymbol) and sym.base in leaves:
+            return leaves[sym.base]
+        raise UnknownNameError(f"{self.type.name}: no variable for symbol {sym}")
+
+    def resolve(self, name: str | sympy.Symbol, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
+        """Where input ``name`` (an input, attribute or argument name, or a symbol) sits among a plan's leaves."""
+        for i, sym in enumerate(args):
+            var = self.variable(sym)
+            if name == sym or name in (var.name, sym.name):
+                return i, var
+        names = sorted({self.variable(s).name for s in args})
+        raise UnknownNameError(f"{self.type.name}: {name!r} is not an input of this output" + did_you_mean(str(name), names)
+                               + f" Its inputs: {', '.join(names)}")
+
+    # ------------------------------------------------------------------ trees
+    def available(self, expr: sympy.Expr) -> bool:
+        """Whether every leaf ``expr`` reaches is set (picks the first available form of an output)."""
+        t = self.type
+        for sym in expr.free_symbols:
+            if sym in t.output_symbols:
+                if not any(self.available(b.expr) for b in t.outputs[t.output_symbols[sym]].branches):
+                    return False
+            elif sym in t.leaf_index:
+                if t.leaf_index[sym] not in self._bound.keys:
+                    return False
+            elif sym in t.leaves and t.leaf_input.get(sym) not in t.arguments:
+                if self._bound.scalars.get(sym) is None:
+                    return False
+        return True
+
+    def expression(self, output: str, expand: bool = False, choices: Mapping[str, str] | None = None) -> sympy.Expr:
+        """The tree of ``output`` at this scenario's choices: over inputs and earlier outputs, or the leaves only."""
+        picked = {**self._bound.choices, **(choices or {})}
+        if expand:
+            return self.type.expand(output, picked, available=self.available)
+        return self.type.branch(output, picked, self.available).expr
+
+    def expanded(self, output: str, choices: Mapping[str, str] | None = None) -> sympy.Expr:
+        """The tree of ``output`` over its leaves, keyed sums written out term by term."""
+        self.type.output(output)
+        self._require_choices(output, choices)
+        return self._expand_reductions(self.expression(output, expand=True, choices=choices))
+
+    def _require_choices(self, output: str, choices: Mapping[str, str] | None) -> None:
+        _, used = self.type.closure(output)
+        for choice in used:
+            spec = self.type.inputs.get(choice)
+            if spec is not None and spec.required and choice not in self._bound.choices and choice not in (choices or {}):
+                raise MissingInputError(f"{self.type.name}.{output} needs input {choice!r} (one of "
+                                        f"{', '.join(map(repr, spec.options))}), which this scenario does not set")
+
+    def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
+        t = self.type
+        if not expr.has(sympy.Sum, sympy.Product):
+            return expr
+        bound = self._bound
+
+        def expand(node: Any) -> Any:
+            if isinstance(node, (sympy.Sum, sympy.Product)):
+                inner = expand(node.function)
+                index = t.reductions.get(node.limits[0][0], node.limits[0][0].name)
+                if index not in bound.keys:
+                    raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input "
+                                            f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
+                upper = node.limits[0][2]
+                identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
+                terms = []
+                for position, key in enumerate(bound.keys[index], start=1):
+                    subs = {}
+                    for sym in inner.free_symbols:
+                        if t.leaf_index.get(sym) == index and sym not in t.positions:
+                            subs[sym] = KeyedSymbol(sym, key)
+                            bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
+                    term = inner.xreplace(subs)
+                    if upper in t.positions:   # the keys up to this one: the term counts where the key's position n >= its own
+                        term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
+                    terms.append(term)
+                return sympy.Add(*terms) if isinstance(node, sympy.Sum) else sympy.Mul(*terms)
+            return node.func(*[expand(a) for a in node.args]) if node.args else node
+
+        return expand(expr)
+
+    def compiled(self, expr: sympy.Expr, args: tuple[sympy.Symbol, ...], *, varying: frozenset[sympy.Symbol] | None = None) -> Callable[..., Any]:
+        """``expr`` compiled over ``args`` (cached on the type): scalar, or for arrays with the fixed factors
+        hoisted out when ``varying`` names the leaves that vary."""
+        key = (expr, args) if varying is None else (expr, args, "numpy", varying)
+        function = self.type.compiled.get(key)
+        if function is None:
+            function = compile_tree(expr, args) if varying is None else compile_tree(hoist(expr, set(varying)), args, vector=True)
+            self.type.compiled[key] = function
+        return function
+
+    # ------------------------------------------------------------------ plans
+    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
+        """The :class:`Plan` of ``output`` (``choices``: options picked by choice arguments)."""
+        key = (output, choices)
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        t = self.type
+        out = t.output(output)
+        expr = self.expanded(output, dict(choices))
+        leaves = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
+        for sym in leaves:
+            if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
+                raise MissingInputError(f"{t.name}.{output} needs {self._describe_missing(sym)}, which this scenario does not set")
+        factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
+        plan = Plan(out, expr, leaves, self.compiled(expr, leaves), out.variable.unit,
+                    indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
+                    arguments=tuple(a for a, v in t.arguments.items() if v.symbol in expr.free_symbols),
+                    factor=factor, divisor=divisor)
+        self._plans[key] = plan
+        return plan
+
+    def _describe_missing(self, sym: sympy.Symbol) -> str:
+        t = self.type
+        source = t.leaf_input.get(sym, "?")
+        var = self.variable(sym)
+        spec = t.inputs.get(source)
+        if spec is not None and spec.attributes and self._bound.values.get(source) is not None:
+            entry = self._bound.values[source]
+            return f"{var.extra['paths'][0]} ({sym}, in {var.unit_text}) of {spec.kind} {getattr(entry, 'key', source)!r}"
+        return f"input {source!r} ({sym}, in {var.unit_text})"
+
+    def values(self, plan: Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        """The base-unit value of each of ``plan.args``: bound inputs, the values at ``keys``, and ``arguments``."""
+        t = self.type
+        arguments = arguments or {}
+        key_of = self._key_of(plan, keys)
+        unknown = [a for a in arguments if a not in plan.arguments]
+        if unknown:
+            raise UnexpectedNameError(f"{t.name}.{plan.output.name} got an unexpected argument {unknown[0]!r}; "
+                                      f"arguments: {', '.join(plan.arguments) or 'none'}")
+        given = {t.arguments[a].symbol: self._argument(plan, a, arguments.get(a)) for a in plan.arguments}
+        values = []
+        for sym in plan.args:
+            if sym in given:
+                values.append(given[sym])
+            elif sym in t.leaf_index:
+                key = key_of[t.leaf_index[sym]]
+                value = self._bound.keyed[t.leaf_index[sym]][key].get(sym)
+                if value is None:
+                    raise MissingInputError(f"{t.name}.{plan.output.name}: {key!r} has no "
+                                            f"{self.variable(sym).extra.get('paths', (sym,))[0]} ({sym})")
+                values.append(value)
+            else:
+                value = self._bound.scalars.get(sym)
+                if value is None:
+                    raise MissingInputError(f"{t.name}.{plan.output.name} needs {self._describe_missing(sym)}, which this scenario does not set")
+                values.append(value)
+        return tuple(values)
+
+    def _key_of(self, plan: Plan, keys: tuple[Any, ...]) -> dict[str, Any]:
+        t = self.type
+        if len(keys) < len(plan.indices):
+            missing = plan.indices[len(keys):]
+            raise MissingInputError(f"{t.name}.{plan.output.name} needs a key for {', '.join(missing)}"
+                                    f" (one of {', '.join(map(repr, self._bound.keys.get(missing[0], [])))})")
+        key_of: dict[str, Any] = {}
+        for index, key in zip(plan.indices, keys):
+            known = self._bound.keys.get(index)
+            if known is None:
+                inputs = ", ".join(map(repr, t.index_inputs.get(index, [index])))
+                raise MissingInputError(f"{t.name}.{plan.output.name} needs input {inputs}, which this scenario does not set")
+            try:
+                present = key in self._bound.keyed[index]
+            except TypeError:
+                present = False
+            if not present:
+                raise UnknownNameError(f"unknown {index} key {key!r}" + did_you_mean(str(key), [str(k) for k in known])
+                                       + f" Known: {', '.join(map(repr, known))}")
+            key_of[index] = key
+        return key_of
+
+    def _argument(self, plan: Plan, name: str, value: Any) -> Any:
+        t = self.type
+        var = t.arguments[name]
+        if value is not None:
+            return to_base_checked(var.check(value, label=name), var, name)
+        source = var.extra.get("default_input")
+        bound = self._bound.scalars.get(t.inputs[source].variable.symbol) if source else None
+        if bound is None:
+            also = f" (or set input {source!r})" if source else ""
+            raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {name}{also}")
+        return bound
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, output: str, *keys: Any, **arguments: Any) -> pint.Quantity:
+        """The value of ``output`` as a pint Quantity in its declared unit (``keys`` pick keyed values)."""
+        if not arguments:
+            fast = self._fast.get((output, keys))
+            if fast is not None:
+                plan, args = fast
+                try:
+                    value = plan.function(*args)
+                except _EVAL_ERRORS as exc:
+                    raise self.not_evaluable(output, keys, exc, plan, args) from None
+                return make_quantity(plan.to_unit(value), plan.unit)
+        t = self.type
+        out = t.output(output)
+        picked = []
+        for a in out.arguments:
+            options = t.arguments[a].extra.get("options")
+            if options:
+                value = arguments.pop(a, None)
+                if value not in options:
+                    raise InputError(f"{output}: {a} must be one of {', '.join(map(repr, options))}, got {value!r}")
+                picked.append((a, value))
+        choice_value = tuple(picked)
+        plan = self.plan(output, choice_value)
+        if len(keys) != len(plan.indices):
+            if not plan.indices:
+                raise UnexpectedNameError(f"{t.name}.{output} takes no key, got {len(keys)}: {', '.join(map(repr, keys))}")
+            raise MissingInputError(f"{t.name}.{output} needs a key for {', '.join(plan.indices)}"
+                                    f" (one of {', '.join(map(repr, self._bound.keys.get(plan.indices[0], [])))})")
+        cache_key = (output, choice_value, keys)
+        args = None if plan.arguments else self._argcache.get(cache_key)
+        if args is None:
+            args = self.values(plan, keys, arguments)
+            if not plan.arguments:
+                self._argcache[cache_key] = args
+        elif arguments:
+            raise UnexpectedNameError(f"{t.name}.{output} takes no arguments, got {', '.join(arguments)}")
+        try:
+            value = plan.function(*args)
+        except _EVAL_ERRORS as exc:
+            raise self.not_evaluable(output, keys, exc, plan, args) from None
+        if not plan.arguments and not choice_value:
+            self._fast[(output, keys)] = (plan, args)
+        return make_quantity(plan.to_unit(value), plan.unit)
+
+    def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,
+                      args: tuple[Any, ...] | None = None) -> InputError:
+        """The error for inputs at which the equation has no value (a zero divisor, an overflow, a log of a negative)."""
+        shown = ""
+        if plan is not None and args is not None:
+            parts = []
+            for sym, base in zip(plan.args, args):
+                var = self.variable(sym)
+                parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
+            shown = f" at {', '.join(parts)}" if parts else ""
+        where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
+        return InputError(f"{where} has no value{shown}: {exc}")
+
+    def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
+        """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""
+        spec = self.type.output(name)
+        if spec.style == "dict" or (spec.indices and not keys):
+            return self.as_dict(name)
+        if spec.indices:
+            return self.evaluate(name, *keys[: len(spec.indices)])
+        return self.evaluate(name)
+
+    def as_dict(self, name: str, prefix: tuple[Any, ...] = ()) -> Any:
+        """A keyed output as nested dicts ``{key: Quantity}``, one level per index."""
+        indices = self.plan(name).indices
+        if len(prefix) == len(indices):
+            return self.evaluate(name, *prefix)
+        index = indices[len(prefix)]
+        if index not in self._bound.keys:
+            inputs = ", ".join(self.type.index_inputs.get(index, [index]))
+            raise MissingInputError(f"{self.type.name}.{name} needs input {inputs}, which this scenario does not set")
+        return {k: self.as_dict(name, (*prefix, k)) for k in self._bound.keys[index]}
+
+    def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, pint.Quantity]:
+        """The value of each leaf symbol of ``output`` as a Quantity in its declared unit."""
+        plan = self.plan(output)
+        args = self.values(plan, keys, arguments)
+        result = {}
+        for sym, base in zip(plan.args, args):
+            var = self.variable(sym)
+            result[sym] = ureg.Quantity(from_base(base, var.unit), var.unit)
+        return result

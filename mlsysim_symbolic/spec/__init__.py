@@ -1,0 +1,21 @@
+"""Scenario types as data: definitions, the readers of each table, input kinds, the builder and composition.
+
+- :mod:`.definitions`: frozen dataclasses (:class:`InputSpec`, :class:`OutputSpec`, :class:`Branch`, :class:`Reference`);
+- :mod:`.reader`: the field whitelists of every table;
+- :mod:`.kinds`: one class per input kind (read, bind, describe), in the table :data:`KINDS`;
+- :mod:`.compose`: ``uses`` tables (another type's outputs as symbols);
+- :mod:`.builder`: :class:`TypeBuilder`, the steps from a mapping to a checked type;
+- :mod:`.types`: :class:`ScenarioType` and its queries;
+- :mod:`.page`: the plain-text reference page.
+"""
+
+from __future__ import annotations
+
+from .builder import RESERVED, TypeBuilder
+from .definitions import Branch, InputSpec, OutputSpec, Reference
+from .kinds import KINDS, Bound, InputKind, kind_of
+from .page import type_docstring
+from .types import ScenarioType
+
+__all__ = ["KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputSpec", "Reference", "ScenarioType",
+           "TypeBuilder", "kind_of", "type_docstring"]

@@ -1,0 +1,127 @@
+"""Composition: a type that uses another type's outputs (``[types.T.uses.NAME]``, ``type`` and ``bind``).
+
+The composed output enters T's equations as one symbol (``M = M_batch + M_w``), and stands for the
+other type's tree over T's own inputs, so ``expand=True`` reaches T's leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pint
+import sympy
+
+from ..errors import EquationError, InputError
+from ..variables import Variable
+from .definitions import InputSpec
+from .reader import Fail, check_fields
+
+if TYPE_CHECKING:
+    from .types import ScenarioType
+
+
+class Composition(Mapping):
+    """The outputs of composed types, as ``(use, output) -> expression`` for the parser.
+
+    A ``[types.T.uses.NAME]`` table names another type and binds each of that type's
+    inputs it needs to an input of T (``bind = { sub_input = "t_input" }``).  The
+    composed output is the other type's tree with its symbols replaced by T's, so
+    ``expression(..., expand=True)`` reaches T's leaves.
+    """
+
+    def __init__(self, owner: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType], fail: Fail):
+        self.owner = owner
+        self.fail = fail
+        self.subs: dict[str, tuple[ScenarioType, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
+        self.names = list(raw)
+        self.proxies: dict[tuple[str, str], sympy.Symbol] = {}
+        self.taken: set[str] = set()
+        self.units: dict[sympy.Symbol, pint.Unit] = {}
+        for use, spec in raw.items():
+            if not isinstance(spec, Mapping) or "type" not in spec:
+                raise fail(f"uses.{use} needs a 'type'", "uses", use)
+            try:
+                check_fields(spec, frozenset({"type", "bind"}), f"uses.{use}")
+            except InputError as exc:
+                raise fail(str(exc), "uses", use) from None
+            type_name = str(spec["type"])
+            if type_name not in types:
+                raise fail(f"uses.{use}: unknown scenario type {type_name!r}", "uses", use)
+            sub = types[type_name]
+            bind = dict(spec.get("bind") or {})
+            mapping: dict[sympy.Symbol, sympy.Symbol] = {}
+            choice_map: dict[str, str] = {}
+            for sub_in, parent_in in bind.items():
+                if sub_in not in sub.inputs:
+                    raise fail(f"uses.{use}: {type_name} has no input {sub_in!r}; inputs: {', '.join(sub.inputs)}", "uses", use)
+                if parent_in not in owner.inputs:
+                    raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is not an input of {owner.name}", "uses", use)
+                self._bind(use, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
+            owner.uses[use] = type_name
+            self.subs[use] = (sub, mapping, choice_map)
+
+    def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
+        if sub.kind != parent.kind:
+            raise self.fail(f"uses.{use}: cannot bind {sub.kind} input {sub.name} to {parent.kind} input {parent.name}", "uses", use)
+        if sub.kind == "choice":
+            if set(sub.options) - set(parent.options):
+                raise self.fail(f"uses.{use}: choice {parent.name} lacks options {sorted(set(sub.options) - set(parent.options))} of {sub.name}", "uses", use)
+            choice_map[sub.name] = parent.name
+            return
+        if sub.variable is not None and parent.variable is not None:
+            if sub.variable.unit.dimensionality != parent.variable.unit.dimensionality:
+                raise self.fail(
+                    f"uses.{use}: {sub.name} is in {sub.variable.unit_text} but {parent.name} is in {parent.variable.unit_text}", "uses", use)
+            mapping[sub.variable.symbol] = parent.variable.symbol
+        for var in sub.attributes.values():
+            match = next((v for v in parent.attributes.values() if v.extra["paths"] == var.extra["paths"]), None)
+            if match is None:
+                raise self.fail(
+                    f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} (needed for {sub.name}.{var.symbol})", "uses", use)
+            mapping[var.symbol] = match.symbol
+        if sub.index and parent.index:
+            mapping[sympy.Symbol(sub.index, integer=True, positive=True)] = sympy.Symbol(parent.index, integer=True, positive=True)
+            mapping[sympy.Symbol(f"N_{sub.index}", integer=True, positive=True)] = sympy.Symbol(f"N_{parent.index}", integer=True, positive=True)
+
+    # Mapping protocol for the parser
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and len(key) == 2 and key[0] in self.subs
+
+    def __getitem__(self, key: tuple[str, str]) -> sympy.Expr:
+        use, output = key
+        sub, mapping, choice_map = self.subs[use]
+        if output not in sub.outputs:
+            raise EquationError(f"{use} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
+        out = sub.outputs[output]
+        if out.arguments:
+            raise EquationError(f"{use}.{output} takes arguments ({', '.join(out.arguments)}); only outputs without arguments compose")
+        if out.choice is not None:
+            raise EquationError(f"{use}.{output} depends on the choice {out.choice}; compose one without a choice")
+        expr = sub.expand(output)
+        for dummy in sub.reductions:
+            if dummy in mapping:
+                self.owner.reductions[mapping[dummy]] = mapping[dummy].name
+        unbound = sorted(str(s) for s in expr.free_symbols if s in sub.leaves and s not in mapping)
+        if unbound:
+            names = sorted({sub.leaf_input[s] for s in expr.free_symbols if s in sub.leaves and s not in mapping})
+            raise EquationError(f"{use}.{output} needs {sub.name} input(s) {', '.join(names)} ({', '.join(unbound)}), which uses.{use}.bind does not bind")
+        proxy_key = (use, output)
+        if proxy_key not in self.proxies:
+            name = out.variable.symbol.name
+            taken = {v.symbol.name for v in self.owner.leaves.values()} | {str(k) for k in self.taken}
+            proxy = sympy.Symbol(name if name not in taken else f"{name}_{use}", real=True)
+            self.taken.add(proxy.name)
+            self.proxies[proxy_key] = proxy
+            self.owner.composed[proxy] = expr.xreplace(mapping)
+            self.owner.composed_variables[proxy] = Variable(
+                name=f"{use}.{output}", symbol=proxy, unit=out.variable.unit, meaning=out.doc or out.variable.meaning,
+                latex=out.variable.latex, role="composed")
+            self.units[proxy] = out.variable.unit
+        return self.proxies[proxy_key]
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0

@@ -1,0 +1,76 @@
+"""The parts of a scenario type, as frozen data: inputs, branches, outputs and references.
+
+>>> Reference("Young (1974)", "Eq. 2")
+Reference(text='Young (1974)', section='Eq. 2', url='')
+>>> str(Reference("Young (1974)", "Eq. 2", "https://doi.org/10.1145/361147.361115"))
+'Young (1974), Eq. 2 <https://doi.org/10.1145/361147.361115>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from ..variables import Variable
+
+STYLES = ("property", "method", "dict")
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One constructor input of a scenario type; ``kind`` names its :class:`~mlsysim_symbolic.spec.kinds.InputKind`."""
+
+    name: str
+    kind: str
+    meaning: str = ""
+    required: bool = True
+    default: Any = None
+    variable: Variable | None = None            # quantity, map and list inputs
+    options: tuple[str, ...] = ()               # choice inputs
+    index: str | None = None                    # keyed inputs
+    attributes: Mapping[str, Variable] = field(default_factory=dict)  # object inputs: symbol -> variable
+    annotation: str = "Any"                     # the Python type a user passes, for signatures and pages
+
+    def leaves(self) -> list[Variable]:
+        """The leaf variables this input contributes to the trees."""
+        return ([self.variable] if self.variable is not None else []) + list(self.attributes.values())
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One form of an output's equation: chosen by a choice value, or the first whose inputs are set."""
+
+    expr: sympy.Expr
+    text: str
+    when: str | None = None      # the choice value selecting this branch
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output of a scenario type."""
+
+    name: str
+    variable: Variable
+    branches: tuple[Branch, ...]
+    doc: str = ""
+    style: str = "property"
+    choice: str | None = None          # input or argument whose value picks the branch
+    arguments: tuple[str, ...] = ()    # free arguments of a method, in order
+    indices: tuple[str, ...] = ()      # indices the output is keyed by (first branch)
+    key_params: tuple[str, ...] = ()   # parameter names of the keys of a method output
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A citation: text, with an optional section and URL."""
+
+    text: str
+    section: str = ""
+    url: str = ""
+
+    def __str__(self) -> str:
+        out = self.text + (f", {self.section}" if self.section else "")
+        return out + (f" <{self.url}>" if self.url else "")

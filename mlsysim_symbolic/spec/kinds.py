@@ -1,0 +1,387 @@
+"""Input kinds: one class per kind of constructor input, registered in one table.
+
+Each kind knows how to *read* its declaration (a ``[types.T.inputs.NAME]`` table) into an
+:class:`~mlsysim_symbolic.spec.definitions.InputSpec`, how to *bind* a user's value to the
+leaf symbols of the trees (in base units), and how to *describe* itself on a reference page.
+Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
+``derivations/README.md``), as SymPy's printers dispatch on the node type.
+
+>>> sorted(KINDS)
+['choice', 'hardware', 'list', 'map', 'quantity', 'workload', 'workloads']
+>>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
+>>> spec.annotation, [v.symbol for v in spec.leaves()]
+('int', [B])
+>>> bound = Bound()
+>>> KINDS["quantity"].bind(spec, "256 sample", bound)
+>>> bound.values["batch_size"], bound.scalars
+(256, {B: 256})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pint
+import sympy
+
+from ..errors import InputError, UnknownNameError
+from ..evaluate import compile_tree, to_base_factor
+from ..parse import parse_equation
+from ..registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
+from ..units import Q_, parse_quantity, to_base
+from ..variables import Variable
+from .definitions import InputSpec
+from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
+
+
+@dataclass
+class Bound:
+    """The values a scenario binds: by input name (declared units) and by leaf symbol (base units)."""
+
+    values: dict[str, Any] = field(default_factory=dict)        # input name -> value in its declared unit
+    scalars: dict[sympy.Symbol, Any] = field(default_factory=dict)   # leaf -> base-unit value (None: unset)
+    keyed: dict[str, dict[Any, dict[sympy.Symbol, Any]]] = field(default_factory=dict)   # index -> key -> leaf -> value
+    keys: dict[str, list[Any]] = field(default_factory=dict)    # keyed input (and index) -> its keys, in order
+    choices: dict[str, str] = field(default_factory=dict)       # choice input -> chosen option
+
+
+def to_base_checked(magnitude: Any, var: Variable, label: str | None = None) -> Any:
+    """``magnitude`` (in ``var``'s unit) in base units; an error naming ``label`` when it leaves float64."""
+    base = to_base(magnitude, var.unit)
+    if isinstance(base, float) and not math.isfinite(base):
+        raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
+    return base
+
+
+def is_count(var: Variable) -> bool:
+    """Whether ``var`` is a plain whole count (kept as an ``int``, not a Quantity, among the bound inputs)."""
+    return var.integer and not var.unit.dimensionality and to_base_factor(var.unit) == 1
+
+
+def stored(magnitude: Any, var: Variable) -> Any:
+    """How a checked value is kept among the bound inputs: an int for counts, else a Quantity."""
+    return magnitude if is_count(var) else Q_(magnitude, var.unit)
+
+
+class InputKind:
+    """A kind of input. Subclasses set :attr:`name` and override what differs."""
+
+    name: ClassVar[str] = ""
+    keyed: ClassVar[bool] = False       # binds one value per key (an index)
+    annotation: ClassVar[str] = "Any"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        """The :class:`InputSpec` of a declaration table."""
+        var = read_variable(name, {k: v for k, v in raw.items() if k != "symbols"}, role="input")
+        if "symbols" in raw:
+            raise InputError(f"'symbols' belongs to workload and hardware inputs, not to a {self.name} input")
+        default = raw.get("default")
+        if default is not None and not self.keyed:
+            var.check(default)
+        return InputSpec(name, self.name, str(raw.get("meaning", "")) or var.meaning, _required(raw), default,
+                         variable=var, index=str(raw.get("index", name)) if self.keyed else None,
+                         annotation=self.annotation_of(var))
+
+    def annotation_of(self, var: Variable | None) -> str:
+        return self.annotation
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        """Record ``value`` of input ``spec`` in ``bound`` (``None``: the input is unset)."""
+        raise NotImplementedError
+
+    def update(self, spec: InputSpec, current: Any, change: Any) -> Any:
+        """The value a ``variant`` binds when it changes this input from ``current`` to ``change``."""
+        return change
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        """Indented lines for the input's entry on a plain-text reference page."""
+        v = spec.variable
+        return [f"    symbol {v.symbol}, unit {v.unit_text}, domain {v.domain}"] if v is not None else []
+
+
+class QuantityKind(InputKind):
+    """A number with a unit: one leaf symbol."""
+
+    name = "quantity"
+
+    def annotation_of(self, var: Variable | None) -> str:
+        return "int" if var is not None and var.integer else "Quantity"
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        var = spec.variable
+        assert var is not None
+        if value is None:
+            bound.values[spec.name] = None
+            bound.scalars[var.symbol] = None
+            return
+        magnitude = var.check(value)
+        bound.values[spec.name] = stored(magnitude, var)
+        bound.scalars[var.symbol] = to_base_checked(magnitude, var, spec.name)
+
+
+class ChoiceKind(InputKind):
+    """One of a list of named options; picks an output's branch or a precision template."""
+
+    name = "choice"
+    annotation = "str"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        check_fields(raw, frozenset({"kind", "options", "default", "required", "meaning", "doc"}))
+        if not isinstance(raw.get("options", ()), (list, tuple)):
+            raise InputError("'options' must be a list of names")
+        options = tuple(str(o) for o in raw.get("options", ()))
+        if not options:
+            raise InputError("a choice input needs 'options'")
+        default = raw.get("default")
+        if default is not None and default not in options:
+            raise InputError(f"default {default!r} is not one of the options {options}")
+        return InputSpec(name, self.name, str(raw.get("meaning", "")), _required(raw), default, options=options,
+                         annotation=self.annotation)
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        if value is None:
+            bound.values[spec.name] = None
+            return
+        if not isinstance(value, str) or value not in spec.options:
+            raise InputError(f"{spec.name}: expected one of {', '.join(map(repr, spec.options))}, got {value!r}")
+        bound.choices[spec.name] = value
+        bound.values[spec.name] = value
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        return [f"    one of {', '.join(spec.options)}"]
+
+
+class ObjectKind(InputKind):
+    """A registry entry (a model or a device) whose fields are read into attribute symbols."""
+
+    schema: ClassVar[Mapping[str, tuple[str, str, bool]]] = WORKLOAD_FIELDS
+    entry_class: ClassVar[type[Entry]] = Workload
+
+    def registry(self) -> Any:
+        return workloads()
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        check_fields(raw, frozenset({"kind", "symbols", "default", "required", "meaning", "doc", "index"}))
+        attributes: dict[str, Variable] = {}
+        for sym_name, attr in (raw.get("symbols") or {}).items():
+            attributes[sym_name] = self._attribute(sym_name, attr)
+        index = str(raw.get("index", name)) if self.keyed else None
+        return InputSpec(name, self.name, str(raw.get("meaning", "")), _required(raw), raw.get("default"),
+                         index=index, attributes=attributes, annotation=self.annotation)
+
+    def _attribute(self, sym_name: str, attr: Any) -> Variable:
+        attr = read_table(attr, f"symbol {sym_name}")
+        if "attribute" not in attr:
+            raise InputError(f"symbol {sym_name} needs an 'attribute' (a field of the {self.name})")
+        check_fields(attr, ATTRIBUTE_FIELDS, f"symbol {sym_name}")
+        paths = attr["attribute"]
+        paths = [paths] if isinstance(paths, str) else list(paths)
+        first = paths[0].split(".")[0]
+        unit, meaning_default, integer = self.schema.get(first, (attr.get("unit"), "", False))
+        if "unit" in attr:
+            unit = attr["unit"]
+        if unit is None:
+            raise InputError(f"symbol {sym_name}: field {first!r} has no known unit; declare 'unit'")
+        extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default")}
+        label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
+        return Variable.make(
+            label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),
+            meaning=str(attr.get("meaning", meaning_default)), integer=bool(attr.get("integer", integer)),
+            domain=attr.get("domain"), role="attribute", extra=extra)
+
+    def entry(self, value: Any, label: str) -> Entry:
+        """A registry entry from its key, an entry, or a table of its fields (an entry stated inline)."""
+        registry = self.registry()
+        if isinstance(value, Entry):
+            return value
+        if isinstance(value, str):
+            try:
+                return registry[value]
+            except UnknownNameError as exc:
+                raise UnknownNameError(f"{label}: {exc}") from None
+        if isinstance(value, Mapping):
+            try:
+                return make_entry(self.entry_class, str(value.get("name", label)), value, self.schema, strict=True)
+            except (InputError, UnknownNameError) as exc:
+                raise InputError(f"{label}: {exc}") from None
+        raise InputError(f"{label}: expected a {registry.kind} (its registry name, or a table of its fields), "
+                         f"got {type(value).__name__}")
+
+    def attributes(self, spec: InputSpec, entry: Entry, label: str, choices: Mapping[str, str]) -> dict[sympy.Symbol, Any]:
+        """Each declared symbol of the input read from ``entry`` (base units; ``None`` where absent)."""
+        out: dict[sympy.Symbol, Any] = {}
+        pending: list[Variable] = []
+        for var in spec.attributes.values():
+            raw = _first_field(entry, var.extra["paths"], choices)
+            if raw is None and var.extra.get("fallback") is None and var.extra.get("default") is not None:
+                raw = var.extra["default"]
+            if raw is None:
+                if var.extra.get("fallback") is not None:
+                    pending.append(var)
+                else:
+                    out[var.symbol] = None
+                continue
+            magnitude = var.check(raw, label=f"{label} ({entry.key}).{var.extra['paths'][0]}")
+            out[var.symbol] = to_base_checked(magnitude, var)
+        names = {v.symbol.name: v.symbol for v in spec.attributes.values()}
+        names.update({v.name: v.symbol for v in spec.attributes.values()})
+        for var in pending:
+            expr = parse_equation(var.extra["fallback"], names)
+            values = {s: out.get(s) for s in expr.free_symbols}
+            # fallbacks are rules of counting (e.g. head_dim = floor(h / a)), evaluated in base units
+            out[var.symbol] = None if any(v is None for v in values.values()) else compile_tree(expr, tuple(values))(*values.values())
+        return out
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        if value is None:
+            bound.values[spec.name] = None
+            for var in spec.attributes.values():
+                bound.scalars[var.symbol] = None
+            return
+        entry = self.entry(value, spec.name)
+        bound.values[spec.name] = entry
+        bound.scalars.update(self.attributes(spec, entry, spec.name, bound.choices))
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        return [f"    symbol {v.symbol} = {v.extra['paths'][0]} [{v.unit_text}] — {v.meaning}" for v in spec.attributes.values()]
+
+    def update(self, spec: InputSpec, current: Any, change: Any) -> Any:
+        """A table of fields changes those fields of the bound entry and keeps the rest (a GQA variant:
+        ``variant(workload={"kv_heads": 8})``); anything else replaces the entry."""
+        if isinstance(change, Mapping) and isinstance(current, Entry):
+            try:
+                return current.with_fields(change)
+            except (InputError, UnknownNameError) as exc:
+                raise type(exc)(f"{spec.name}: {exc}") from None
+        return change
+
+
+class WorkloadKind(ObjectKind):
+    name = "workload"
+    annotation = "Workload"
+
+
+class HardwareKind(ObjectKind):
+    name = "hardware"
+    annotation = "Hardware"
+    schema = HARDWARE_FIELDS
+    entry_class = Hardware
+
+    def registry(self) -> Any:
+        return hardware()
+
+
+class KeyedKind(InputKind):
+    """An input with one value per key; its leaves are summed or keyed by the index they share."""
+
+    keyed = True
+
+    def items(self, spec: InputSpec, value: Any) -> Mapping[Any, Any]:
+        if not isinstance(value, Mapping):
+            raise InputError(f"{spec.name}: expected a mapping of keys to values, got {value!r}")
+        return value
+
+    def bind_item(self, spec: InputSpec, item: Any, label: str, bound: Bound) -> tuple[Any, dict[sympy.Symbol, Any]]:
+        var = spec.variable
+        assert var is not None
+        magnitude = var.check(item, label=label)
+        return stored(magnitude, var), {var.symbol: to_base_checked(magnitude, var, label)}
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        if value is None:
+            bound.values[spec.name] = None
+            return
+        items = self.items(spec, value)
+        kept: dict[Any, Any] = {}
+        index = spec.index or spec.name
+        merged = bound.keyed.setdefault(index, {})
+        for key, item in items.items():
+            kept[key], symbols = self.bind_item(spec, item, f"{spec.name}[{key!r}]", bound)
+            merged.setdefault(key, {}).update(symbols)
+        bound.values[spec.name] = kept
+        bound.keys[spec.name] = list(items)
+
+
+class MapKind(KeyedKind):
+    name = "map"
+    annotation = "Dict[str, Quantity]"
+
+
+class ListKind(KeyedKind):
+    name = "list"
+    annotation = "List[Quantity]"
+
+    def items(self, spec: InputSpec, value: Any) -> Mapping[Any, Any]:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise InputError(f"{spec.name}: expected a list of values, got {value!r}")
+        items = list(value)
+        if not items:
+            raise InputError(f"{spec.name}: expected at least one value")
+        return {_list_key(v): v for v in items}
+
+
+class WorkloadsKind(KeyedKind, WorkloadKind):
+    name = "workloads"
+    annotation = "Dict[str, Workload]"
+
+    def items(self, spec: InputSpec, value: Any) -> Mapping[Any, Any]:
+        if not isinstance(value, Mapping) or not value:
+            raise InputError(f"{spec.name}: expected a non-empty mapping of names to workloads, got {value!r}")
+        return value
+
+    def bind_item(self, spec: InputSpec, item: Any, label: str, bound: Bound) -> tuple[Any, dict[sympy.Symbol, Any]]:
+        entry = self.entry(item, label)
+        return entry, self.attributes(spec, entry, label, bound.choices)
+
+    bind = KeyedKind.bind
+    describe = ObjectKind.describe
+    update = InputKind.update
+
+
+#: Every input kind, by the name a declaration gives in ``kind = "..."``.
+KINDS: dict[str, InputKind] = {k.name: k for k in (
+    QuantityKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind())}
+
+
+def kind_of(spec: InputSpec | str) -> InputKind:
+    """The :class:`InputKind` of an input (or of a kind name)."""
+    return KINDS[spec if isinstance(spec, str) else spec.kind]
+
+
+def read_input(name: str, raw: Any) -> InputSpec:
+    """The :class:`InputSpec` of a ``[types.T.inputs.NAME]`` table, read by its kind."""
+    raw = read_table(raw, "an input")
+    kind = str(raw.get("kind", "quantity"))
+    if kind not in KINDS:
+        raise InputError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    return KINDS[kind].read(name, raw)
+
+
+def _required(raw: Mapping[str, Any]) -> bool:
+    return bool(raw.get("required", "default" not in raw))
+
+
+def _first_field(entry: Entry, paths: Iterable[str], choices: Mapping[str, str]) -> Any:
+    for path in paths:
+        try:
+            path = path.format(**choices)
+        except KeyError:
+            continue
+        raw = entry.get(path)
+        if raw is not None:
+            return raw
+    return None
+
+
+def _list_key(value: Any) -> Any:
+    if isinstance(value, pint.Quantity):
+        return value.magnitude
+    if isinstance(value, str):
+        try:
+            return parse_quantity(value).magnitude
+        except InputError:
+            return value
+    return value

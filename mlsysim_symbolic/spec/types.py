@@ -1,0 +1,263 @@
+"""Scenario types: what a ``[types.NAME]`` table declares, and the questions asked of it.
+
+A :class:`ScenarioType` holds inputs, arguments and outputs (SymPy trees with units) and
+the notes of its reference page.  :meth:`ScenarioType.from_mapping` builds and checks one
+(:mod:`~mlsysim_symbolic.spec.builder`); the rest answers questions: which branch, the
+tree expanded to the leaves, which leaves and keys an output reaches.
+
+>>> t = ScenarioType.from_mapping("Bytes", {
+...     "summary": "Bytes of P parameters at b bytes each.",
+...     "inputs": {"params": {"symbol": "P", "unit": "param"}, "width": {"symbol": "b", "unit": "B/param"}},
+...     "outputs": {"size": {"symbol": "W", "unit": "B", "equation": "P * b"}}})
+>>> t.expression("size")
+P*b
+>>> ScenarioType.from_mapping("Bad", {
+...     "inputs": {"m": {"unit": "B"}, "t": {"unit": "s"}},
+...     "outputs": {"y": {"unit": "B", "equation": "m + t"}}})
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.DerivationError: <derivations>: Bad: output y: equation for y: terms disagree in dimension: m is in B ([information]) but t is in s ([time])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pint
+import sympy
+
+from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
+from ..variables import Variable
+from .builder import Locate, TypeBuilder
+from .definitions import Branch, InputSpec, OutputSpec, Reference
+
+
+class ScenarioType:
+    """A declared scenario type: inputs, arguments, outputs (SymPy trees with units) and notes."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.family = ""
+        self.summary = ""
+        self.description = ""
+        self.equation_note = ""
+        self.assumptions: tuple[str, ...] = ()
+        self.excludes: tuple[str, ...] = ()
+        self.derivation = ""
+        self.references: tuple[Reference, ...] = ()
+        self.inputs: dict[str, InputSpec] = {}
+        self.arguments: dict[str, Variable] = {}
+        self.outputs: dict[str, OutputSpec] = {}
+        self.leaves: dict[sympy.Symbol, Variable] = {}        # every leaf symbol
+        self.leaf_input: dict[sympy.Symbol, str] = {}          # leaf -> the input (or argument) it comes from
+        self.leaf_index: dict[sympy.Symbol, str] = {}          # leaf -> its index, for keyed leaves
+        self.output_symbols: dict[sympy.Symbol, str] = {}
+        self.index_inputs: dict[str, list[str]] = {}           # index -> keyed inputs sharing it
+        self.reductions: dict[sympy.Symbol, str] = {}           # reduction dummy -> index
+        self.positions: dict[sympy.Symbol, str] = {}            # position leaf n_k of a *_upto reduction -> index
+        self.source_path: str | None = None
+        self.uses: dict[str, str] = {}                          # composed sub-type by its local name
+        self.composed: dict[sympy.Symbol, sympy.Expr] = {}      # symbol of a composed output -> its tree over our leaves
+        self.composed_variables: dict[sympy.Symbol, Variable] = {}
+        self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
+        self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
+
+    @classmethod
+    def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,
+                     locate: Locate | None = None, types: Mapping[str, ScenarioType] | None = None) -> ScenarioType:
+        """Build and check a scenario type from a ``[types.NAME]`` mapping.
+
+        ``types`` holds the already-built types that a ``uses`` table may compose.  Whatever is
+        wrong with the mapping, the error is a :class:`DerivationError` naming the type.
+        """
+        self = cls(name)
+        self.source_path = path
+        try:
+            return TypeBuilder(self, data, family=family, path=path, locate=locate, types=types).build()
+        except DerivationError:
+            raise
+        except (MlsysimSymbolicError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+            # a value of the wrong shape that no specific check names (a number where a table belongs ...)
+            line = locate() if locate else None
+            raise DerivationError(f"malformed declaration: {exc}", path=path, line=line, scenario=name) from None
+
+    # ------------------------------------------------------------------ queries
+    def closure(self, name: str) -> tuple[set[sympy.Symbol], set[str]]:
+        """Leaves of every branch of ``name`` and of the outputs it uses, and the choices it depends on."""
+        leaves: set[sympy.Symbol] = set()
+        choices: set[str] = set()
+        seen: set[str] = set()
+
+        def visit(n: str) -> None:
+            if n in seen:
+                return
+            seen.add(n)
+            out = self.outputs[n]
+            if out.choice is not None:
+                choices.add(out.choice)
+            for b in out.branches:
+                for sym in b.expr.free_symbols:
+                    if sym in self.output_symbols:
+                        visit(self.output_symbols[sym])
+                    elif sym in self.composed:
+                        leaves.update(self.composed[sym].free_symbols)
+                    elif sym in self.leaves:
+                        leaves.add(sym)
+
+        visit(name)
+        return leaves, choices
+
+    def add_leaf(self, var: Variable, source: str, index: str | None) -> None:
+        """Record a leaf symbol, the input it comes from and its index (keyed leaves)."""
+        self.leaves[var.symbol] = var
+        self.leaf_input[var.symbol] = source
+        if index:
+            self.leaf_index[var.symbol] = index
+
+    def check_cycles(self, fail: Callable[..., DerivationError]) -> None:
+        """Refuse outputs that use each other in a circle (``fail`` builds the error)."""
+        state: dict[str, int] = {}
+
+        def visit(name: str, trail: list[str]) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                cycle = trail[trail.index(name):] + [name]
+                raise fail(f"outputs form a cycle: {' -> '.join(cycle)}", "outputs", name)
+            state[name] = 1
+            for dep in self.direct_outputs(name):
+                visit(dep, trail + [name])
+            state[name] = 2
+
+        for name in self.outputs:
+            visit(name, [])
+
+    # ------------------------------------------------------------------ queries
+    def direct_outputs(self, name: str) -> list[str]:
+        deps: list[str] = []
+        for branch in self.outputs[name].branches:
+            for sym in branch.expr.free_symbols:
+                if sym in self.output_symbols and self.output_symbols[sym] not in deps:
+                    deps.append(self.output_symbols[sym])
+        return deps
+
+    def leaf_symbols(self, name: str, choices: Mapping[str, str] | None = None) -> set[sympy.Symbol]:
+        """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away; a ``*_upto``
+        reduction leaves its position symbol, so the output stays keyed by that index)."""
+        expr = self.expand(name, choices)
+        if expr.has(sympy.Sum, sympy.Product):
+            expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self.reduced_away)
+        return {s for s in expr.free_symbols if s in self.leaves}
+
+    def reduced_away(self, node: Any) -> Any:
+        upper = node.limits[0][2]
+        return upper if upper in self.positions else sympy.Integer(1)
+
+    def position(self, index: str) -> Variable:
+        """The keyed leaf n_index: the position of each key of ``index`` (1 for the first)."""
+        sym = sympy.Symbol(f"n_{index}", integer=True, positive=True)
+        if sym not in self.positions:
+            var = Variable.make(f"{index}_position", symbol=sym.name, unit="count", integer=True,
+                                meaning=f"position of the key among the {index} keys (1 for the first)", role="position")
+            self.positions[var.symbol] = index
+            self.add_leaf(var, self.index_inputs[index][0], index)
+        return self.leaves[sym]
+
+    def may_be_keyed(self, name: str, memo: dict[str, bool] | None = None) -> bool:
+        """Whether output ``name`` can have keyed leaves outside sums, found by walking the outputs it uses.
+
+        A cheap superset test (no expanded tree is built): when False, :meth:`leaf_symbols` has no
+        keyed leaf either, and loading skips expanding the output (a fifth of the catalog's load time).
+        """
+        memo = {} if memo is None else memo
+        if name in memo:
+            return memo[name]
+        memo[name] = False
+        found = False
+        for branch in self.outputs[name].branches[:1]:
+            expr = branch.expr
+            if expr.has(sympy.Sum, sympy.Product):
+                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self.reduced_away)
+            for sym in expr.free_symbols:
+                if sym in self.leaf_index or sym in self.composed:
+                    found = True
+                elif sym in self.output_symbols:
+                    found = found or self.may_be_keyed(self.output_symbols[sym], memo)
+        memo[name] = found
+        return found
+
+    def branch(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> Branch:
+        """The branch of output ``name`` picked by ``choices`` (or the first one available)."""
+        out = self.outputs[name]
+        if out.choice is not None and choices and out.choice in choices:
+            for b in out.branches:
+                if b.when == choices[out.choice]:
+                    return b
+        if available is not None and len(out.branches) > 1 and out.choice is None:
+            for b in out.branches:
+                if available(b.expr):
+                    return b
+        return out.branches[0]
+
+    def expand(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> sympy.Expr:
+        """Output ``name`` as a tree of leaf inputs only (earlier outputs substituted)."""
+        key = (name, tuple(sorted((choices or {}).items()))) if available is None else None
+        if key is not None and key in self._expanded:
+            return self._expanded[key]
+        expr = self.branch(name, choices, available).expr
+        subs = {}
+        for sym in expr.free_symbols:
+            if sym in self.output_symbols:
+                subs[sym] = self.expand(self.output_symbols[sym], choices, available)
+            elif sym in self.composed:
+                subs[sym] = self.composed[sym]
+        result = expr.xreplace(subs) if subs else expr
+        if key is not None:
+            self._expanded[key] = result
+        return result
+
+    def expression(self, name: str, expand: bool = False) -> sympy.Expr:
+        """The tree of output ``name``: over inputs and earlier outputs, or over inputs only."""
+        self.output(name)
+        return self.expand(name) if expand else self.outputs[name].branches[0].expr
+
+    def equation(self, name: str, expand: bool = False) -> sympy.Eq:
+        """``Eq(output_symbol, tree)`` for output ``name``."""
+        self.output(name)
+        return sympy.Eq(self.outputs[name].variable.symbol, self.expression(name, expand=expand), evaluate=False)
+
+    def variable(self, name: str) -> Variable:
+        """The variable (input, attribute symbol, argument or output) called ``name``."""
+        for var in [*self.leaves.values(), *(o.variable for o in self.outputs.values())]:
+            if name in (var.name, var.symbol.name):
+                return var
+        for spec in self.inputs.values():
+            if spec.name == name and spec.variable is not None:
+                return spec.variable
+        known = sorted({v.name for v in self.leaves.values()} | set(self.outputs))
+        hint = closest(name, known)
+        raise UnknownNameError(
+            f"{self.name} has no input or output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+            + f" Known: {', '.join(known)}")
+
+    def output(self, name: str) -> OutputSpec:
+        """The declared output ``name`` (an :class:`UnknownNameError` with the close names otherwise)."""
+        if name not in self.outputs:
+            hint = closest(name, list(self.outputs))
+            raise UnknownNameError(
+                f"{self.name} has no output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+                + f" Outputs: {', '.join(self.outputs)}")
+        return self.outputs[name]
+
+    @property
+    def unit_map(self) -> dict[sympy.Symbol, pint.Unit]:
+        units = {sym: var.unit for sym, var in self.leaves.items()}
+        units.update({sym: var.unit for sym, var in self.composed_variables.items()})
+        units.update({o.variable.symbol: o.variable.unit for o in self.outputs.values()})
+        return units
+
+    def __repr__(self) -> str:
+        return f"<ScenarioType {self.name} ({self.family}): {len(self.inputs)} inputs, {len(self.outputs)} outputs>"
+
+
