@@ -210,8 +210,3 @@ def exact_value(expr: sympy.Expr, values: dict[sympy.Symbol, Any], digits: int =
         else:
             subs[sym] = sympy.Integer(value) if isinstance(value, int) else value
     return float(sympy.N(expr.xreplace(subs), digits))
-
-
-def as_array(value: Any) -> np.ndarray:
-    """A numpy array of magnitudes (for sweeps)."""
-    return np.asarray(value, dtype=float)

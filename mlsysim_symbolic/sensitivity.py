@@ -39,10 +39,10 @@ def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
     t = scenario.type
     names = []
     for sym in plan.args:
-        var = t.leaves.get(sym)
-        if var is not None and t.leaf_input.get(sym) in t.arguments:
+        var = scenario.planner.variable(sym)
+        if var.extra.get("options"):   # a choice argument picks a branch; it has no numeric range
             continue
-        names.append(var.name if var is not None else sym.name)
+        names.append(var.name)
     return names
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from .errors import UnknownNameError
-from .evaluate import compile_tree, to_base_factor
+from .evaluate import compile_tree
 from .plan import Analysable
 from .units import Q_, ureg
 
@@ -78,4 +78,4 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     return results
 
 
-__all__ = ["Elasticity", "diff", "elasticities", "to_base_factor"]
+__all__ = ["Elasticity", "diff", "elasticities"]

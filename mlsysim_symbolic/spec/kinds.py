@@ -206,7 +206,7 @@ class ObjectKind(InputKind):
             try:
                 return make_entry(self.entry_class, str(value.get("name", label)), value, self.schema, strict=True)
             except (InputError, UnknownNameError) as exc:
-                raise InputError(f"{label}: {exc}") from None
+                raise type(exc)(f"{label}: {exc}") from None
         raise InputError(f"{label}: expected a {registry.kind} (its registry name, or a table of its fields), "
                          f"got {type(value).__name__}")
 
