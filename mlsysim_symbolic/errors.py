@@ -36,6 +36,10 @@ class UnexpectedNameError(UnknownNameError, TypeError):
     Python raises for an unexpected argument (so ``except TypeError`` keeps working)."""
 
 
+class InfeasibleError(InputError):
+    """An inverse question with no answer: no value of the input meets the target (the message says why)."""
+
+
 class DimensionError(MlsysimSymbolicError, ValueError):
     """An equation whose terms or result disagree in dimension."""
 

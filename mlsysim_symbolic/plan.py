@@ -37,6 +37,7 @@ from .units import base_ratio, from_base, make_quantity, scaling, ureg
 from .variables import KeyedSymbol, Variable
 
 _EVAL_ERRORS = (ZeroDivisionError, OverflowError, ValueError)
+_INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -374,13 +375,18 @@ class Planner:
     def evaluate(self, output: str, *keys: Any, **arguments: Any) -> pint.Quantity:
         """The value of ``output`` as a pint Quantity in its declared unit (``keys`` pick keyed values)."""
         if not arguments:
-            fast = self._fast.get((output, keys))
+            try:
+                fast = self._fast.get((output, keys))
+            except TypeError:   # an unhashable key (a list): the slow path names it
+                fast = None
             if fast is not None:
                 plan, args = fast
                 try:
                     value = plan.function(*args)
                 except _EVAL_ERRORS as exc:
                     raise self.not_evaluable(output, keys, exc, plan, args) from None
+                if not -_INF < value < _INF:
+                    raise self.not_finite(output, keys, value, plan, args)
                 return make_quantity(plan.to_unit(value), plan.unit)
         t = self.type
         out = t.output(output)
@@ -400,7 +406,11 @@ class Planner:
             raise MissingInputError(f"{t.name}.{output} needs a key for {', '.join(plan.indices)}"
                                     f" (one of {', '.join(map(repr, self._bound.keys.get(plan.indices[0], [])))})")
         cache_key = (output, choice_value, keys)
-        args = None if plan.arguments else self._argcache.get(cache_key)
+        try:
+            args = None if plan.arguments else self._argcache.get(cache_key)
+        except TypeError:
+            raise UnknownNameError(f"{t.name}.{output}: a key must be a name such as "
+                                   f"{next(iter(self._bound.keys.get(plan.indices[0], ['GPT-2'])))!r}, got {keys!r}") from None
         if args is None:
             args = self.values(plan, keys, arguments)
             if not plan.arguments:
@@ -411,6 +421,8 @@ class Planner:
             value = plan.function(*args)
         except _EVAL_ERRORS as exc:
             raise self.not_evaluable(output, keys, exc, plan, args) from None
+        if not -_INF < value < _INF:
+            raise self.not_finite(output, keys, value, plan, args)
         if not plan.arguments and not choice_value:
             self._fast[(output, keys)] = (plan, args)
         return make_quantity(plan.to_unit(value), plan.unit)
@@ -427,6 +439,16 @@ class Planner:
             shown = f" at {', '.join(parts)}" if parts else ""
         where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
         return InputError(f"{where} has no value{shown}: {exc}")
+
+    def not_finite(self, output: str, keys: tuple[Any, ...], value: Any, plan: Plan, args: tuple[Any, ...]) -> InputError:
+        """The error for a result beyond float64 (or NaN): names the output and the inputs that took it there."""
+        parts = []
+        for sym, base in zip(plan.args, args):
+            var = self.variable(sym)
+            parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
+        where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
+        what = "is not a number" if value != value else "overflows float64"
+        return InputError(f"{where} {what} at {', '.join(parts)}")
 
     def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
         """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import pint
 
-from .errors import DerivationError, InputError, UnitError, UnknownNameError, closest
+from .errors import DerivationError, InputError, UnitError, UnknownNameError, did_you_mean
 from .paths import derivations_dir
 from .units import Q_, parse_quantity, parse_unit
 
@@ -113,9 +113,7 @@ class Entry:
         if item in type(self).schema or item in _TEXT_FIELDS:
             return None     # a known field this entry does not state
         known = sorted({*type(self).schema, *fields, *info})
-        hint = closest(item, known)
-        raise AttributeError(f"{type(self).__name__} {self.key!r} has no field {item!r}"
-                             + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+        raise AttributeError(f"{type(self).__name__} {self.key!r} has no field {item!r}" + did_you_mean(item, known)
                              + f" Fields: {', '.join(known)}")
 
     def with_fields(self, changes: Mapping[str, Any]) -> Entry:
@@ -188,8 +186,7 @@ class Registry(Mapping[str, Entry]):
             return self._entries[key]
         if key in self._by_name:
             return self._by_name[key]
-        hint = closest(key, [*self._entries, *self._by_name])
-        more = f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""
+        more = did_you_mean(key, [*self._entries, *self._by_name])
         raise UnknownNameError(f"unknown {self.kind} {key!r}{more} Known: {', '.join(sorted(self._entries))}")
 
     def __iter__(self) -> Iterator[str]:
@@ -238,9 +235,7 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
     for name in checked:
         if name not in schema and name not in _TEXT_FIELDS and name != "source":
             known = sorted({*schema, *_TEXT_FIELDS})
-            hint = closest(name, known)
-            raise UnknownNameError(f"{key}: unknown field {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
-                                   + f" Fields: {', '.join(known)}")
+            raise UnknownNameError(f"{key}: unknown field {name!r}" + did_you_mean(name, known) + f" Fields: {', '.join(known)}")
     fields: dict[str, Any] = {}
     info: dict[str, Any] = {}
     for name, value in raw.items():

@@ -36,7 +36,6 @@ from .variables import Variable
 
 
 def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
-    t = scenario.type
     names = []
     for sym in plan.args:
         var = scenario.planner.variable(sym)
@@ -99,21 +98,48 @@ def one_at_a_time(scenario: Analysable, output: str, *keys: Any, pct: float = 10
     for name in names:
         var = plan.variables[name]
         x = plan.base[plan.positions[name]]
+        forced = False
         if name in ranges:
-            lo, hi = (_as_base(v, var, name) for v in ranges[name])
+            lo, hi = (_as_base(v, var, name) for v in _pair(ranges[name], name))
         else:
-            lo, hi = x * (1 - pct / 100), x * (1 + pct / 100)
-            if var.integer:
-                lo = to_base(max(math.floor(from_base(lo, var.unit)), 1 if var.domain.positive else 0), var.unit)
-                hi = to_base(math.ceil(from_base(hi, var.unit)), var.unit)
+            lo, hi, forced = _relative_step(x, var, pct)
         y_lo, y_hi = float(plan(**{name: lo})), float(plan(**{name: hi}))
+        swing = abs(y_hi - y_lo)
+        step = (hi - lo) / (2 * x) * 100 if x else math.nan   # the actual +/- step, in % of the value
         records.append({
             "input": name, "value": _q(x, var), "low": _q(lo, var), "high": _q(hi, var),
-            "output_low": Q_(y_lo, plan.unit), "output_high": Q_(y_hi, plan.unit),
-            "swing": Q_(abs(y_hi - y_lo), plan.unit), "baseline": Q_(baseline_base, plan.unit),
+            "step_pct": step, "output_low": Q_(y_lo, plan.unit), "output_high": Q_(y_hi, plan.unit),
+            "swing": Q_(swing, plan.unit), "baseline": Q_(baseline_base, plan.unit),
+            # ranked by swing; a whole-number input forced to a larger step than pct (tp_size 1 -> 2 is +100 %)
+            # is ranked by its swing scaled back to the requested pct, not above inputs moved by pct
+            "rank_swing": Q_(swing * min(1.0, pct / step) if forced else swing, plan.unit),
         })
-    records.sort(key=lambda r: (-r["swing"].magnitude, r["input"]))
-    return Table(("input", "value", "low", "high", "output_low", "output_high", "swing", "baseline"), records, title=output)
+    records.sort(key=lambda r: (-r["rank_swing"].magnitude, r["input"]))
+    return Table(("input", "value", "low", "high", "step_pct", "output_low", "output_high", "swing", "rank_swing", "baseline"),
+                 records, title=output)
+
+
+def _pair(spec: Any, name: str) -> tuple[Any, Any]:
+    """A (low, high) range, or a named error."""
+    if isinstance(spec, (str, bytes)) or not isinstance(spec, Sequence) or len(spec) != 2:
+        raise InputError(f"ranges[{name!r}]: expected (low, high), got {spec!r}")
+    return spec[0], spec[1]
+
+
+def _relative_step(x: float, var: Variable, pct: float) -> tuple[float, float, bool]:
+    """The value +/- ``pct`` % (base units); a whole-number input moves by at least 1 and stays in its domain
+    (the flag says the step was forced wider than ``pct``)."""
+    lo, hi = x * (1 - pct / 100), x * (1 + pct / 100)
+    if not var.integer:
+        return lo, hi, False
+    v = from_base(x, var.unit)
+    step = round(abs(v) * pct / 100)
+    forced = step < 1
+    step = max(step, 1)
+    low = v - step
+    if not var.domain.contains(low):
+        low, forced = v, True
+    return to_base(low, var.unit), to_base(v + step, var.unit), forced
 
 
 def tornado(scenario: Analysable, output: str, *keys: Any, ax: Any = None, **options: Any) -> Any:
@@ -133,12 +159,18 @@ def _problem(names: Sequence[str], bounds: Sequence[tuple[float, float]]) -> dic
     return {"num_vars": len(names), "names": list(names), "bounds": [[float(lo), float(hi)] for lo, hi in bounds]}
 
 
+def _count(value: Any, name: str, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InputError(f"{name} must be a whole number of at least {least}, got {value!r}")
+
+
 def sobol_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence[str], bounds: Sequence[tuple[float, float]],
                   n: int = 1024, seed: int = 0, title: str = "") -> Table:
     """First-order and total Sobol indices of ``function`` (rows of X -> Y) over uniform ``bounds``, via SALib."""
     from SALib.analyze import sobol as sobol_analyze
     from SALib.sample import sobol as sobol_sample
 
+    _count(n, "n", 2)
     problem = _problem(names, bounds)
     X = sobol_sample.sample(problem, n, calc_second_order=False, seed=seed)
     Y = np.asarray(function(X), dtype=float).reshape(-1)
@@ -155,6 +187,8 @@ def morris_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence
     from SALib.analyze import morris as morris_analyze
     from SALib.sample import morris as morris_sample
 
+    _count(n, "n", 2)
+    _count(levels, "levels", 2)
     problem = _problem(names, bounds)
     X = morris_sample.sample(problem, n, num_levels=levels, seed=seed)
     Y = np.asarray(function(X), dtype=float).reshape(-1)
@@ -173,7 +207,7 @@ def _scenario_function(scenario: Analysable, output: str, keys: tuple[Any, ...],
     names = list(ranges)
     bounds = []
     for name in names:
-        lo, hi = ranges[name]
+        lo, hi = _pair(ranges[name], name)
         var = plan.variables[name]
         bounds.append((_as_base(lo, var, name), _as_base(hi, var, name)))
 
@@ -199,13 +233,23 @@ def morris(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, t
 
 
 # ---------------------------------------------------------------------- uncertainty
+KINDS_OF_DISTRIBUTION = ("normal", "uniform", "triangular", "lognormal")
+
+
 @dataclass(frozen=True)
 class Distribution:
     """An input's uncertainty: ``normal(mean, sd)``, ``uniform(low, high)``, ``triangular(low, mode, high)``,
-    or ``lognormal(median, sigma)`` (sigma of the logarithm).  Parameters are in base units."""
+    or ``lognormal(median, sigma)`` (sigma of the logarithm).  Parameters are in base units.
+
+    Draws are truncated to the input's domain (``bounds``, base units) and, for a whole-number input, rounded
+    to whole numbers of its declared unit (``step``, the base-unit size of one).
+    """
 
     kind: str
     params: tuple[float, ...]
+    bounds: tuple[float, float] = (-math.inf, math.inf)
+    open_bounds: tuple[bool, bool] = (False, False)
+    step: float | None = None
 
     @property
     def mean(self) -> float:
@@ -231,7 +275,7 @@ class Distribution:
         m, s = p
         return m * math.sqrt((math.exp(s * s) - 1) * math.exp(s * s))
 
-    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+    def _draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
         p = self.params
         if self.kind == "normal":
             return rng.normal(p[0], p[1], n)
@@ -241,6 +285,31 @@ class Distribution:
             return rng.triangular(p[0], p[1], p[2], n)
         return p[0] * np.exp(rng.normal(0.0, p[1], n))
 
+    def _inside(self, x: np.ndarray) -> np.ndarray:
+        (lo, hi), (lo_open, hi_open) = self.bounds, self.open_bounds
+        return ((x > lo) if lo_open else (x >= lo)) & ((x < hi) if hi_open else (x <= hi))
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` draws inside the domain (rejection sampling), rounded for whole-number inputs."""
+        return self.sample_counted(rng, n)[0]
+
+    def sample_counted(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, int]:
+        """``n`` draws and how many were rejected for leaving the domain."""
+        kept: list[np.ndarray] = []
+        have = rejected = 0
+        for _ in range(64):
+            x = self._draw(rng, max(n - have, 1) * 2)
+            if self.step is not None:
+                x = np.round(x / self.step) * self.step
+            ok = self._inside(x)
+            rejected += int(np.count_nonzero(~ok))
+            kept.append(x[ok])
+            have += int(np.count_nonzero(ok))
+            if have >= n:
+                return np.concatenate(kept)[:n], rejected
+        raise InputError(f"the {self.kind}{self.params} distribution lies almost wholly outside the input's domain "
+                         f"{self.bounds}: fewer than {have} of {have + rejected} draws were valid")
+
 
 def distribution(spec: Any, var: Variable, name: str) -> Distribution:
     """Read ``(low, high)``, ``("uniform", low, high)``, ``("normal", mean, sd)``, ``("triangular", low, mode, high)``
@@ -249,22 +318,45 @@ def distribution(spec: Any, var: Variable, name: str) -> Distribution:
         return spec
     if not isinstance(spec, (tuple, list)) or not spec:
         raise InputError(f"{name}: expected (low, high) or (kind, params...), got {spec!r}")
-    kind = spec[0] if isinstance(spec[0], str) and spec[0] in ("normal", "uniform", "triangular", "lognormal") else "uniform"
+    if isinstance(spec[0], str) and spec[0] not in KINDS_OF_DISTRIBUTION and len(spec) != 2:
+        raise InputError(f"{name}: unknown distribution {spec[0]!r}; known: {', '.join(KINDS_OF_DISTRIBUTION)}, or (low, high)")
+    kind = spec[0] if isinstance(spec[0], str) and spec[0] in KINDS_OF_DISTRIBUTION else "uniform"
     params = list(spec[1:] if kind == spec[0] else spec)
     expected = {"normal": 2, "uniform": 2, "triangular": 3, "lognormal": 2}[kind]
     if len(params) != expected:
         raise InputError(f"{name}: a {kind} distribution takes {expected} parameters, got {len(params)}")
     if kind == "lognormal":
-        values = (_as_base(params[0], var, name), float(params[1]))
+        values = (_as_base(params[0], var, name), _plain_number(params[1], f"{name}: lognormal sigma"))
     elif kind == "normal":
-        values = (_as_base(params[0], var, name), abs(_as_base(params[1], var, name, domain=False)) if not isinstance(params[1], (int, float)) else float(to_base(float(params[1]), var.unit)))
+        values = (_as_base(params[0], var, name), _spread(params[1], var, name))
     else:
         values = tuple(_as_base(v, var, name) for v in params)
     if kind in ("uniform", "triangular") and not values[0] < values[-1]:
         raise InputError(f"{name}: low must be below high, got {params}")
-    if kind == "normal" and values[1] < 0:
-        raise InputError(f"{name}: the standard deviation must be >= 0")
-    return Distribution(kind, tuple(float(v) for v in values))
+    if kind == "triangular" and not values[0] <= values[1] <= values[2]:
+        raise InputError(f"{name}: the mode of a triangular distribution must lie between low and high, got {params}")
+    if kind == "normal" and not values[1] > 0:
+        raise InputError(f"{name}: the standard deviation of a normal distribution must be > 0, got {params[1]}")
+    if kind == "lognormal" and values[1] <= 0:
+        raise InputError(f"{name}: lognormal sigma must be > 0, got {params[1]}")
+    d = var.domain
+    bounds = (float(to_base(d.low, var.unit)) if math.isfinite(d.low) else -math.inf,
+              float(to_base(d.high, var.unit)) if math.isfinite(d.high) else math.inf)
+    step = float(to_base(1, var.unit)) if var.integer else None
+    return Distribution(kind, tuple(float(v) for v in values), bounds, (d.low_open, d.high_open), step)
+
+
+def _plain_number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{what}: expected a plain finite number (the sd of the logarithm), got {value!r}")
+    return float(value)
+
+
+def _spread(value: Any, var: Variable, name: str) -> float:
+    """A standard deviation in the input's unit (a number in that unit, a Quantity or text), in base units."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(to_base(float(value), var.unit))
+    return _as_base(value, var, name, domain=False)
 
 
 @dataclass
@@ -280,6 +372,7 @@ class Uncertainty:
     mc_p95: pint.Quantity
     samples: int
     contributions: Table
+    notes: tuple[str, ...] = ()       # truncation to each input's domain and rounding, as applied
 
     @property
     def sd_ratio(self) -> float:
@@ -299,8 +392,7 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
     """Propagate input uncertainty to ``output``: linear (symbolic derivatives at the means) and Monte Carlo."""
     if not inputs:
         raise InputError("uncertainty needs inputs: {input: (low, high) or (kind, params...)}")
-    if samples < 2:
-        raise InputError(f"samples must be at least 2, got {samples}")
+    _count(samples, "samples", 2)
     plan = vector_plan(scenario, output, keys, list(inputs), **arguments)
     dists = {name: distribution(spec, plan.variables[name], name) for name, spec in inputs.items()}
     means = {name: d.mean for name, d in dists.items()}
@@ -323,7 +415,16 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
         r["variance_share"] = r["variance_share"] / total
     records.sort(key=lambda r: -r["variance_share"])
     rng = np.random.default_rng(seed)
-    drawn = {name: d.sample(rng, samples) for name, d in dists.items()}
+    drawn: dict[str, np.ndarray] = {}
+    notes = []
+    for name, d in dists.items():
+        drawn[name], rejected = d.sample_counted(rng, samples)
+        var = plan.variables[name]
+        if rejected:
+            notes.append(f"{name}: draws outside its domain {var.domain} {var.unit_text} were redrawn "
+                         f"({rejected / (rejected + samples):.1%} of draws): a truncated {d.kind} distribution")
+        if d.step is not None:
+            notes.append(f"{name}: draws rounded to whole {var.unit_text}")
     y = np.broadcast_to(plan.function(*[drawn.get(n, v) if (n := _name_at(plan, i)) in drawn else v for i, v in enumerate(plan.base)]), (samples,))
     f = plan.to_unit
     unit = plan.unit
@@ -334,6 +435,7 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
         mc_p05=Q_(f(float(np.percentile(y, 5))), unit), mc_p95=Q_(f(float(np.percentile(y, 95))), unit),
         samples=samples,
         contributions=Table(("input", "sd", "derivative", "variance_share"), records, title=f"linear variance shares of {output}"),
+        notes=tuple(notes),
     )
 
 

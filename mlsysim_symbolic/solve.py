@@ -20,9 +20,9 @@ from typing import Any
 import pint
 import sympy
 
-from .errors import InputError, UnitError
+from .errors import InfeasibleError, InputError, UnitError
 from .latex import format_quantity
-from .plan import Analysable
+from .plan import Analysable, Plan
 from .units import Q_, from_base, parse_quantity, to_base
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root
@@ -50,24 +50,65 @@ class Solution:
 
 
 def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
+    """A target (text, Quantity, or a number in ``unit``) in base units; finite, or a named error."""
     if isinstance(target, str):
         target = parse_quantity(target, name=name)
     if isinstance(target, pint.Quantity):
         if target.dimensionality != unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")
-        magnitude = target.magnitude
-        if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
-            raise InputError(f"{name}: expected a finite quantity such as '80 GB', got {target!r}")
-        return float(to_base(magnitude, target.units))
-    if isinstance(target, (int, float)) and not isinstance(target, bool) and math.isfinite(target):
-        return float(to_base(target, unit))
-    raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
+        magnitude, source = target.magnitude, target.units
+    elif isinstance(target, (int, float)) and not isinstance(target, bool):
+        magnitude, source = target, unit
+    else:
+        raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
+    if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
+        raise InputError(f"{name}: expected a finite quantity such as '80 GB', got {target!r}")
+    base = float(to_base(magnitude, source))
+    if not math.isfinite(base):
+        raise InputError(f"{name}: {target} is beyond float64 in base units")
+    return base
+
+
+def positive_real_roots(candidates: list[sympy.Expr], values: dict[sympy.Symbol, float]) -> list[tuple[float, sympy.Expr]]:
+    """The candidates whose value at ``values`` is real and positive, as (value, expression), smallest first.
+
+    >>> x, a = sympy.symbols("x a", positive=True)
+    >>> positive_real_roots(sympy.solve(x**2 - a, x) + [-a], {a: 4.0})
+    [(2.0, sqrt(a))]
+    """
+    found = []
+    for c in candidates:
+        try:
+            v = complex(sympy.N(c.xreplace({k: sympy.Float(x) for k, x in values.items() if k in c.free_symbols})))
+        except (TypeError, ValueError):
+            continue
+        if abs(v.imag) <= 1e-12 * max(1.0, abs(v.real)) and v.real > 0 and math.isfinite(v.real):
+            found.append((v.real, c))
+    return sorted(found, key=lambda p: p[0])
+
+
+def _closed_form(plan: Plan, sym: sympy.Symbol, out_sym: sympy.Symbol, values: dict[sympy.Symbol, float],
+                 y_base: float) -> tuple[float | None, sympy.Expr | None, str]:
+    expr = plan.expr
+    if sympy.count_ops(expr) > SOLVE_TIMEOUT_NODES or expr.has(sympy.floor, sympy.ceiling, sympy.Piecewise, sympy.Max, sympy.Min):
+        return None, None, ""
+    try:
+        candidates = sympy.solve(sympy.Eq(expr, out_sym), sym, dict=False)
+    except (NotImplementedError, ValueError, TypeError):
+        return None, None, ""
+    roots = positive_real_roots(candidates, {**values, out_sym: y_base})
+    if not roots:
+        return None, None, ""
+    note = f"{len(roots)} positive roots; the smallest is reported" if len(roots) > 1 else ""
+    return roots[0][0], roots[0][1], note
 
 
 def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any, sense: str = "<=", **arguments: Any) -> Solution:
     """The value of ``input`` at which ``output`` equals ``target`` (the constraint is ``output <sense> target``).
 
-    ``input`` may be one of the output's arguments (``tau`` of ``waste_at``).
+    ``input`` may be one of the output's arguments (``tau`` of ``waste_at``).  An integer input is rounded on the
+    side that keeps the constraint; when no value of the input in its domain keeps it, an
+    :class:`~mlsysim_symbolic.errors.InfeasibleError` says why in the output's own units.
     """
     if sense not in ("<=", ">="):
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
@@ -81,90 +122,135 @@ def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any
     i, var = planner.resolve(input, plan.args)
     sym = plan.args[i]
     y_base = _target(target, plan.unit)
-    values = dict(zip(plan.args, base))
-    out_sym = t.outputs[output].variable.symbol
-    expression = None
-    root = None
+    problem = _Problem(plan, base, i, var, y_base, sense, output)
+    root, expression, note = _closed_form(plan, sym, t.output(output).variable.symbol, dict(zip(plan.args, base)), y_base)
     method = "closed form"
-    note = ""
-    expr = plan.expr
-    if sympy.count_ops(expr) <= SOLVE_TIMEOUT_NODES and not expr.has(sympy.floor, sympy.ceiling, sympy.Piecewise, sympy.Max, sympy.Min):
-        try:
-            candidates = sympy.solve(sympy.Eq(expr, out_sym), sym, dict=False)
-        except (NotImplementedError, ValueError, TypeError):
-            candidates = []
-        numeric = []
-        for c in candidates:
-            others = {s: values[s] for s in c.free_symbols if s in values}
-            others[out_sym] = y_base
-            try:
-                v = complex(sympy.N(c.xreplace({k: sympy.Float(v) for k, v in others.items()})))
-            except (TypeError, ValueError):
-                continue
-            if abs(v.imag) <= 1e-12 * max(1.0, abs(v.real)) and v.real > 0:
-                numeric.append((v.real, c))
-        if numeric:
-            root, expression = min(numeric, key=lambda p: p[0]) if len(numeric) > 1 else numeric[0]
-            if len(numeric) > 1:
-                note = f"{len(numeric)} positive roots; the smallest is reported"
     if root is None:
-        root = _bisect(plan, base, i, y_base, var)
+        problem.check_reachable()
+        root = problem.bisect()
         method = "numeric (bisection)"
-        note = note or "no closed form from sympy.solve (floor/ceil/max/min/piecewise or no algebraic root): bracketed numeric root"
+        note = "no closed form from sympy.solve (floor/ceil/max/min/piecewise or no algebraic root): bracketed numeric root"
     exact = Q_(from_base(root, var.unit), var.unit)
+    if not math.isfinite(exact.magnitude):
+        raise InfeasibleError(f"{output} {sense} {problem.shown(y_base)}: the {var.name} that reaches it is beyond float64")
     value: Any = exact
     if var.integer:
-        slope = _slope(plan, base, i, root)
-        keep_below = sense == "<="
+        use_floor = (problem.slope(root) > 0) == (sense == "<=")
         # output <= target: increasing output -> largest input below the root (floor); decreasing -> ceil
-        use_floor = (slope > 0) == keep_below
-        m = exact.magnitude
-        value = int(math.floor(m + 1e-9)) if use_floor else int(math.ceil(m - 1e-9))
+        value = int(math.floor(exact.magnitude + 1e-9)) if use_floor else int(math.ceil(exact.magnitude - 1e-9))
         note = (note + "; " if note else "") + f"integer input: {'floor' if use_floor else 'ceil'} keeps {output} {sense} target"
+        problem.check_feasible(value)
+    elif not var.domain.contains(exact.magnitude):
+        raise InfeasibleError(f"no {var.name} in {var.domain} {var.unit_text} gives {output} {sense} {problem.shown(y_base)}: "
+                              f"it would take {var.name} = {exact.magnitude:.6g} {var.unit_text}")
     return Solution(input, sym, expression, exact, value, method, note)
 
 
-def _call(plan: Any, base: list[Any], i: int, x: float) -> float:
-    args = list(base)
-    args[i] = x
+def _readable(q: pint.Quantity) -> str:
+    """A quantity for a message, with an SI prefix where its unit takes one (6 GB, not 6e+09 B)."""
     try:
-        return float(plan.function(*args))
-    except (ZeroDivisionError, OverflowError, ValueError) as exc:
-        raise InputError(f"{plan.output.name} has no value at {plan.args[i]} = {x:g} (base units): {exc}") from None
+        q = q.to_compact() if q.magnitude and math.isfinite(q.magnitude) else q
+    except (ValueError, ZeroDivisionError, pint.errors.PintError):
+        pass
+    return f"{q.magnitude:.4g} {q.units:~C}".rstrip()
 
 
-def _slope(plan: Any, base: list[Any], i: int, x: float) -> float:
-    h = max(abs(x) * 1e-6, 1e-12)
-    return _call(plan, base, i, x + h) - _call(plan, base, i, x - h)
+class _Problem:
+    """``output(input) <sense> target`` with every other leaf fixed: evaluated in base units, reported in declared ones."""
 
+    def __init__(self, plan: Plan, base: list[Any], i: int, var: Any, y: float, sense: str, output: str) -> None:
+        self.plan, self.base, self.i, self.var, self.y, self.sense, self.output = plan, base, i, var, y, sense, output
 
-def _bisect(plan: Any, base: list[Any], i: int, y: float, var: Any, iterations: int = 200) -> float:
-    x0 = base[i] if base[i] else 1.0
+    def __call__(self, x: float) -> float:
+        args = list(self.base)
+        args[self.i] = x
+        try:
+            return float(self.plan.function(*args))
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
+            raise InputError(f"{self.output} has no value at {self.var.name} = {self.at(x)}: {exc}") from None
 
-    def g(x: float) -> float:
-        return _call(plan, base, i, x) - y
+    def at(self, x_base: float) -> str:
+        return _readable(Q_(from_base(x_base, self.var.unit), self.var.unit))
 
-    lo, hi = x0, x0
-    glo = ghi = g(x0)
-    for _ in range(200):   # expand geometrically until the sign changes
-        if glo * ghi <= 0 and lo != hi:
-            break
-        lo, hi = lo / 2, hi * 2
-        glo, ghi = g(lo), g(hi)
-    else:
-        raise InputError(f"no value of {var.name} in [{lo:g}, {hi:g}] (base units) reaches the target: the output never crosses it")
-    if glo == 0:
-        return lo
-    for _ in range(iterations):
-        mid = math.sqrt(lo * hi) if lo > 0 else (lo + hi) / 2
-        gm = g(mid)
-        if gm == 0 or (hi - lo) <= 1e-15 * abs(hi):
-            return mid
-        if (gm < 0) == (glo < 0):
-            lo, glo = mid, gm
+    def shown(self, y_base: float) -> str:
+        return _readable(Q_(self.plan.to_unit(y_base), self.plan.unit))
+
+    def slope(self, x: float) -> float:
+        h = max(abs(x) * 1e-6, 1e-12)
+        return self(x + h) - self(x - h)
+
+    def check_feasible(self, value: int) -> None:
+        """An integer answer must lie in the input's domain and keep the constraint."""
+        x = to_base(value, self.var.unit)
+        lowest = self.var.domain.low if self.var.domain.contains(self.var.domain.low) else math.floor(self.var.domain.low) + 1
+        if not self.var.domain.contains(value):
+            y = self(to_base(lowest, self.var.unit))
+            raise InfeasibleError(
+                f"no {self.var.name} gives {self.output} {self.sense} {self.shown(self.y)}: even at {self.var.name} = "
+                f"{lowest:g} {self.var.unit_text}, {self.output} is {self.shown(y)}")
+        y = self(x)
+        if (y > self.y * (1 + 1e-12)) if self.sense == "<=" else (y < self.y * (1 - 1e-12)):
+            raise InfeasibleError(f"no whole {self.var.name} gives {self.output} {self.sense} {self.shown(self.y)}: "
+                                  f"at {self.var.name} = {value}, {self.output} is {self.shown(y)}")
+
+    def lowest(self) -> float:
+        """The smallest value the input may take (1 for a positive whole count), in its declared unit."""
+        d = self.var.domain
+        if d.contains(d.low):
+            return d.low
+        return math.floor(d.low) + 1 if self.var.integer else d.low + max(abs(d.low), 1.0) * 1e-9
+
+    def check_reachable(self) -> None:
+        """Refuse, in the field's words, a target that the output already passes at the input's smallest value."""
+        low = to_base(self.lowest(), self.var.unit)
+        try:
+            y_low, slope = self(low), self.slope(max(low, 1e-300) * 2) if low == 0 else self.slope(low)
+        except InputError:
+            return
+        beyond = y_low > self.y if self.sense == "<=" else y_low < self.y
+        moving_away = slope >= 0 if self.sense == "<=" else slope <= 0
+        if not (beyond and moving_away):
+            return
+        reason = f"even at {self.var.name} = {self.lowest():g} {self.var.unit_text}, {self.output} is {self.shown(y_low)}"
+        try:
+            fixed = self(0.0)
+        except InputError:
+            fixed = None
+        if fixed is not None and math.isfinite(fixed) and (fixed > self.y if self.sense == "<=" else fixed < self.y):
+            reason += f"; the part that does not depend on {self.var.name} is already {self.shown(fixed)}"
+        raise InfeasibleError(f"no {self.var.name} gives {self.output} {self.sense} {self.shown(self.y)}: {reason}")
+
+    def bisect(self, iterations: int = 200) -> float:
+        """A bracketed root of output = target, found by widening from the bound value, then bisecting."""
+        x0 = self.base[self.i] if self.base[self.i] else 1.0
+
+        def g(x: float) -> float:
+            return self(x) - self.y
+
+        lo, hi = x0, x0
+        glo = ghi = g(x0)
+        for _ in range(200):   # expand geometrically until the sign changes
+            if glo * ghi <= 0 and lo != hi:
+                break
+            lo, hi = lo / 2, hi * 2
+            glo, ghi = g(lo), g(hi)
         else:
-            hi, ghi = mid, gm
-    return math.sqrt(lo * hi) if lo > 0 else (lo + hi) / 2
+            low, high = self(lo), self(hi)
+            raise InfeasibleError(
+                f"no {self.var.name} gives {self.output} = {self.shown(self.y)}: between {self.var.name} = {self.at(lo)} and "
+                f"{self.at(hi)} the output runs from {self.shown(low)} to {self.shown(high)} and never crosses it")
+        if glo == 0:
+            return lo
+        for _ in range(iterations):
+            mid = math.sqrt(lo * hi) if lo > 0 else (lo + hi) / 2
+            gm = g(mid)
+            if gm == 0 or (hi - lo) <= 1e-15 * abs(hi):
+                return mid
+            if (gm < 0) == (glo < 0):
+                lo, glo = mid, gm
+            else:
+                hi, ghi = mid, gm
+        return math.sqrt(lo * hi) if lo > 0 else (lo + hi) / 2
 
 
 def optimum(scenario: Analysable, output: str, input: str, *keys: Any, expand: bool = True, **arguments: Any) -> Solution:
@@ -174,28 +260,16 @@ def optimum(scenario: Analysable, output: str, input: str, *keys: Any, expand: b
     """
     t = scenario.type
     expr = scenario.planner.expanded(output)
-    sym = None
-    for s in expr.free_symbols:
-        v = t.leaves.get(s)
-        if v is not None and input in (v.name, s.name):
-            sym = s
-    if sym is None:
+    var = t.variable(input)
+    sym = var.symbol
+    if sym not in expr.free_symbols:
         raise InputError(f"{t.name}.{output} does not depend on {input!r}")
-    derivative = sympy.diff(expr, sym)
-    roots = sympy.solve(sympy.Eq(derivative, 0), sym)
-    var = t.leaves[sym]
-    free = [s for s in expr.free_symbols if s != sym]
-    values = scenario.planner.bound(free, keys)
-    best = None
-    for r in roots:
-        try:
-            v = complex(sympy.N(r.xreplace({k: sympy.Float(x) for k, x in values.items()})))
-        except (TypeError, ValueError):
-            continue
-        if abs(v.imag) <= 1e-12 * max(1.0, abs(v.real)) and v.real > 0:
-            best = (v.real, r)
-    if best is None:
-        raise InputError(f"d({output})/d({input}) = 0 has no real positive closed-form root")
+    roots = sympy.solve(sympy.Eq(sympy.diff(expr, sym), 0), sym)
+    values = scenario.planner.bound([s for s in expr.free_symbols if s != sym], keys)
+    found = positive_real_roots(roots, values)
+    if not found:
+        raise InfeasibleError(f"d({output})/d({input}) = 0 has no real positive closed-form root")
+    best = found[0]
     root, expression = best
     exact = Q_(from_base(root, var.unit), var.unit)
     if not expand:   # the same root over the output's own terms (earlier outputs kept as symbols)

@@ -50,7 +50,10 @@ class Bound:
 
 def to_base_checked(magnitude: Any, var: Variable, label: str | None = None) -> Any:
     """``magnitude`` (in ``var``'s unit) in base units; an error naming ``label`` when it leaves float64."""
-    base = to_base(magnitude, var.unit)
+    try:
+        base = to_base(magnitude, var.unit)
+    except OverflowError:
+        base = math.inf
     if isinstance(base, float) and not math.isfinite(base):
         raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
     return base

@@ -27,7 +27,7 @@ from typing import Any
 import pint
 import sympy
 
-from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
+from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, did_you_mean
 from ..variables import Variable
 from .builder import Locate, TypeBuilder
 from .definitions import Branch, InputSpec, OutputSpec, Reference
@@ -236,17 +236,15 @@ class ScenarioType:
             if spec.name == name and spec.variable is not None:
                 return spec.variable
         known = sorted({v.name for v in self.leaves.values()} | set(self.outputs))
-        hint = closest(name, known)
         raise UnknownNameError(
-            f"{self.name} has no input or output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+            f"{self.name} has no input or output {name!r}" + did_you_mean(name, known)
             + f" Known: {', '.join(known)}")
 
     def output(self, name: str) -> OutputSpec:
         """The declared output ``name`` (an :class:`UnknownNameError` with the close names otherwise)."""
         if name not in self.outputs:
-            hint = closest(name, list(self.outputs))
-            raise UnknownNameError(
-                f"{self.name} has no output {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
+                raise UnknownNameError(
+                f"{self.name} has no output {name!r}" + did_you_mean(name, self.outputs)
                 + f" Outputs: {', '.join(self.outputs)}")
         return self.outputs[name]
 
