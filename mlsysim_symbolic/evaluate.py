@@ -161,12 +161,90 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     >>> 1 - (1 - 1e-6) ** 0.5                               # the plain float form
     5.000001249699793e-07
     """
-    expr = _near_one(_step_derivatives(_exact_log2(expr)))
+    expr = _rewrite(expr)
+    return sympy.lambdify(list(args), expr, modules=_modules(vector), cse=len(expr.args) > 3, docstring_limit=0)
+
+
+def _rewrite(expr: sympy.Expr) -> sympy.Expr:
+    """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil."""
+    return _near_one(_step_derivatives(_exact_log2(expr)))
+
+
+def _modules(vector: bool) -> list[Any]:
     if vector:
-        modules: Any = [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array}, "numpy"]
-    else:
-        modules = [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1}, "math"]
-    return sympy.lambdify(list(args), expr, modules=modules, cse=len(expr.args) > 3, docstring_limit=0)
+        return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array}, "numpy"]
+    return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1}, "math"]
+
+
+Definition = tuple[sympy.Symbol, sympy.Expr]
+
+#: Expanded trees up to this many nodes compile as one tree; larger chains compile step by step.
+INLINE_LIMIT = 5000
+
+
+def expanded_size(definitions: Sequence[Definition]) -> int:
+    """The node count of the chain's last definition with every earlier one substituted, computed without
+    building it (linear in the declarations, though the count may be exponential).
+
+    >>> import sympy
+    >>> x, o1, o2 = sympy.symbols("x o1 o2")
+    >>> expanded_size([(o1, x + 1), (o2, o1 * (o1 + x))])   # (x + 1)*(x + 1 + x): Mul, Add(x, 1), Add(Add(x, 1), x)
+    9
+    """
+    sizes: dict[sympy.Symbol, int] = {}
+    memo: dict[Any, int] = {}
+
+    def size(node: Any) -> int:
+        if node in sizes:
+            return sizes[node]
+        if id(node) in memo:
+            return memo[id(node)]
+        n = 1 + sum(size(a) for a in node.args)
+        memo[id(node)] = n
+        return n
+
+    for sym, expr in definitions:
+        sizes[sym] = size(expr)
+    return sizes[definitions[-1][0]]
+
+
+
+def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol], *, vector: bool = False,
+                  varying: set[sympy.Symbol] | None = None) -> Callable[..., Any]:
+    """Compile a chain of definitions (each output over its leaves and the outputs before it; the last is the
+    result) into one function of ``args``: each intermediate is computed once, so the cost grows with the
+    declarations, not with the expanded tree (18 outputs built on each other expand to 2**18 terms).
+
+    With ``varying`` (for arrays), the fixed part of each definition is hoisted out as a scalar.
+
+    >>> import sympy
+    >>> x, o1, o2 = sympy.symbols("x o1 o2", positive=True)
+    >>> f = compile_chain([(o1, (x + 1) * x), (o2, (o1 + x) * (o1 + 1))], (x,))
+    >>> f(2.0) == ((6.0 + 2.0) * (6.0 + 1.0))
+    True
+    """
+    *intermediate, (_, result) = definitions
+    if not intermediate or expanded_size(definitions) <= INLINE_LIMIT:
+        # a small chain compiles as one tree: SymPy's own cancellation (1 - (1 - x**k) -> x**k) keeps digits
+        # that step-by-step evaluation would lose
+        done: dict[sympy.Symbol, sympy.Expr] = {}
+        for sym, expr in definitions:
+            done[sym] = expr.xreplace(done) if done else expr
+        expr = done[definitions[-1][0]]
+        return compile_tree(expr if varying is None else hoist(expr, varying), args, vector=vector)
+    rename = {sym: sympy.Symbol(f"_o{i}", **sym.assumptions0) for i, (sym, _) in enumerate(intermediate)}
+    moving = set(varying or ())
+    steps = []
+    for sym, expr in intermediate:
+        if varying is not None:
+            if expr.free_symbols & moving:
+                moving.add(sym)
+                moving.add(rename[sym])
+            expr = hoist(expr, moving)
+        steps.append((rename[sym], _rewrite(expr.xreplace(rename))))
+    final = result if varying is None else hoist(result, moving)
+    final = _rewrite(final.xreplace(rename))
+    return sympy.lambdify(list(args), final, modules=_modules(vector), cse=lambda e: (steps, e), docstring_limit=0)
 
 
 @cache

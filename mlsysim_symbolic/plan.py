@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -30,7 +31,7 @@ import pint
 import sympy
 
 from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
-from .evaluate import compile_tree, hoist
+from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.kinds import to_base_checked
 from .units import base_ratio, from_base, make_quantity, scaling, ureg
@@ -42,10 +43,15 @@ _INF = float("inf")
 
 @dataclass(frozen=True)
 class Plan:
-    """One output of one scenario, ready to run: its tree, leaves, compiled function and unit scaling."""
+    """One output of one scenario, ready to run: its definitions, leaves, compiled function and unit scaling.
+
+    ``definitions`` is the chain the function computes: each output it uses (over its leaves and the
+    outputs before it), ending with the output itself.  ``expr``, the tree over the leaves alone, is built
+    on first read.
+    """
 
     output: OutputSpec
-    expr: sympy.Expr
+    definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]
     args: tuple[sympy.Symbol, ...]         # the leaves, in the order the function takes them
     function: Callable[..., Any]
     unit: pint.Unit                        # the declared unit of the output
@@ -53,6 +59,14 @@ class Plan:
     arguments: tuple[str, ...]             # the free arguments of a method output
     factor: float | int = 1                # base unit -> declared unit: value * factor / divisor
     divisor: float | int = 1
+
+    @cached_property
+    def expr(self) -> sympy.Expr:
+        """The output as one tree over its leaves (each definition substituted into the next)."""
+        done: dict[sympy.Symbol, sympy.Expr] = {}
+        for sym, expr in self.definitions:
+            done[sym] = expr.xreplace(done) if done else expr
+        return done[self.definitions[-1][0]]
 
     def to_unit(self, value: Any) -> Any:
         """A base-unit magnitude (or array) of the output in its declared unit."""
@@ -267,15 +281,53 @@ class Planner:
 
         return expand(expr)
 
-    def compiled(self, expr: sympy.Expr, args: tuple[sympy.Symbol, ...], *, varying: frozenset[sympy.Symbol] | None = None) -> Callable[..., Any]:
-        """``expr`` compiled over ``args`` (cached on the type): scalar, or for arrays with the fixed factors
-        hoisted out when ``varying`` names the leaves that vary."""
-        key = (expr, args) if varying is None else (expr, args, "numpy", varying)
+    def compiled(self, plan: Plan, *, varying: frozenset[sympy.Symbol] | None = None) -> Callable[..., Any]:
+        """The plan's chain compiled over its leaves (cached on the type, shared by its scenarios): scalar, or for
+        arrays with the fixed factors hoisted out when ``varying`` names the leaves that vary."""
+        return self._compiled(plan.definitions, plan.args, varying)
+
+    def _compiled(self, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...], args: tuple[sympy.Symbol, ...],
+                  varying: frozenset[sympy.Symbol] | None) -> Callable[..., Any]:
+        key = (definitions, args, varying)
         function = self.type.compiled.get(key)
         if function is None:
-            function = compile_tree(expr, args) if varying is None else compile_tree(hoist(expr, set(varying)), args, vector=True)
+            if varying is None:
+                function = compile_chain(definitions, args)
+            else:
+                function = compile_chain(definitions, args, vector=True, varying=set(varying))
             self.type.compiled[key] = function
         return function
+
+    def definitions(self, output: str, choices: Mapping[str, str] | None = None) -> tuple[tuple[sympy.Symbol, sympy.Expr], ...]:
+        """The chain of ``output``: each output (and composed output) it uses, before it, each over its leaves
+        and the symbols of the outputs before it (keyed sums written out; outputs inside a sum inlined)."""
+        t = self.type
+        self._require_choices(output, choices)
+        picked = {**self._bound.choices, **(choices or {})}
+        chain: list[tuple[sympy.Symbol, sympy.Expr]] = []
+        seen: set[sympy.Symbol] = set()
+
+        def inline(expr: sympy.Expr) -> sympy.Expr:
+            subs = {s: t.expand(t.output_symbols[s], picked, self.available) if s in t.output_symbols else t.composed[s]
+                    for s in expr.free_symbols if s in t.output_symbols or s in t.composed}
+            return expr.xreplace(subs) if subs else expr
+
+        def visit(sym: sympy.Symbol, expr: sympy.Expr) -> None:
+            if sym in seen:
+                return
+            seen.add(sym)
+            if expr.has(sympy.Sum, sympy.Product):
+                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: e.func(inline(e.function), *e.limits))
+            for dep in sorted(expr.free_symbols, key=lambda s: s.name):
+                if dep in t.output_symbols:
+                    visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
+                elif dep in t.composed:
+                    visit(dep, t.composed[dep])
+            chain.append((sym, self._expand_reductions(expr)))
+
+        out = t.output(output)
+        visit(out.variable.symbol, t.branch(output, picked, self.available).expr)
+        return tuple(chain)
 
     # ------------------------------------------------------------------ plans
     def plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
@@ -286,15 +338,17 @@ class Planner:
             return plan
         t = self.type
         out = t.output(output)
-        expr = self.expanded(output, dict(choices))
-        leaves = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
+        definitions = self.definitions(output, dict(choices))
+        defined = {sym for sym, _ in definitions}
+        free = set().union(*(expr.free_symbols for _, expr in definitions)) - defined
+        leaves = tuple(sorted(free, key=lambda s: s.name))
         for sym in leaves:
             if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
                 raise MissingInputError(f"{t.name}.{output} needs {self._describe_missing(sym)}, which this scenario does not set")
         factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
-        plan = Plan(out, expr, leaves, self.compiled(expr, leaves), out.variable.unit,
+        plan = Plan(out, definitions, leaves, self._compiled(definitions, leaves, None), out.variable.unit,
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
-                    arguments=tuple(a for a, v in t.arguments.items() if v.symbol in expr.free_symbols),
+                    arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor)
         self._plans[key] = plan
         return plan

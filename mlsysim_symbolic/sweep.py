@@ -93,7 +93,7 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
         positions[name] = i
         variables[name] = var
     varying = frozenset(plan.args[i] for i in positions.values())
-    function = planner.compiled(plan.expr, plan.args, varying=varying)
+    function = planner.compiled(plan, varying=varying)
     return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
 
 
