@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from .latex import format_unit, type_equations
-from .latex import rows as latex_rows
+from .printing import format_unit, type_equations
+from .printing import rows as latex_rows
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -121,7 +121,7 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
     >>> page = markdown_page("PerExampleGradientScenario")
     >>> [line for line in page.splitlines() if line.startswith("## ")]
     ['## Equation', '## Assumptions', '## Excludes', '## Derivation', '## References', '## Examples', '## Attributes', '## Methods']
-    >>> "$$M_{\\\\mathrm{batch}} = B M_{\\\\mathrm{example}} = B P b$$" in page
+    >>> "$$M_{\\\\mathrm{batch}} = M_{\\\\mathrm{example}} B = P b B$$" in page
     True
     """
     from .catalog import catalog as shipped

@@ -43,7 +43,7 @@ class Solution:
     note: str = ""
 
     def _repr_latex_(self) -> str:
-        from .latex import format_quantity
+        from .printing import format_quantity
 
         symbol = sympy.latex(self.symbol)
         exact = format_quantity(self.exact)

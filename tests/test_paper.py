@@ -18,8 +18,8 @@ import pytest
 from mlsysim_symbolic import Scenarios, UnknownNameError, paper
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.docs import markdown_index, markdown_page, write_docs
-from mlsysim_symbolic.latex import LatexConfig
-from mlsysim_symbolic.siunitx import preamble as siunitx_preamble
+from mlsysim_symbolic.printing import LatexConfig
+from mlsysim_symbolic.printing import preamble as siunitx_preamble
 
 PDFLATEX = shutil.which("pdflatex")
 NEEDS_TEX = "pdflatex is not installed: run .ci/run, or apt-get install texlive-latex-base texlive-latex-recommended texlive-science"
@@ -151,10 +151,10 @@ def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
 
 def test_markdown_page_content():
     page = markdown_page("PerExampleGradientScenario")
-    assert "$$M_{\\mathrm{batch}} = B M_{\\mathrm{example}} = B P b$$" in page
+    assert "$$M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B$$" in page
     assert "| `batch_size` | `int` | $\\mathrm{sample}$ | required | examples per step |" in page
     assert "### `per_batch(name)` → B" in page
-    assert r"M_{\mathrm{batch}} &= B M_{\mathrm{example}} = B P b = 256 \cdot 1.5 \times 10^{9} \cdot 4\,\mathrm{B} = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
+    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
     assert "[Abadi et al. (2016)" in page and "(https://arxiv.org/abs/1607.00133)" in page
     choice = markdown_page("ClusterTrainingTimeScenario")
     assert "When `peak_precision = fp32`: $R = R_{p}$" in choice
