@@ -138,3 +138,29 @@ def test_config_fields_are_checked():
         L.LatexConfig(prefixes=(-12, 31))
     with pytest.raises(InputError, match="positional"):
         L.LatexConfig(positional=(1e-3, 0.5))
+
+
+def test_equations_are_numbered_with_labels_from_the_declarations():
+    from mlsysim_symbolic import paper
+    from mlsysim_symbolic.catalog import catalog
+
+    section = paper.type_section(catalog().types["PerExampleGradientScenario"])
+    equations = section.split(r"\subsection*{Equations}")[1].split(r"\subsection*{Symbols}")[0]
+    assert equations.strip().startswith(r"\begin{align}")
+    assert (r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B & & \text{per\_batch} "
+            r"\label{eq:PerExampleGradientScenario:per-batch}") in equations
+    choice = paper.type_section(catalog().types["ClusterTrainingTimeScenario"])
+    assert r"\label{eq:ClusterTrainingTimeScenario:peak-rate:fp32}" in choice     # a form chosen by a value
+    assert L.equation_label(Scenarios.Gpt3CheckpointInterval10K.type, "interval") == "eq:CheckpointIntervalScenario:interval"
+
+
+def test_a_long_side_breaks_at_its_signs_and_an_unbreakable_one_is_scaled_or_left_out():
+    from mlsysim_symbolic.paper import _lines
+
+    assert _lines("y", ["a + b + c", "1 + 2 + 3", "6"], width=6) == ["y &= a + b", r"&\quad + c", "&= 1 + 2", r"&\quad + 3", "&= 6"]
+    wide = r"\frac{" + " ".join("x" * 3 for _ in range(30)) + "}{2}"
+    lines = _lines("y", ["a", wide, "6"], width=20)             # the middle side cannot be cut: left out
+    assert lines == ["y &= a = 6"]
+    scaled = _lines("y", [wide, "6"], width=20, tag=r"\label{eq:y}")
+    assert scaled[0].startswith(r"y &= \resizebox{0.3\linewidth}{!}{$\displaystyle \frac{") and scaled[0].endswith(r"$} \label{eq:y}")
+    assert scaled[1] == r"&= 6 \notag"

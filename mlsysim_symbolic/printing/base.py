@@ -53,12 +53,13 @@ class UnitStyle:
             return None
         return r"\mathrm{NaN}" if math.isnan(value) else (r"\infty" if value > 0 else r"-\infty")
 
-    def number(self, x: Any) -> str:
-        """A number to ``config.sig`` significant figures."""
-        return self.special(x) or self.number_text(x)
-
     def unit(self, unit: Any, *, drop_counts: bool = False) -> str:
-        """A unit as math (empty for dimensionless)."""
+        """A unit as math (empty for dimensionless).
+
+        >>> from mlsysim_symbolic.printing.siunitx import SiunitxStyle
+        >>> SiunitxStyle().unit("GiB/s"), SiunitxStyle().unit("1")
+        ('\\\\unit{\\\\gibi\\\\byte\\\\per\\\\second}', '')
+        """
         unit = as_unit(unit)
         if drop_counts:
             unit = without_counts(unit)
@@ -66,7 +67,13 @@ class UnitStyle:
         return self.wrap_unit(body) if body else ""
 
     def quantity(self, q: pint.Quantity, *, drop_counts: bool = False) -> str:
-        """A quantity: its number with its unit (the number alone when nothing is left of the unit)."""
+        """A quantity: its number with its unit (the number alone when nothing is left of the unit).
+
+        >>> from mlsysim_symbolic.printing.mathrm import MathrmStyle
+        >>> from mlsysim_symbolic.units import Q_
+        >>> MathrmStyle().quantity(Q_(1.5e9, "param"), drop_counts=True), MathrmStyle().quantity(Q_(float("inf"), "s"))
+        ('1.5 \\\\times 10^{9}', '\\\\infty')
+        """
         special = self.special(q.magnitude)
         if special is not None:
             return special

@@ -172,7 +172,12 @@ def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex
 
 
 def equation(scenario: Scenario, output: str, *, expand: bool = False, **options: Any) -> Latex:
-    """``lhs = rhs`` of ``output`` with declared symbol names (over the inputs only with ``expand``)."""
+    """``lhs = rhs`` of ``output`` with declared symbol names (over the inputs only with ``expand``), terms as written.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> print(equation(Scenarios.FourNinesAvailability10K, "downtime"))   # "(1 - a) * D"
+    T_{\\mathrm{down}} = \\left(1 - a\\right) D
+    """
     out = scenario.type.output(output)
     printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
     return Latex(f"{out.variable.latex} = {printer.doprint(scenario.expression(output, expand=expand))}")

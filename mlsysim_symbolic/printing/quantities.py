@@ -25,7 +25,11 @@ __all__ = ["format_quantity", "format_unit", "style"]
 
 
 def style(config: LatexConfig = DEFAULT) -> UnitStyle:
-    """The unit style of ``config``: :class:`SiunitxStyle` or :class:`MathrmStyle`."""
+    """The unit style of ``config``: :class:`SiunitxStyle` or :class:`MathrmStyle`.
+
+    >>> type(style(LatexConfig(siunitx=True))).__name__, type(style()).__name__
+    ('SiunitxStyle', 'MathrmStyle')
+    """
     return SiunitxStyle(config) if config.siunitx else MathrmStyle(config)
 
 
@@ -41,7 +45,12 @@ def format_unit(unit: Any, *, drop_counts: bool = False, siunitx: bool = False) 
 
 
 def format_quantity(q: pint.Quantity, config: LatexConfig = DEFAULT, *, compact: bool = False, drop_counts: bool = False) -> str:
-    """A quantity as ``1.536\\,\\mathrm{TB}`` (``\\qty{1.536}{\\tera\\byte}`` with siunitx); ``compact`` picks its display unit."""
+    """A quantity as ``1.536\\,\\mathrm{TB}`` (``\\qty{1.536}{\\tera\\byte}`` with siunitx); ``compact`` picks its display unit.
+
+    >>> from mlsysim_symbolic.units import Q_
+    >>> format_quantity(Q_(16, "GiB"), compact=True), format_quantity(Q_(4, "B/param"), drop_counts=True)
+    ('16\\\\,\\\\mathrm{GiB}', '4\\\\,\\\\mathrm{B}')
+    """
     if compact:
         q = compact_quantity(q, config)
     return style(config).quantity(q, drop_counts=drop_counts)

@@ -132,9 +132,6 @@ class SiunitxStyle(UnitStyle):
     def number_text(self, x: Any) -> str:
         return siunitx_number(x, self.config.sig, self.config.positional)
 
-    def number(self, x: Any) -> str:
-        return self.special(x) or rf"\num{{{self.number_text(x)}}}"
-
     def unit_text(self, unit: Any) -> str:
         return siunitx_unit(unit)
 

@@ -51,11 +51,21 @@ class SymbolTable:
                 + (" \\\\\n" if body else "") + f"\\hline\n\\end{{{env}}}")
 
     def to_records(self) -> list[dict[str, str]]:
-        """The rows as ``{"symbol", "meaning", "unit"}`` dicts."""
+        """The rows as ``{"symbol", "meaning", "unit"}`` dicts.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_records()[1]
+        {'symbol': 'b', 'meaning': 'gradient bytes per parameter', 'unit': '\\\\mathrm{B/param}'}
+        """
         return [{"symbol": s, "meaning": m, "unit": u} for s, m, u in self.rows]
 
     def to_markdown(self) -> str:
-        """A Markdown table with ``$...$`` math."""
+        """A Markdown table with ``$...$`` math.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_markdown().splitlines()[2])
+        | $P$ | parameters of the named model | $\\mathrm{param}$ |
+        """
         lines = ["| Symbol | Meaning | Unit |", "|---|---|---|"]
         for s, m, u in self.rows:
             lines.append(f"| ${s}$ | {m.replace('|', '&#124;').replace(chr(10), ' ')} | {_math(u)} |")

@@ -49,12 +49,20 @@ _NO_SUBMULTIPLES = frozenset({"byte", "bit", "flop"})   # no millibytes
 
 
 def as_unit(unit: Any) -> Any:
-    """A pint unit from a unit or its text."""
+    """A pint unit from a unit or its text.
+
+    >>> as_unit("GB/s")
+    <Unit('gigabyte / second')>
+    """
     return Q_(1, unit).units if isinstance(unit, str) else unit
 
 
 def unit_items(unit: Any) -> list[tuple[str, float]]:
-    """``(pint unit name, power)`` of each factor of ``unit``, in pint's order."""
+    """``(pint unit name, power)`` of each factor of ``unit``, in pint's order.
+
+    >>> unit_items("pJ/bit")
+    [('picojoule', 1), ('bit', -1)]
+    """
     return list(as_unit(unit)._units.items())
 
 
@@ -71,7 +79,11 @@ def unit_symbol(name: str) -> str:
 
 
 def without_counts(unit: Any) -> Any:
-    """``unit`` without its count factors (``B/param`` -> ``B``)."""
+    """``unit`` without its count factors.
+
+    >>> without_counts("B/param"), without_counts("token/s")
+    (<Unit('byte')>, <Unit('1 / second')>)
+    """
     result = ureg.dimensionless
     for n, p in unit_items(unit):
         if n not in COUNT_UNITS:
@@ -80,7 +92,11 @@ def without_counts(unit: Any) -> Any:
 
 
 def result_quantity(value: pint.Quantity) -> pint.Quantity:
-    """A result in the bare ``count`` unit is shown as a plain number."""
+    """A result in the bare ``count`` unit is shown as a plain number.
+
+    >>> result_quantity(Q_(3, "count")), result_quantity(Q_(3, "request"))
+    (<Quantity(3, 'dimensionless')>, <Quantity(3, 'request')>)
+    """
     if dict(value.units._units) == {"count": 1}:
         return Q_(value.magnitude, "")
     return value
