@@ -187,7 +187,7 @@ def fragment(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, 
     found = rows(scenario, *keys, config=config, all_keys=not keys if all_keys is None else all_keys)
     key = getattr(scenario, "key", scenario.type.name)
     head = [f"% mlsysim-symbolic: {comment(key)} ({comment(scenario.type.name)})", f"% {comment(scenario.name)}".rstrip()]
-    needs = r"\usepackage{amsmath}" + (r", \usepackage{siunitx} and the \DeclareSIUnit lines of mlsysim_symbolic.siunitx.preamble()" if config.siunitx else "")
+    needs = r"\usepackage{amsmath}" + (r", \usepackage{siunitx} and the \DeclareSIUnit lines of mlsysim_symbolic.printing.preamble()" if config.siunitx else "")
     head.append(f"% needs {needs}")
     if not found:
         return "\n".join(head) + "\n% (every output needs an argument or an unset input)\n"

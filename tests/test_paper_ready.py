@@ -33,6 +33,7 @@ SCALE = ScenarioType.from_mapping("PaperScale", {
         "compute": {"symbol": "C", "unit": "flop", "equation": "c * P * D"},
         "stored": {"symbol": "S_c", "latex": "S_{c}", "unit": "B", "equation": "V * 1"},
         "memory": {"symbol": "M", "unit": "GiB", "equation": "2 * H"},
+        "larger": {"symbol": "X", "unit": "B", "equation": "max(V, H)"},
     }})
 GPT3 = scenario_class(SCALE)(name="GPT-3 scale", params=1.75e11, tokens=3e11, corpus="6e21 B", hbm="8 GiB")
 
@@ -87,6 +88,7 @@ CASES = [
          r"m_{t} = 2 L n_{kv} d_{h} b_{kv} = 2 L n_{kv} \left\lfloor \frac{h}{a} \right\rfloor b_{kv}"
          r" = 2 \cdot 80 \cdot 8 \cdot \left\lfloor \frac{8192}{64} \right\rfloor \cdot 2\,\mathrm{B} = 327.7\,\mathrm{kB}"),
     Case("downtime", lambda: L.equation(Scenarios.FourNinesAvailability10K, "downtime"), r"T_{\mathrm{down}} = \left(1 - a\right) D"),
+    Case("max in declared order", lambda: L.equation(GPT3, "larger"), r"X = \max\left(V, H\right)"),   # SymPy sorts: H, V
     Case("Little's law", lambda: L.equation(Scenarios.VisionServingLittlesLaw, "in_flight"), r"L = \lambda W"),
     # ---- symbol tables: a floor division reads as math, a bit as bit
     Case("floor division in a meaning", lambda: [r for r in L.symbol_table(Scenarios.Llama3_70B_ServingH100).to_latex().splitlines()

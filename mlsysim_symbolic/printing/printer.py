@@ -209,6 +209,14 @@ class SymbolPrinter(LatexPrinter):
             tex += term_tex
         return tex
 
+    def _hprint_variadic_function(self, expr: Any, exp: Any = None) -> str:
+        """``\\max`` and ``\\min`` with their arguments in declared order (numbers first, as in ``max(1, x)``)."""
+        args = sorted(expr.args, key=lambda a: (not a.is_Number, _rank(a, self._order)))
+        tex = rf"\{str(expr.func).lower()}\left({', '.join(self._print(a) for a in args)}\right)"
+        return rf"{tex}^{{{exp}}}" if exp is not None else tex
+
+    _print_Max = _print_Min = _hprint_variadic_function
+
     def _print_ceiling(self, expr: Any, exp: Any = None) -> str:
         return rf"\left\lceil {self._print(expr.args[0])} \right\rceil"
 
