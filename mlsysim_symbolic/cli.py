@@ -168,7 +168,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``show``: the reference page of a scenario's type, its values and substituted lines."""
-    from . import latex
+    from . import printing as latex
     from .docs import markdown_page
 
     s = _scenario(args.name)
@@ -257,7 +257,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _latex_config(args: argparse.Namespace) -> Any:
-    from .latex import LatexConfig
+    from .printing import LatexConfig
 
     try:
         return LatexConfig(siunitx=args.siunitx, sig=args.sig, prefix=args.prefix)
@@ -268,7 +268,7 @@ def _latex_config(args: argparse.Namespace) -> Any:
 def cmd_latex(args: argparse.Namespace) -> int:
     """``latex``: a scenario's LaTeX fragment, or (``--document``) a complete document of the catalog or a family."""
     from . import paper
-    from .latex import escape_text
+    from .printing import escape_text
 
     config = _latex_config(args)
     if args.family and args.name:

@@ -2,7 +2,7 @@
 
 Each page follows the shape of a scenario specification: summary, Equation,
 Assumptions, Excludes, Derivation, References, Inputs and Outputs (plain text,
-:func:`type_docstring`); the Markdown page (:func:`markdown_page`) adds Examples
+:func:`~mlsysim_symbolic.spec.page.type_docstring`); the Markdown page (:func:`markdown_page`) adds Examples
 (the named scenarios with their substituted lines), Attributes and Methods, with
 LaTeX math.  :func:`write_docs` writes one page per type and an index.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .latex import format_unit, type_equations
-from .latex import rows as latex_rows
+from .printing import format_unit, type_equations
+from .printing import rows as latex_rows
 from .spec.page import bullets
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
     >>> page = markdown_page("PerExampleGradientScenario")
     >>> [line for line in page.splitlines() if line.startswith("## ")]
     ['## Equation', '## Assumptions', '## Excludes', '## Derivation', '## References', '## Examples', '## Attributes', '## Methods']
-    >>> "$$M_{\\\\mathrm{batch}} = B M_{\\\\mathrm{example}} = B P b$$" in page
+    >>> "$$M_{\\\\mathrm{batch}} = M_{\\\\mathrm{example}} B = P b B$$" in page
     True
     """
     from .catalog import catalog as shipped

@@ -14,7 +14,7 @@ scenarios.  :func:`compile_pdf` runs ``pdflatex`` and fails on any LaTeX error.
 % needs \\usepackage{amsmath}
 \\begin{align*}
 M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB} & & \\text{(GPT-2)} \\\\
-M_{\\mathrm{batch}} &= B M_{\\mathrm{example}} = B P b = 256 \\cdot 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 1.536\\,\\mathrm{TB} & & \\text{(GPT-2)}
+M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB} & & \\text{(GPT-2)}
 \\end{align*}
 """
 
@@ -28,17 +28,30 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import siunitx as siunitx_module
 from .errors import MlsysimSymbolicError, UnknownNameError, closest
-from .latex import LatexConfig, Row, escape_text, rows, symbol_table, type_equations
+from .printing import (
+    LatexConfig,
+    Row,
+    comment,
+    equation_label,
+    escape_text,
+    label,
+    printed_length,
+    rows,
+    symbol_table,
+    type_equations,
+    url,
+)
+from .printing import preamble as siunitx_preamble
 
 if TYPE_CHECKING:
     from .catalog import Catalog
     from .scenario import Scenario
     from .spec import ScenarioType
 
-#: Substituted lines longer than this (in printed characters, roughly) break at each ``=``.
-BREAK_AT = 90
+#: Lines wider than this (printed characters, roughly: see :func:`printed_length`) break at each ``=`` (long sides at ``+``/``-``).
+BREAK_AT = 80
+
 
 
 class LatexCompileError(MlsysimSymbolicError, RuntimeError):
@@ -57,39 +70,106 @@ def preamble(*, siunitx: bool = False) -> str:
         r"\usepackage{amsmath,amssymb}",
         r"\usepackage{longtable}",
         r"\usepackage{url}",
+        r"\usepackage{graphicx}",
         r"\allowdisplaybreaks",
         r"\setlength{\emergencystretch}{3em}",
     ]
     if siunitx:
-        lines.append(siunitx_module.preamble())
+        lines.append(siunitx_preamble())
     return "\n".join(lines)
 
 
-def _printed_length(latex: str) -> int:
-    """A rough count of the characters ``latex`` prints (commands, braces and spaces dropped)."""
-    text = re.sub(r"\\(?:left|right|mathrm|text|cdot|times|qty|num|unit|quad|,)\b", "", latex)
-    text = re.sub(r"\\frac", "", text)
-    text = re.sub(r"\\[A-Za-z]+", "x", text)
-    return len(re.sub(r"[{}^_&\s\\]", "", text))
+def _pieces(side: str) -> list[str]:
+    """``side`` cut before each ``+`` and ``-`` sign outside braces, ``\\left..\\right`` and environments."""
+    cuts, depth, i = [], 0, 0
+    while i < len(side):
+        if (side.startswith(r"\left", i) and not side.startswith(r"\leftarrow", i)) or side.startswith(r"\begin{", i):
+            depth += 1
+        elif (side.startswith(r"\right", i) and not side.startswith(r"\rightarrow", i)) or side.startswith(r"\end{", i):
+            depth -= 1
+        c = side[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 0 and i > 0 and side[i - 1:i + 2] in (" + ", " - "):
+            cuts.append(i)
+        i += 1
+    bounds = [0, *cuts, len(side)]
+    return [side[x:y].strip() for x, y in zip(bounds, bounds[1:])]
 
 
-def _align_lines(found: list[Row], *, break_long: bool = True) -> list[str]:
-    """``align*`` lines: ``lhs &= a = b = result`` or, when long, one ``&= part`` per line."""
-    lines = []
-    for r in found:
-        note = rf" & & \text{{({escape_text(', '.join(map(str, r.keys)))})}}" if r.keys else ""
-        rhs = r.parts[1:]
-        one = f"{r.parts[0]} &= {' = '.join(rhs)}"
-        if not break_long or _printed_length(one) <= BREAK_AT or len(rhs) == 1:
-            lines.append(one + note)
-            continue
-        lines.append(f"{r.parts[0]} &= {rhs[0]}{note}")
-        lines.extend(f"&= {p}" for p in rhs[1:])
+def _wrap(side: str, width: int) -> list[str] | None:
+    """``side`` in lines of at most ``width`` printed characters, cut at its ``+``/``-`` signs; None if a term is wider."""
+    pieces = _pieces(side)
+    if any(printed_length(p) > width for p in pieces):
+        return None
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        joined = f"{lines[-1]} {piece}"
+        if printed_length(joined) > width:
+            lines.append(piece)
+        else:
+            lines[-1] = joined
     return lines
 
 
-def _align(lines: list[str]) -> str:
-    return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
+def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *, width: int = BREAK_AT,
+           keep_last: bool = True, reserve: int | None = None) -> list[str]:
+    r"""The lines of one equation in an ``align``: ``lhs &= a = b`` on one line when it fits, else a side per line.
+
+    A long side is cut at its ``+``/``-`` signs; a side after the first (the expanded form, the
+    numbers; the last one too unless ``keep_last``, the result) that cannot be cut to fit is left out.  ``note`` goes to the right (``\text{(GPT-2)}``); ``tag`` (a
+    ``\label``) numbers the first line and ``\notag`` the others.  ``reserve`` is the width of the
+    widest note of the block (an ``align`` sets every note right of its widest equation).
+
+    >>> _lines("y", ["a + b", "1 + 2", "3"], r"\text{(k)}")
+    ['y &= a + b = 1 + 2 = 3 & & \\text{(k)}']
+    >>> _lines("y", ["a + b", "1 + 2", "3"], width=5)
+    ['y &= a + b', '&= 1 + 2', '&= 3']
+    """
+    width -= (printed_length(note) if reserve is None else reserve) + printed_length(lhs) // 2
+    last = len(sides) - 1 if keep_last else -1
+    kept = [side for i, side in enumerate(sides) if i in (0, last) or _wrap(side, width) is not None]
+    end = (f" & & {note}" if note else "") + (f" {tag}" if tag else "")
+    one = f"{lhs} &= {' = '.join(kept)}"
+    if printed_length(one) <= width:
+        return [one + end]
+    out = []
+    for i, side in enumerate(kept):
+        wrapped = _wrap(side, width)
+        if wrapped is None:   # one term wider than the line (a long case analysis): scaled to the line
+            share = max(0.3, round(width / 100, 2))
+            wrapped = [rf"\resizebox{{{share}\linewidth}}{{!}}{{$\displaystyle {side}$}}"]
+        for j, piece in enumerate(wrapped):
+            out.append(((f"{lhs} &= " if i == 0 else "&= ") if j == 0 else r"&\quad ") + piece)
+    out[0] += end
+    if tag:
+        out[1:] = [line + r" \notag" for line in out[1:]]
+    return out
+
+
+def _align_lines(found: list[Row], *, break_long: bool = True) -> list[str]:
+    """``align*`` lines: ``lhs &= a = b = result``, or, when long (and ``break_long``), broken as :func:`_lines` does."""
+    lines = []
+    notes = [rf"\text{{({escape_text(', '.join(map(str, r.keys)))})}}" if r.keys else "" for r in found]
+    reserve = max((printed_length(n) for n in notes), default=0)
+    for r, note in zip(found, notes):
+        if break_long:
+            lines.extend(_lines(r.parts[0], list(r.parts[1:]), note, reserve=reserve))
+        else:
+            lines.append(f"{r.parts[0]} &= {' = '.join(r.parts[1:])}" + (f" & & {note}" if note else ""))
+    return lines
+
+
+def _align(lines: list[str], *, numbered: bool = False) -> str:
+    env = "align" if numbered else "align*"
+    return f"\\begin{{{env}}}\n" + " \\\\\n".join(lines) + f"\n\\end{{{env}}}"
+
+
+def _prose(text: str) -> str:
+    """Escaped prose that may break after ``_``, ``/`` and ``.`` inside long identifiers and paths."""
+    return re.sub(r"(\\_|[./])(?=[A-Za-z])", r"\1\\allowbreak{}", escape_text(text))
 
 
 def fragment(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all_keys: bool | None = None,
@@ -106,8 +186,8 @@ def fragment(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, 
     config = config or LatexConfig()
     found = rows(scenario, *keys, config=config, all_keys=not keys if all_keys is None else all_keys)
     key = getattr(scenario, "key", scenario.type.name)
-    head = [f"% mlsysim-symbolic: {key} ({scenario.type.name})", f"% {scenario.name}".rstrip()]
-    needs = r"\usepackage{amsmath}" + (r", \usepackage{siunitx} and the \DeclareSIUnit lines of mlsysim_symbolic.siunitx.preamble()" if config.siunitx else "")
+    head = [f"% mlsysim-symbolic: {comment(key)} ({comment(scenario.type.name)})", f"% {comment(scenario.name)}".rstrip()]
+    needs = r"\usepackage{amsmath}" + (r", \usepackage{siunitx} and the \DeclareSIUnit lines of mlsysim_symbolic.printing.preamble()" if config.siunitx else "")
     head.append(f"% needs {needs}")
     if not found:
         return "\n".join(head) + "\n% (every output needs an argument or an unset input)\n"
@@ -122,10 +202,9 @@ def _itemize(items: Iterable[str]) -> str:
 
 
 def _reference(r: Any) -> str:
-    text = escape_text(r.text + (f", {r.section}" if r.section else ""))
+    text = _prose(r.text + (f", {r.section}" if r.section else ""))
     if r.url:
-        url = r.url.replace("\\", "/").replace("{", "%7B").replace("}", "%7D")
-        text += rf" \url{{{url}}}"
+        text += rf" \url{{{url(r.url)}}}"
     return text
 
 
@@ -143,30 +222,34 @@ def type_section(t: ScenarioType, catalog: Catalog | None = None, *, config: Lat
     cat = catalog if catalog is not None else shipped()
     config = config or LatexConfig()
     named = list(scenarios) if scenarios is not None else [k for k, d in cat.declared.items() if d.type_name == t.name]
-    out = [rf"\section{{{escape_text(t.name)}}}", rf"\label{{type:{t.name}}}"]
+    out = [rf"\section{{{escape_text(t.name)}}}", rf"\label{{{label('type', t.name)}}}"]
     if t.summary:
-        out.append(escape_text(t.summary))
+        out.append(_prose(t.summary))
     if t.description:
-        out.append("\n" + escape_text(t.description))
+        out.append("\n" + _prose(t.description))
 
     out.append(r"\subsection*{Equations}")
-    eq_lines = []
+    forms = []
     for name, spec in t.outputs.items():
         for i, (when, text) in enumerate(type_equations(t, name)):
             lhs, _, rhs = text.partition(" = ")
-            label = escape_text(name) + (f", {escape_text(spec.choice or '')} = {escape_text(when)}" if when else (", otherwise" if i else ""))
-            eq_lines.append(rf"{lhs} &= {rhs} & & \text{{{label}}}")
-    out.append(_align(eq_lines))
+            note = escape_text(name) + (f", {escape_text(spec.choice or '')} = {escape_text(when)}" if when else (", otherwise" if i else ""))
+            tag = rf"\label{{{equation_label(t, name, when if when else (str(i) if i else None))}}}"
+            forms.append((lhs, rhs.split(" = "), rf"\text{{{note}}}", tag))
+    reserve = max((printed_length(f[2]) for f in forms), default=0)
+    eq_lines = [line for lhs, sides, note, tag in forms
+                for line in _lines(lhs, sides, note, tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve)]
+    out.append(_align(eq_lines, numbered=True))
     if t.equation_note:
-        out.append(escape_text(t.equation_note))
+        out.append(_prose(t.equation_note))
 
     if named:
         table = symbol_table(cat.scenario(named[0]))
         out.append(r"\subsection*{Symbols}")
         out.append("{\\small\n" + table.to_latex(siunitx=config.siunitx, longtable=True) + "\n}")
-    out += [r"\subsection*{Assumptions}", _itemize(escape_text(a) for a in t.assumptions),
-            r"\subsection*{Excludes}", _itemize(escape_text(e) for e in t.excludes),
-            r"\subsection*{Derivation}", escape_text(t.derivation) if t.derivation else r"\emph{(none declared)}",
+    out += [r"\subsection*{Assumptions}", _itemize(_prose(a) for a in t.assumptions),
+            r"\subsection*{Excludes}", _itemize(_prose(e) for e in t.excludes),
+            r"\subsection*{Derivation}", _prose(t.derivation) if t.derivation else r"\emph{(none declared)}",
             r"\subsection*{References}", _itemize(_reference(r) for r in t.references)]
 
     out.append(r"\subsection*{Examples}")
@@ -174,9 +257,12 @@ def type_section(t: ScenarioType, catalog: Catalog | None = None, *, config: Lat
         out.append(r"\emph{(no named scenarios)}")
     for key in named:
         d = cat.declared[key]
+        out.append(f"% scenario {comment(key)}: {comment(d.name)}")
         out.append(rf"\paragraph{{{escape_text(key)}}} {escape_text(d.name)}.")
         if d.description:
-            out.append(escape_text(d.description))
+            out.append(_prose(d.description))
+        if d.notes:
+            out.append(r"\emph{Notes:} " + _prose(d.notes))
         found = rows(cat.scenario(key), config=config, all_keys=True)
         if found:
             out.append("{\\small\n" + _align(_align_lines(found)) + "\n}")
@@ -225,6 +311,7 @@ def document(catalog: Catalog | None = None, *, family: str | None = None, confi
         rf"\title{{{title}}}",
         r"\date{}",
         r"\begin{document}",
+        r"\sloppy",
         r"\maketitle",
         *body,
         r"\end{document}",

@@ -23,7 +23,7 @@ from typing import Any
 import pint
 import sympy
 
-from . import latex as latex_module
+from . import printing as latex_module
 from . import symbolic
 from .errors import InputError, MissingInputError, UnexpectedNameError
 from .plan import NeededBy, Planner, needed_by

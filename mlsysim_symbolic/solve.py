@@ -21,8 +21,8 @@ import pint
 import sympy
 
 from .errors import InfeasibleError, InputError, UnitError
-from .latex import format_quantity
 from .plan import Analysable, Plan
+from .printing import format_quantity
 from .units import Q_, from_base, parse_quantity, to_base
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root

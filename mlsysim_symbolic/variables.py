@@ -56,6 +56,61 @@ class KeyedSymbol(sympy.Symbol):
         return {}
 
 
+#: Math commands a symbol's ``latex`` may use: fonts, accents, Greek letters and a few signs (nothing that reads
+#: files, defines macros or changes catcodes).
+LATEX_COMMANDS = frozenset({
+    "mathrm", "mathit", "mathbf", "mathsf", "mathtt", "mathcal", "mathbb", "boldsymbol", "text", "textrm", "textit",
+    "operatorname", "hat", "bar", "tilde", "dot", "ddot", "vec", "check", "breve", "acute", "grave", "widehat",
+    "widetilde", "overline", "underline", "ell", "prime", "star", "ast", "infty", "max", "min", "log", "exp", "times",
+    "cdot", "partial", "nabla", "dagger", "circ", "bullet", "ldots", "cdots", "hbar", "imath", "jmath",
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho", "sigma", "varsigma", "tau", "upsilon", "phi", "varphi",
+    "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega",
+})
+_LATEX_TOKEN = re.compile(r"\\([A-Za-z]+)|\\[,;:! ]|[A-Za-z0-9_^{} ',./*+\-()|=<>!\[\]]")
+
+
+def check_latex(latex: str, *, symbol: str = "") -> str:
+    r"""``latex`` if it is a symbol name in the safe grammar, else an :class:`InputError` naming ``symbol``.
+
+    Letters, digits, ``_ ^ { } ' , . / * + - ( ) | = < > ! [ ]``, spaces and the math
+    commands of :data:`LATEX_COMMANDS`, braces balanced: nothing that reads a file
+    (``\input``), runs a program (``\write18``), defines a macro or changes catcodes,
+    and no ``^^`` character codes.
+
+    >>> check_latex(r"M_{\mathrm{batch}}"), check_latex(r"\tau^{*}")
+    ('M_{\\mathrm{batch}}', '\\tau^{*}')
+    >>> check_latex(r"\input{/etc/hostname}", symbol="x")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.InputError: symbol x: latex '\\input{/etc/hostname}' uses \input, which is not a math command a symbol may use (fonts, accents, Greek letters)
+    """
+    where = f"symbol {symbol}: " if symbol else ""
+    if not isinstance(latex, str):
+        raise InputError(f"{where}latex must be text, got {latex!r}")
+    if "^^" in latex:
+        raise InputError(f"{where}latex {latex!r} uses ^^ (a TeX character code), which a symbol name may not")
+    at, depth = 0, 0
+    while at < len(latex):
+        m = _LATEX_TOKEN.match(latex, at)
+        if m is None:
+            ch = latex[at]
+            if ch == "\\":
+                raise InputError(f"{where}latex {latex!r} uses {latex[at:at + 2]!r}, which a symbol name may not")
+            raise InputError(f"{where}latex {latex!r} has the character {ch!r}, which a symbol name may not"
+                             " (letters, digits, _ ^ {{ }} ' , . / * + - ( ) | = < > ! [ ] and math commands)")
+        if m.group(1) is not None and m.group(1) not in LATEX_COMMANDS:
+            raise InputError(f"{where}latex {latex!r} uses \\{m.group(1)}, which is not a math command a symbol may use"
+                             " (fonts, accents, Greek letters)")
+        depth += {"{": 1, "}": -1}.get(m.group(0), 0)
+        if depth < 0:
+            raise InputError(f"{where}latex {latex!r} closes a brace it did not open")
+        at = m.end()
+    if depth:
+        raise InputError(f"{where}latex {latex!r} leaves a brace open")
+    return latex
+
+
 _DOMAIN = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
 
@@ -162,7 +217,7 @@ class Variable:
             symbol=sym,
             unit=parse_unit(unit),
             meaning=meaning,
-            latex=latex if latex is not None else sympy.latex(sympy.Symbol(sym_name)),
+            latex=check_latex(latex if latex is not None else sympy.latex(sympy.Symbol(sym_name)), symbol=sym_name),
             integer=integer,
             domain=dom,
             default=default,

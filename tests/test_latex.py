@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from mlsysim_symbolic import InputError, MissingInputError, Scenarios, UnitError, UnknownNameError
-from mlsysim_symbolic import latex as L
-from mlsysim_symbolic import siunitx as SI
+from mlsysim_symbolic import printing as L
+from mlsysim_symbolic import printing as SI
 from mlsysim_symbolic.units import Q_
 
 
@@ -54,14 +54,15 @@ _H = 3600.0
 _DELTA = 1.75e11 * 14 / 100e9                                  # checkpoint write time, s
 _TAU = math.sqrt(2 * 3.87 * _H * _DELTA)                       # Young's interval, s
 _P18 = r"1.17 \times 10^{7}"
-_SQRTS = r"\sqrt{2} \cdot \sqrt{1.75 \times 10^{11}} \cdot \sqrt{14\,\mathrm{B}}"
+_SQRT = r"\sqrt{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B}}"                  # sqrt(2 P b) with numbers
+_ROOT = r"\sqrt{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}"                              # sqrt(B_w M) with numbers
 
 ROWS = [
     # ---- training: PerExampleGradientScenario
     Row("DpSgdPerExampleGradients", "per_example", r"M_{\mathrm{example}} = P b",
         r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB}", 200_000 * 4 / 1e3, "kB", ("KWS",)),
-    Row("DpSgdPerExampleGradients", "per_batch", r"M_{\mathrm{batch}} = B M_{\mathrm{example}}",
-        r"M_{\mathrm{batch}} = B M_{\mathrm{example}} = B P b = 256 \cdot 1.5 \times 10^{9} \cdot 4\,\mathrm{B} = 1.536\,\mathrm{TB}",
+    Row("DpSgdPerExampleGradients", "per_batch", r"M_{\mathrm{batch}} = M_{\mathrm{example}} B",
+        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}",
         256 * 1.5e9 * 4 / 1e12, "TB", ("GPT-2",)),
     # ---- training: LowRankUpdateScenario
     Row("TransformerLayerRank4Update", "full_params", r"P_{\mathrm{full}} = d_{\mathrm{in}} d_{\mathrm{out}}",
@@ -72,13 +73,13 @@ ROWS = [
         r"reduction = 1 - \frac{P_{r}}{P_{\mathrm{full}}} = 1 - \frac{r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)}{d_{\mathrm{in}} d_{\mathrm{out}}}"
         r" = 1 - \frac{4 \cdot \left(768 + 768\right)}{768 \cdot 768} = 0.9896", 1 - 4 * 1536 / 768**2, ""),
     Row("TransformerLayerRank4Update", "compression", r"compression = \frac{P_{\mathrm{full}}}{P_{r}}",
-        r"compression = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)}"
-        r" = \frac{768 \cdot 768}{4 \cdot \left(768 + 768\right)} = 96", 768**2 / (4 * 1536), ""),
+        r"compression = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{\left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) r}"
+        r" = \frac{768 \cdot 768}{\left(768 + 768\right) \cdot 4} = 96", 768**2 / (4 * 1536), ""),
     Row("TransformerLayerRank4Update", "full_bytes", r"full_{bytes} = P_{\mathrm{full}} b",
-        r"full_{bytes} = P_{\mathrm{full}} b = b d_{\mathrm{in}} d_{\mathrm{out}} = 2\,\mathrm{B} \cdot 768 \cdot 768 = 1.18\,\mathrm{MB}",
+        r"full_{bytes} = P_{\mathrm{full}} b = d_{\mathrm{in}} d_{\mathrm{out}} b = 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
         2 * 768 * 768 / 1e6, "MB", variant={"bytes_per_param": "2 B"}),
     Row("TransformerLayerRank4Update", "update_bytes", r"update_{bytes} = P_{r} b",
-        r"update_{bytes} = P_{r} b = b r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) = 2\,\mathrm{B} \cdot 4 \cdot \left(768 + 768\right) = 12.29\,\mathrm{kB}",
+        r"update_{bytes} = P_{r} b = r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
         2 * 4 * 1536 / 1e3, "kB", variant={"bytes_per_param": "2 B"}),
     # ---- training: AllocationGrowthScenario
     Row("ChinchillaComputeDoubling", "growth", r"g = m^{e} - 1", r"g = m^{e} - 1 = 2^{0.5} - 1 = 0.4142", 2**0.5 - 1, ""),
@@ -95,46 +96,46 @@ ROWS = [
     Row("GpuFailuresTraining10K", "interval", r"\mathrm{MTBF} = \frac{m}{N}",
         r"\mathrm{MTBF} = \frac{m}{N} = \frac{50000\,\mathrm{h}}{10000} = 5\,\mathrm{h}", 50_000 / 10_000, "h"),
     Row("GpuFailuresTraining10K", "expected_failures", r"n_{\mathrm{fail}} = \frac{T_{\mathrm{run}}}{\mathrm{MTBF}}",
-        r"n_{\mathrm{fail}} = \frac{T_{\mathrm{run}}}{\mathrm{MTBF}} = \frac{N T_{\mathrm{run}}}{m} = \frac{10000 \cdot 14\,\mathrm{d}}{50000\,\mathrm{h}} = 67.2",
+        r"n_{\mathrm{fail}} = \frac{T_{\mathrm{run}}}{\mathrm{MTBF}} = \frac{T_{\mathrm{run}} N}{m} = \frac{14\,\mathrm{d} \cdot 10000}{50000\,\mathrm{h}} = 67.2",
         14 * 24 / 5, ""),
     Row("GpuFailuresTraining10K", "failures_per_day", r"f_{\mathrm{day}} = \frac{T_{\mathrm{day}}}{\mathrm{MTBF}}",
-        r"f_{\mathrm{day}} = \frac{T_{\mathrm{day}}}{\mathrm{MTBF}} = \frac{N T_{\mathrm{day}}}{m} = \frac{10000 \cdot 1\,\mathrm{d}}{50000\,\mathrm{h}} = 4.8",
+        r"f_{\mathrm{day}} = \frac{T_{\mathrm{day}}}{\mathrm{MTBF}} = \frac{T_{\mathrm{day}} N}{m} = \frac{1\,\mathrm{d} \cdot 10000}{50000\,\mathrm{h}} = 4.8",
         24 / 5, ""),
     # ---- reliability: AvailabilityScenario (two outputs are methods of an argument)
     Row("FourNinesAvailability10K", "all_up", r"A_{\mathrm{all}} = a^{N}", r"A_{\mathrm{all}} = a^{N} = 0.9999^{10000} = 0.3679", 0.9999**10_000, ""),
     Row("FourNinesAvailability10K", "required_availability", r"a_{\mathrm{req}} = A_{\mathrm{target}}^{\frac{1}{N}}",
         r"a_{\mathrm{req}} = A_{\mathrm{target}}^{\frac{1}{N}} = 0.5^{\frac{1}{10000}} = 0.9999", 0.5 ** (1 / 10_000), "",
         arguments={"all_up_target": 0.5}),
-    Row("FourNinesAvailability10K", "downtime", r"T_{\mathrm{down}} = D \left(1 - a\right)",
-        r"T_{\mathrm{down}} = D \left(1 - a\right) = 720\,\mathrm{h} \cdot \left(1 - 0.9999\right) = 0.072\,\mathrm{h}", 30 * 24 * 1e-4, "h",
+    Row("FourNinesAvailability10K", "downtime", r"T_{\mathrm{down}} = \left(1 - a\right) D",
+        r"T_{\mathrm{down}} = \left(1 - a\right) D = \left(1 - 0.9999\right) \cdot 720\,\mathrm{h} = 0.072\,\mathrm{h}", 30 * 24 * 1e-4, "h",
         arguments={"interval": "30 d"}),
-    Row("FourNinesAvailability10K", "downtime_per_year", r"T_{\mathrm{down,yr}} = T_{\mathrm{yr}} \left(1 - a\right)",
-        r"T_{\mathrm{down,yr}} = T_{\mathrm{yr}} \left(1 - a\right) = 365\,\mathrm{d} \cdot \left(1 - 0.9999\right) = 52.56\,\mathrm{min}",
+    Row("FourNinesAvailability10K", "downtime_per_year", r"T_{\mathrm{down,yr}} = \left(1 - a\right) T_{\mathrm{yr}}",
+        r"T_{\mathrm{down,yr}} = \left(1 - a\right) T_{\mathrm{yr}} = \left(1 - 0.9999\right) \cdot 365\,\mathrm{d} = 52.56\,\mathrm{min}",
         365 * 24 * 60 * 1e-4, "min"),
     Row("FourNinesAvailability10K", "any_up", r"A_{\mathrm{any}} = 1 - \left(1 - a\right)^{k}",
         r"A_{\mathrm{any}} = 1 - \left(1 - a\right)^{k} = 1 - \left(1 - 0.9999\right)^{1} = 0.9999", 0.9999, ""),
-    Row("FourNinesAvailability10K", "replicated_downtime_per_year", r"T_{\mathrm{down,rep}} = T_{\mathrm{yr}} \left(1 - A_{\mathrm{any}}\right)",
-        r"T_{\mathrm{down,rep}} = T_{\mathrm{yr}} \left(1 - A_{\mathrm{any}}\right) = T_{\mathrm{yr}} \left(1 - a\right)^{k}"
-        r" = 365\,\mathrm{d} \cdot \left(1 - 0.9999\right)^{1} = 52.56\,\mathrm{min}", 365 * 24 * 60 * 1e-4, "min"),
+    Row("FourNinesAvailability10K", "replicated_downtime_per_year", r"T_{\mathrm{down,rep}} = \left(1 - A_{\mathrm{any}}\right) T_{\mathrm{yr}}",
+        r"T_{\mathrm{down,rep}} = \left(1 - A_{\mathrm{any}}\right) T_{\mathrm{yr}} = \left(1 - a\right)^{k} T_{\mathrm{yr}}"
+        r" = \left(1 - 0.9999\right)^{1} \cdot 365\,\mathrm{d} = 52.56\,\mathrm{min}", 365 * 24 * 60 * 1e-4, "min"),
     # ---- serving: LittlesLawScenario (ceil, and counts printed without a unit)
-    Row("VisionServingLittlesLaw", "in_flight", r"L = W \lambda",
-        r"L = W \lambda = 100\,\mathrm{ms} \cdot 1000\,\mathrm{1/s} = 100\,\mathrm{request}", 0.1 * 1000, "request"),
+    Row("VisionServingLittlesLaw", "in_flight", r"L = \lambda W",
+        r"L = \lambda W = 1000\,\mathrm{1/s} \cdot 100\,\mathrm{ms} = 100\,\mathrm{request}", 0.1 * 1000, "request"),
     Row("VisionServingLittlesLaw", "replica_throughput", r"\mu = \frac{B}{t_{b}}",
         r"\mu = \frac{B}{t_{b}} = \frac{8}{80\,\mathrm{ms}} = 100\,\mathrm{request/s}", 8 / 0.08, "request/s"),
     Row("VisionServingLittlesLaw", "throughput_floor", r"N_{\mathrm{floor}} = \left\lceil \frac{\lambda}{\mu} \right\rceil",
         r"N_{\mathrm{floor}} = \left\lceil \frac{\lambda}{\mu} \right\rceil = \left\lceil \frac{\lambda t_{b}}{B} \right\rceil"
         r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8} \right\rceil = 10", math.ceil(1000 * 0.08 / 8), ""),
-    Row("VisionServingLittlesLaw", "replicas_needed", r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{\mu u} \right\rceil",
-        r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{\mu u} \right\rceil = \left\lceil \frac{\lambda t_{b}}{B u} \right\rceil"
-        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8 \cdot 0.8} \right\rceil = 13", math.ceil(1000 * 0.08 / (8 * 0.8)), ""),
-    Row("VisionServingLittlesLaw", "executing_positions", r"P_{\mathrm{exec}} = B N_{\mathrm{rep}}",
-        r"P_{\mathrm{exec}} = B N_{\mathrm{rep}} = B \left\lceil \frac{\lambda t_{b}}{B u} \right\rceil"
-        r" = 8 \cdot \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8 \cdot 0.8} \right\rceil = 104\,\mathrm{request}", 8 * 13, "request"),
+    Row("VisionServingLittlesLaw", "replicas_needed", r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{u \mu} \right\rceil",
+        r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{u \mu} \right\rceil = \left\lceil \frac{\lambda t_{b}}{u B} \right\rceil"
+        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil = 13", math.ceil(1000 * 0.08 / (8 * 0.8)), ""),
+    Row("VisionServingLittlesLaw", "executing_positions", r"P_{\mathrm{exec}} = N_{\mathrm{rep}} B",
+        r"P_{\mathrm{exec}} = N_{\mathrm{rep}} B = \left\lceil \frac{\lambda t_{b}}{u B} \right\rceil B"
+        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8 = 104\,\mathrm{request}", 8 * 13, "request"),
     Row("VisionServingLittlesLaw", "mean_executing", r"L_{\mathrm{exec}} = \lambda t_{b}",
         r"L_{\mathrm{exec}} = \lambda t_{b} = 1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms} = 80\,\mathrm{request}", 1000 * 0.08, "request"),
     Row("VisionServingLittlesLaw", "service_utilization", r"\rho = \frac{\lambda}{N_{\mathrm{rep}} \mu}",
-        r"\rho = \frac{\lambda}{N_{\mathrm{rep}} \mu} = \frac{\lambda t_{b}}{B \left\lceil \frac{\lambda t_{b}}{B u} \right\rceil}"
-        r" = \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8 \cdot \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8 \cdot 0.8} \right\rceil} = 0.7692",
+        r"\rho = \frac{\lambda}{N_{\mathrm{rep}} \mu} = \frac{\lambda t_{b}}{\left\lceil \frac{\lambda t_{b}}{u B} \right\rceil B}"
+        r" = \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{\left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8} = 0.7692",
         80 / (8 * 13), ""),
     # ---- dp: DpSgdRunScenario (floor)
     Row("Cifar10DpSgdRun", "sampling_rate", r"q = \frac{B}{N}", r"q = \frac{B}{N} = \frac{4000}{50000} = 0.08", 4000 / 50_000, ""),
@@ -145,7 +146,7 @@ ROWS = [
         rf"M_{{\mathrm{{micro}}}} = M_{{\mathrm{{example}}}} m = P b m = {_P18} \cdot 4\,\mathrm{{B}} \cdot 128 = 5.99\,\mathrm{{GB}}",
         1.17e7 * 4 * 128 / 1e9, "GB", ("ResNet-18",)),
     Row("OpacusResNet18PhysicalBatches", "naive_per_batch", r"M_{\mathrm{naive}} = M_{\mathrm{batch}}",
-        rf"M_{{\mathrm{{naive}}}} = M_{{\mathrm{{batch}}}} = B P b = 512 \cdot {_P18} \cdot 4\,\mathrm{{B}} = 23.96\,\mathrm{{GB}}",
+        rf"M_{{\mathrm{{naive}}}} = M_{{\mathrm{{batch}}}} = P b B = {_P18} \cdot 4\,\mathrm{{B}} \cdot 512 = 23.96\,\mathrm{{GB}}",
         512 * 1.17e7 * 4 / 1e9, "GB", ("ResNet-18",)),
     Row("OpacusResNet18PhysicalBatches", "num_microbatches", r"n_{\mathrm{micro}} = \left\lceil \frac{B}{m} \right\rceil",
         r"n_{\mathrm{micro}} = \left\lceil \frac{B}{m} \right\rceil = \left\lceil \frac{512}{128} \right\rceil = 4", 512 // 128, ""),
@@ -155,13 +156,13 @@ ROWS = [
     Row("GPipeFourStageWalkthrough", "fill_slots", r"n_{\mathrm{fill}} = p - 1", r"n_{\mathrm{fill}} = p - 1 = 4 - 1 = 3", 3, ""),
     Row("GPipeFourStageWalkthrough", "phase_slots", r"n_{\mathrm{phase}} = m + p - 1", r"n_{\mathrm{phase}} = m + p - 1 = 4 + 4 - 1 = 7", 7, ""),
     Row("GPipeFourStageWalkthrough", "bubble", r"b = \frac{n_{\mathrm{fill}}}{n_{\mathrm{phase}}}",
-        r"b = \frac{n_{\mathrm{fill}}}{n_{\mathrm{phase}}} = \frac{p - 1}{m + p - 1} = \frac{4 - 1}{4 + 4 - 1} = 0.4286", 3 / 7, ""),
+        r"b = \frac{n_{\mathrm{fill}}}{n_{\mathrm{phase}}} = \frac{p - 1}{p + m - 1} = \frac{4 - 1}{4 + 4 - 1} = 0.4286", 3 / 7, ""),
     Row("GPipeFourStageWalkthrough", "slots", r"n_{\mathrm{slots}} = 2 n_{\mathrm{phase}}",
         r"n_{\mathrm{slots}} = 2 n_{\mathrm{phase}} = 2 m + 2 p - 2 = 2 \cdot 4 + 2 \cdot 4 - 2 = 14", 2 * 7, ""),
     Row("GPipeFourStageWalkthrough", "idle_slots", r"n_{\mathrm{idle}} = 2 n_{\mathrm{fill}}",
         r"n_{\mathrm{idle}} = 2 n_{\mathrm{fill}} = 2 p - 2 = 2 \cdot 4 - 2 = 6", 2 * 3, ""),
-    Row("GPipeFourStageWalkthrough", "microbatches_for_bubble", r"m^{*} = \frac{\left(1 - b^{*}\right) \left(p - 1\right)}{b^{*}}",
-        r"m^{*} = \frac{\left(1 - b^{*}\right) \left(p - 1\right)}{b^{*}} = \frac{\left(1 - 0.1\right) \cdot \left(4 - 1\right)}{0.1} = 27",
+    Row("GPipeFourStageWalkthrough", "microbatches_for_bubble", r"m^{*} = \frac{\left(p - 1\right) \left(1 - b^{*}\right)}{b^{*}}",
+        r"m^{*} = \frac{\left(p - 1\right) \left(1 - b^{*}\right)}{b^{*}} = \frac{\left(4 - 1\right) \cdot \left(1 - 0.1\right)}{0.1} = 27",
         0.9 * 3 / 0.1, "", arguments={"target": 0.1}),
     # ---- dp: LaplaceMeanReleaseScenario (currency is never prefixed)
     Row("SalaryMeanLaplaceRelease", "sensitivity", r"S = \Delta", r"S = \Delta = 200000\,\mathrm{USD}", 200_000, "USD"),
@@ -187,27 +188,27 @@ ROWS = [
         r"S_{\mathrm{ckpt}} = P b = 1.75 \times 10^{11} \cdot 14\,\mathrm{B} = 2.45\,\mathrm{TB}", 1.75e11 * 14 / 1e12, "TB"),
     Row("Gpt3CheckpointInterval10K", "t_write", r"\delta = \frac{S_{\mathrm{ckpt}}}{B_{w}}",
         r"\delta = \frac{S_{\mathrm{ckpt}}}{B_{w}} = \frac{P b}{B_{w}} = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s}} = 24.5\,\mathrm{s}", _DELTA, "s"),
-    Row("Gpt3CheckpointInterval10K", "interval", r"\tau^{*} = \sqrt{2} \sqrt{M} \sqrt{\delta}",
-        r"\tau^{*} = \sqrt{2} \sqrt{M} \sqrt{\delta} = \frac{\sqrt{2} \sqrt{M} \sqrt{P} \sqrt{b}}{\sqrt{B_{w}}}"
-        r" = \frac{\sqrt{2} \cdot \sqrt{3.87\,\mathrm{h}} \cdot \sqrt{1.75 \times 10^{11}} \cdot \sqrt{14\,\mathrm{B}}}{\sqrt{100\,\mathrm{GB/s}}} = 826.2\,\mathrm{s}", _TAU, "s"),
+    Row("Gpt3CheckpointInterval10K", "interval", r"\tau^{*} = \sqrt{2 \delta M}",
+        r"\tau^{*} = \sqrt{2 \delta M} = \sqrt{\frac{2 P b M}{B_{w}}}"
+        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B} \cdot 3.87\,\mathrm{h}}{100\,\mathrm{GB/s}}} = 826.2\,\mathrm{s}", _TAU, "s"),
     Row("Gpt3CheckpointInterval10K", "write_share", r"W_{\mathrm{write}} = \frac{\delta}{\tau^{*}}",
-        r"W_{\mathrm{write}} = \frac{\delta}{\tau^{*}} = \frac{\sqrt{2} \sqrt{P} \sqrt{b}}{2 \sqrt{B_{w}} \sqrt{M}}"
-        rf" = \frac{{{_SQRTS}}}{{2 \cdot \sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}}}} = 0.02965", _DELTA / _TAU, ""),
+        r"W_{\mathrm{write}} = \frac{\delta}{\tau^{*}} = \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M}}"
+        rf" = \frac{{{_SQRT}}}{{2 \cdot {_ROOT}}} = 0.02965", _DELTA / _TAU, ""),
     Row("Gpt3CheckpointInterval10K", "rework_share", r"W_{\mathrm{rework}} = \frac{\tau^{*}}{2 M}",
-        r"W_{\mathrm{rework}} = \frac{\tau^{*}}{2 M} = \frac{\sqrt{2} \sqrt{P} \sqrt{b}}{2 \sqrt{B_{w}} \sqrt{M}}"
-        rf" = \frac{{{_SQRTS}}}{{2 \cdot \sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}}}} = 0.02965", _TAU / (2 * 3.87 * _H), ""),
-    Row("Gpt3CheckpointInterval10K", "waste", r"W^{*} = W_{\mathrm{rework}} + W_{\mathrm{write}}",
-        r"W^{*} = W_{\mathrm{rework}} + W_{\mathrm{write}} = \frac{\sqrt{2} \sqrt{P} \sqrt{b}}{\sqrt{B_{w}} \sqrt{M}}"
-        rf" = \frac{{{_SQRTS}}}{{\sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}}}} = 0.0593", 2 * _DELTA / _TAU, ""),
+        r"W_{\mathrm{rework}} = \frac{\tau^{*}}{2 M} = \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M}}"
+        rf" = \frac{{{_SQRT}}}{{2 \cdot {_ROOT}}} = 0.02965", _TAU / (2 * 3.87 * _H), ""),
+    Row("Gpt3CheckpointInterval10K", "waste", r"W^{*} = W_{\mathrm{write}} + W_{\mathrm{rework}}",
+        r"W^{*} = W_{\mathrm{write}} + W_{\mathrm{rework}} = \sqrt{\frac{2 P b}{B_{w} M}}"
+        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}} = 0.0593", 2 * _DELTA / _TAU, ""),
     Row("Gpt3CheckpointInterval10K", "waste_at", r"W(\tau) = \frac{\delta}{\tau} + \frac{\tau}{2 M}",
-        r"W(\tau) = \frac{\delta}{\tau} + \frac{\tau}{2 M} = \frac{\tau}{2 M} + \frac{P b}{B_{w} \tau}"
-        r" = \frac{900\,\mathrm{s}}{2 \cdot 3.87\,\mathrm{h}} + \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s} \cdot 900\,\mathrm{s}} = 0.05952",
+        r"W(\tau) = \frac{\delta}{\tau} + \frac{\tau}{2 M} = \frac{P b}{B_{w} \tau} + \frac{\tau}{2 M}"
+        r" = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s} \cdot 900\,\mathrm{s}} + \frac{900\,\mathrm{s}}{2 \cdot 3.87\,\mathrm{h}} = 0.05952",
         _DELTA / 900 + 900 / (2 * 3.87 * _H), "", arguments={"tau": "15 min"}),
-    Row("Gpt3CheckpointInterval10K", "miss_penalty", r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{\tau^{*} x} + \frac{\tau^{*} x}{2 M}}{W^{*}}",
-        r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{\tau^{*} x} + \frac{\tau^{*} x}{2 M}}{W^{*}}"
-        r" = \frac{\sqrt{2} \sqrt{B_{w}} \sqrt{M} \left(\frac{\sqrt{2} \sqrt{P} \sqrt{b} x}{2 \sqrt{B_{w}} \sqrt{M}} + \frac{\sqrt{2} \sqrt{P} \sqrt{b}}{2 \sqrt{B_{w}} \sqrt{M} x}\right)}{2 \sqrt{P} \sqrt{b}} - 1"
-        rf" = \frac{{\sqrt{{2}} \cdot \sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}} \cdot \left(\frac{{{_SQRTS} \cdot 2}}{{2 \cdot \sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}}}}"
-        rf" + \frac{{{_SQRTS}}}{{2 \cdot \sqrt{{100\,\mathrm{{GB/s}}}} \cdot \sqrt{{3.87\,\mathrm{{h}}}} \cdot 2}}\right)}}{{2 \cdot \sqrt{{1.75 \times 10^{{11}}}} \cdot \sqrt{{14\,\mathrm{{B}}}}}} - 1 = 0.25",
+    Row("Gpt3CheckpointInterval10K", "miss_penalty", r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{x \tau^{*}} + \frac{x \tau^{*}}{2 M}}{W^{*}}",
+        r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{x \tau^{*}} + \frac{x \tau^{*}}{2 M}}{W^{*}}"
+        r" = \frac{\left(\frac{\sqrt{2 P b} x}{2 \sqrt{B_{w} M}} + \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M} x}\right) \sqrt{2 B_{w} M}}{2 \sqrt{P b}} - 1"
+        rf" = \frac{{\left(\frac{{{_SQRT} \cdot 2}}{{2 \cdot {_ROOT}}} + \frac{{{_SQRT}}}{{2 \cdot {_ROOT} \cdot 2}}\right)"
+        r" \cdot \sqrt{2 \cdot 100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}}{2 \cdot \sqrt{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}} - 1 = 0.25",
         (2 + 1 / 2) / 2 - 1, "", arguments={"factor": 2}),   # (x + 1/x)/2 - 1 at x = 2
 ]
 
@@ -259,9 +260,9 @@ def test_hand_value_matches_the_package_and_the_printed_number(row):
 # ---------------------------------------------------------------------- siunitx
 SIUNITX_ROWS = [  # (scenario, output, keys, options, expected), written by hand
     ("DpSgdPerExampleGradients", "per_batch", ("GPT-2",), {},
-     r"M_{\mathrm{batch}} = B M_{\mathrm{example}} = B P b = \num{256} \cdot \num{1.5e9} \cdot \qty{4}{\byte} = \qty{1.536}{\tera\byte}"),
+     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.536}{\tera\byte}"),
     ("DpSgdPerExampleGradients", "per_batch", ("GPT-2",), {"prefix": "binary", "sig": 3},
-     r"M_{\mathrm{batch}} = B M_{\mathrm{example}} = B P b = \num{256} \cdot \num{1.5e9} \cdot \qty{4}{\byte} = \qty{1.4}{\tebi\byte}"),
+     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.4}{\tebi\byte}"),
     ("AlphaBetaHdrNdrSmallMessage", "times", ("NDR", "small"), {},
      r"T = \alpha + \frac{n}{\beta} = \qty{1.5e-6}{\second} + \frac{\qty{10000}{\byte}}{\qty{5e10}{\byte\per\second}} = \qty{1.7}{\micro\second}"),
     ("AlphaBetaHdrNdrSmallMessage", "crossovers", ("NDR",), {"unit": "kB", "sig": 2},
@@ -293,18 +294,20 @@ def test_siunitx_units(unit, expected):
 def test_siunitx_unknown_units_fall_back_to_text():
     from mlsysim_symbolic.units import ureg
 
-    # a unit with no siunitx macro and no declaration: a prefixed unit siunitx has no prefix for
-    assert SI.siunitx_unit(ureg.Unit("quettabyte")) == r"\text{QB}"
+    # a unit with no siunitx macro and no declaration
+    assert SI.siunitx_unit(ureg.Unit("op")) == r"\text{OP}"
+    assert SI.siunitx_unit(ureg.Unit("quettabyte")) == r"\quetta\byte"        # siunitx 3.2 has quetta and ronna
     assert SI.siunitx_unit(ureg.Unit("kelvin") / ureg.Unit("ppm")) == r"\kelvin\per\ppm"
 
 
 def test_siunitx_quantities_and_numbers():
-    assert SI.siunitx_quantity(Q_(1.536, "TB")) == r"\qty{1.536}{\tera\byte}"
-    assert SI.siunitx_quantity(Q_(1.5e9, "param"), drop_counts=True) == r"\num{1.5e9}"
-    assert SI.siunitx_quantity(Q_(4, "B/param"), drop_counts=True) == r"\qty{4}{\byte}"
-    assert SI.siunitx_quantity(Q_(3.14159e-7, "s"), sig=3) == r"\qty{3.14e-7}{\second}"
-    assert SI.siunitx_quantity(Q_(float("nan"), "s")) == r"\mathrm{NaN}"
-    assert SI.siunitx_quantity(Q_(float("-inf"), "s")) == r"-\infty"
+    si = SI.SiunitxStyle()
+    assert si.quantity(Q_(1.536, "TB")) == r"\qty{1.536}{\tera\byte}"
+    assert si.quantity(Q_(1.5e9, "param"), drop_counts=True) == r"\num{1.5e9}"
+    assert si.quantity(Q_(4, "B/param"), drop_counts=True) == r"\qty{4}{\byte}"
+    assert SI.SiunitxStyle(L.LatexConfig(sig=3)).quantity(Q_(3.14159e-7, "s")) == r"\qty{3.14e-7}{\second}"
+    assert si.quantity(Q_(float("nan"), "s")) == r"\mathrm{NaN}"
+    assert si.quantity(Q_(float("-inf"), "s")) == r"-\infty"
     assert SI.siunitx_number(123456789, 4) == "1.235e8"
     assert SI.siunitx_number(-0.5) == "-0.5"
 
@@ -363,7 +366,7 @@ def test_result_of_a_scenario():
 def test_expand_false_leaves_out_the_expanded_symbols():
     s = Scenarios.DpSgdPerExampleGradients
     assert L.substituted(s, "per_batch", "KWS", expand=False) == (
-        r"M_{\mathrm{batch}} = B M_{\mathrm{example}} = 256 \cdot 200000 \cdot 4\,\mathrm{B} = 204.8\,\mathrm{MB}")
+        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = 200000 \cdot 4\,\mathrm{B} \cdot 256 = 204.8\,\mathrm{MB}")
 
 
 def test_config_is_checked():
@@ -392,10 +395,10 @@ def test_errors_name_the_output_key_and_argument():
 # ---------------------------------------------------------------------- sums over keyed inputs, align, tables, escaping
 def test_sum_over_a_keyed_input_prints_per_key_symbols():
     s = Scenarios.FullSystemFailures10K
-    assert L.equation(s, "device_rate") == r"\lambda_{\mathrm{dev}} = \sum_{\text{component}} \frac{c}{\mathrm{MTTF} d}"
+    assert L.equation(s, "device_rate") == r"\lambda_{\mathrm{dev}} = \sum_{\text{component}} \frac{c}{d \mathrm{MTTF}}"   # "c / d / MTTF"
     text = L.substituted(s, "device_rate")
-    assert r"\frac{c_{\mathrm{gpu}}}{\mathrm{MTTF}_{\mathrm{gpu}} d}" in text
-    assert r"\frac{8}{50000\,\mathrm{h} \cdot 8}" in text
+    assert r"\frac{c_{\mathrm{gpu}}}{d \mathrm{MTTF}_{\mathrm{gpu}}}" in text
+    assert r"\frac{8}{8 \cdot 50000\,\mathrm{h}}" in text
     # by hand: (0/100000 + 8/200000 + 1/150000 + 8/50000) / 8 per hour = 2.583e-5 /h
     assert text.endswith(rf"= {L.format_number((8 / 200_000 + 1 / 150_000 + 8 / 50_000) / 8)}\,\mathrm{{1/h}}")
 
@@ -407,7 +410,7 @@ def test_sum_over_a_keyed_input_prints_per_key_symbols():
     (r"\tau^{*}", "k", r"\tau^{*}_{k}"),
 ])
 def test_key_joins_the_subscript(latex, key, expected):
-    assert L._with_subscript(latex, key) == expected
+    assert L.with_subscript(latex, key) == expected
 
 
 def test_align_has_one_line_per_output_and_key():

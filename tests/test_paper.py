@@ -1,13 +1,17 @@
 """Paper export and reference pages: the whole catalog as a LaTeX document compiled by a real engine.
 
 The document of every scenario type is compiled once in plain mode and once with siunitx
-(``pdflatex -halt-on-error -interaction=nonstopmode``); any LaTeX error fails the test.
+(``pdflatex -halt-on-error -interaction=nonstopmode``); any LaTeX error fails the test, and so
+does a line more than 20 pt wider than the page (an overfull hbox in the log).
 Debian's texlive (texlive-latex-base, texlive-latex-recommended, texlive-science) provides
-pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.
+pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.  Without pdflatex the
+compiling tests are skipped, unless ``MLSYSIM_REQUIRE_TEX=1`` (as ``.ci/run`` sets) makes a
+missing pdflatex a failure.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -18,11 +22,43 @@ import pytest
 from mlsysim_symbolic import Scenarios, UnknownNameError, paper
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.docs import markdown_index, markdown_page, write_docs
-from mlsysim_symbolic.latex import LatexConfig
-from mlsysim_symbolic.siunitx import preamble as siunitx_preamble
+from mlsysim_symbolic.printing import LatexConfig
+from mlsysim_symbolic.printing import preamble as siunitx_preamble
 
 PDFLATEX = shutil.which("pdflatex")
-NEEDS_TEX = "pdflatex is not installed: run .ci/run, or apt-get install texlive-latex-base texlive-latex-recommended texlive-science"
+NEEDS_TEX = "pdflatex is not installed: install texlive-latex-base texlive-latex-recommended texlive-science, or run .ci/run"
+#: The widest overfull line the document may have, in points.
+OVERFULL_PT = 20.0
+
+
+def need_tex(engine: str | None = PDFLATEX) -> None:
+    """Skip (or, with ``MLSYSIM_REQUIRE_TEX=1``, fail) when ``engine`` is not installed."""
+    if engine:
+        return
+    if os.environ.get("MLSYSIM_REQUIRE_TEX") == "1":
+        pytest.fail(NEEDS_TEX + " (MLSYSIM_REQUIRE_TEX=1 requires it)")
+    pytest.skip(NEEDS_TEX)
+
+
+def overfull(log: str) -> list[tuple[float, str]]:
+    """Every overfull hbox of a pdflatex log: (points too wide, the log line)."""
+    return [(float(m.group(1)), m.group(0)) for m in re.finditer(r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\).*$", log, re.MULTILINE)]
+
+
+def test_a_missing_engine_skips_unless_tex_is_required(monkeypatch):
+    monkeypatch.delenv("MLSYSIM_REQUIRE_TEX", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="texlive-latex-base"):
+        need_tex(None)
+    monkeypatch.setenv("MLSYSIM_REQUIRE_TEX", "1")
+    with pytest.raises(pytest.fail.Exception, match="MLSYSIM_REQUIRE_TEX=1"):
+        need_tex(None)
+    need_tex("/usr/bin/pdflatex")            # installed: neither
+
+
+def test_overfull_lines_are_read_from_the_log():
+    log = ("Overfull \\hbox (1500.2pt too wide) detected at line 726\n[]\n"
+           "Overfull \\hbox (3.5pt too wide) in paragraph at lines 1--2\nUnderfull \\hbox (badness 10000)\n")
+    assert [w for w, _ in overfull(log)] == [1500.2, 3.5]
 
 
 def _build_and_compile(mode: str, folder) -> dict:
@@ -37,7 +73,7 @@ def _build_and_compile(mode: str, folder) -> dict:
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     """The catalog document in both modes, each built and compiled once (the two compile side by side)."""
-    assert PDFLATEX, NEEDS_TEX
+    need_tex()
     folder = tmp_path_factory.mktemp("paper")
     with ThreadPoolExecutor(max_workers=2) as pool:
         jobs = {mode: pool.submit(_build_and_compile, mode, folder) for mode in ("plain", "siunitx")}
@@ -53,6 +89,8 @@ def test_the_catalog_document_compiles(compiled, mode):
     assert "Undefined control sequence" not in log and "Emergency stop" not in log
     pages = re.search(r"Output written on .*\((\d+) pages", log)
     assert pages and int(pages.group(1)) > 50
+    wide = [line for points, line in overfull(log) if points > OVERFULL_PT]
+    assert not wide, f"lines wider than the page by more than {OVERFULL_PT} pt: {wide[:5]}"
     print(f"{mode}: built in {result['build_s']:.1f} s, compiled in {result['compile_s']:.1f} s, {pages.group(1)} pages")
 
 
@@ -74,7 +112,7 @@ def test_the_document_has_one_section_per_type(compiled):
 
 
 def test_a_fragment_compiles_in_a_paper_with_the_documented_preamble(tmp_path):
-    assert PDFLATEX, NEEDS_TEX
+    need_tex()
     s = Scenarios.AlphaBetaHdrNdrSmallMessage
     body = "\n".join([paper.fragment(s, config=LatexConfig(siunitx=True)),
                       paper.fragment(Scenarios.DpSgdPerExampleGradients, "GPT-2", config=LatexConfig(prefix="binary", sig=3))])
@@ -87,7 +125,7 @@ def test_a_fragment_compiles_in_a_paper_with_the_documented_preamble(tmp_path):
 
 
 def test_a_latex_error_fails_with_the_log(tmp_path):
-    assert PDFLATEX, NEEDS_TEX
+    need_tex()
     with pytest.raises(paper.LatexCompileError, match="Undefined control sequence"):
         paper.compile_pdf("\\documentclass{article}\n\\begin{document}\n$\\nosuchmacro$\n\\end{document}\n", tmp_path)
 
@@ -151,10 +189,10 @@ def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
 
 def test_markdown_page_content():
     page = markdown_page("PerExampleGradientScenario")
-    assert "$$M_{\\mathrm{batch}} = B M_{\\mathrm{example}} = B P b$$" in page
+    assert "$$M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B$$" in page
     assert "| `batch_size` | `int` | $\\mathrm{sample}$ | required | examples per step |" in page
     assert "### `per_batch(name)` → B" in page
-    assert r"M_{\mathrm{batch}} &= B M_{\mathrm{example}} = B P b = 256 \cdot 1.5 \times 10^{9} \cdot 4\,\mathrm{B} = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
+    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
     assert "[Abadi et al. (2016)" in page and "(https://arxiv.org/abs/1607.00133)" in page
     choice = markdown_page("ClusterTrainingTimeScenario")
     assert "When `peak_precision = fp32`: $R = R_{p}$" in choice

@@ -1,0 +1,357 @@
+r"""Scenario LaTeX: equations, substituted lines, results, align blocks and equation labels.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> s = Scenarios.DpSgdPerExampleGradients
+>>> print(equation(s, "per_batch"))
+M_{\mathrm{batch}} = M_{\mathrm{example}} B
+>>> print(equation(s, "per_batch", expand=True))
+M_{\mathrm{batch}} = P b B
+>>> print(substituted(s, "per_batch", "GPT-2"))
+M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}
+>>> print(substituted(s, "per_batch", "GPT-2", siunitx=True))
+M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.536}{\tera\byte}
+>>> print(result(s, "per_batch", "GPT-2", prefix="binary", sig=3))
+1.4\,\mathrm{TiB}
+>>> print(equation(Scenarios.Gpt3CheckpointInterval10K, "interval"))
+\tau^{*} = \sqrt{2 \delta M}
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..errors import MlsysimSymbolicError
+from .config import Latex, LatexConfig, split_options
+from .order import symbol_order
+from .printer import SymbolPrinter, ValuePrinter
+from .quantities import format_quantity
+from .siunitx import DECLARED_UNITS
+from .text import escape_text, label
+from .units import result_quantity
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+    from ..spec import ScenarioType
+
+__all__ = [
+    "SKIPPED", "Row", "align", "equation", "equation_label", "printed_length", "result", "rows", "substituted",
+    "substituted_parts", "type_equations", "type_names",
+]
+
+#: Errors that leave an output out of a block of lines (an unset optional input, an argument needed, no value).
+SKIPPED = (MlsysimSymbolicError, TypeError, KeyError, ValueError, ZeroDivisionError, ArithmeticError)
+
+
+_GROUP_WIDTH = {"frac": max, "dfrac": max, "tfrac": max}
+_UNIT_WIDTH = {macro: len(text) for macro, text in DECLARED_UNITS.values()}
+_OPERATORS = frozenset({"cdot", "times", "leq", "geq", "le", "ge", "neq", "approx", "wedge", "vee", "pm", "in"})
+_ZERO = frozenset({"left", "right", "quad", "qquad", "notag", "label", "begin", "end", "displaystyle", "limits"})
+
+
+def _group(latex: str, at: int) -> tuple[str, int]:
+    """The text of the brace group opening at ``latex[at]`` (``at`` past the group), or one character."""
+    if at >= len(latex) or latex[at] != "{":
+        return latex[at:at + 1], at + 1
+    depth = 0
+    for i in range(at, len(latex)):
+        depth += {"{": 1, "}": -1}.get(latex[i], 0)
+        if depth == 0:
+            return latex[at + 1:i], i + 1
+    return latex[at + 1:], len(latex)
+
+
+def _width(latex: str) -> float:
+    total, at = 0.0, 0
+    while at < len(latex):
+        ch = latex[at]
+        if ch == "\\":
+            m = re.match(r"\\([A-Za-z]+)|\\(.)", latex[at:])
+            assert m is not None
+            name = m.group(1) or ""
+            at += m.end()
+            if name in _GROUP_WIDTH:
+                first, at = _group(latex, at)
+                second, at = _group(latex, at)
+                total += _GROUP_WIDTH[name](_width(first), _width(second))
+            elif name in ("num", "qty", "unit"):
+                if name != "unit":
+                    number, at = _group(latex, at)
+                    mantissa, _, exponent = number.partition("e")
+                    total += len(mantissa) + (3 + 0.7 * len(exponent) if exponent else 0) + 0.5
+                if name != "num":
+                    unit, at = _group(latex, at)
+                    total += sum(_UNIT_WIDTH.get(u, 1) for u in re.findall(r"\\[A-Za-z]+", unit))
+            elif name in ("label", "begin", "end", "mathrm", "text", "operatorname", "sqrt"):
+                body, at = _group(latex, at)
+                total += 0 if name in ("label", "begin", "end") else _width(body) + (1 if name == "sqrt" else 0)
+            elif name in _ZERO:
+                pass
+            elif name in _OPERATORS:
+                total += 2.5   # a binary operator or relation with its spaces
+            elif not name:
+                total += 0.2 if m.group(2) in ",;:! " else 1
+            else:
+                total += 1
+        elif ch in "_^":
+            body, at = _group(latex, at + 1)
+            total += 0.7 * _width(body)
+        elif ch in "{}& \n":
+            at += 1
+        elif ch in "+-=<>":
+            total += 2.5
+            at += 1
+        else:
+            total += 1
+            at += 1
+    return total
+
+
+def printed_length(latex: str) -> int:
+    """About how many characters wide ``latex`` prints: a fraction as wide as its wider part, scripts smaller,
+    an operator or relation with its spaces as two and a half.
+
+    >>> printed_length(r"\\frac{1.5 \\times 10^{9}}{4\\,\\mathrm{B}}"), printed_length(r"M_{\\mathrm{batch}} = B")
+    (8, 8)
+    """
+    return round(_width(latex))
+
+
+def type_names(t: ScenarioType) -> dict[sympy.Symbol, str]:
+    """Every symbol of scenario type ``t`` (leaves, composed terms, outputs) with its declared LaTeX name.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> sorted(type_names(Scenarios.DpSgdPerExampleGradients.type).values())
+    ['B', 'M_{\\\\mathrm{batch}}', 'M_{\\\\mathrm{example}}', 'P', 'b']
+    """
+    names = {sym: var.latex for sym, var in t.leaves.items()}
+    names.update({o.variable.symbol: o.variable.latex for o in t.outputs.values()})
+    names.update({sym: var.latex for sym, var in t.composed_variables.items()})
+    return names
+
+
+def equation_label(t: ScenarioType, output: str, when: str | None = None) -> str:
+    r"""The ``\label`` key of an output's equation: ``eq:TYPE:OUTPUT`` (``:VALUE`` for a form chosen by a value).
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> equation_label(Scenarios.DpSgdPerExampleGradients.type, "per_batch")
+    'eq:PerExampleGradientScenario:per-batch'
+    """
+    return label("eq", t.name, output, when)
+
+
+def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex]]:
+    """Every declared form of ``output`` of type ``t``: ``[(when, "lhs = rhs [= expanded]")]``.
+
+    ``when`` is the choice value (or ``None`` for the first form whose inputs are set).
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> type_equations(Scenarios.DpSgdPerExampleGradients.type, "per_batch")
+    [(None, 'M_{\\\\mathrm{batch}} = M_{\\\\mathrm{example}} B = P b B')]
+    """
+    out = t.output(output)
+    printer = SymbolPrinter(type_names(t), order=symbol_order(t, output))
+    lhs = out.variable.latex
+    forms: list[tuple[str | None, Latex]] = []
+    for i, branch in enumerate(out.branches):
+        text = f"{lhs} = {printer.doprint(branch.expr)}"
+        if i == 0:
+            try:
+                full = t.expand(output)
+            except SKIPPED:
+                full = branch.expr
+            if full != branch.expr:
+                text += f" = {printer.doprint(full)}"
+        forms.append((branch.when, Latex(text)))
+    return forms
+
+
+def equation(scenario: Scenario, output: str, *, expand: bool = False, **options: Any) -> Latex:
+    """``lhs = rhs`` of ``output`` with declared symbol names (over the inputs only with ``expand``), terms as written.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> print(equation(Scenarios.FourNinesAvailability10K, "downtime"))   # "(1 - a) * D"
+    T_{\\mathrm{down}} = \\left(1 - a\\right) D
+    """
+    out = scenario.type.output(output)
+    printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
+    return Latex(f"{out.variable.latex} = {printer.doprint(scenario.expression(output, expand=expand))}")
+
+
+def _intermediate_values(scenario: Scenario, declared: sympy.Expr, plan: Any, keys: tuple[Any, ...],
+                         arguments: dict[str, Any], leaves: dict[sympy.Symbol, str], config: LatexConfig) -> dict[sympy.Symbol, str] | None:
+    """The value of each symbol of the declared form: leaves as bound, earlier outputs evaluated (None if one cannot be)."""
+    t = scenario.type
+    key_of = dict(zip(plan.indices, keys))
+    shown = {}
+    for sym in declared.free_symbols:
+        if sym in leaves:
+            shown[sym] = leaves[sym]
+            continue
+        name = t.output_symbols.get(sym)
+        if name is None:
+            return None
+        sub = scenario.planner.plan(name)
+        if not all(i in key_of for i in sub.indices):
+            return None
+        try:
+            value = scenario.evaluate(name, *(key_of[i] for i in sub.indices),
+                                      **{a: arguments[a] for a in sub.arguments if a in arguments})
+        except SKIPPED:
+            return None
+        shown[sym] = format_quantity(result_quantity(value), config, compact=True)
+    return shown
+
+
+def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | None = None, **options: Any) -> list[str]:
+    """The sides of the substituted line: ``[lhs, declared rhs, expanded rhs, numbers, result]`` (repeats dropped).
+
+    An expanded form longer than ``config.expanded_limit`` is left out, and the numbers are
+    substituted into the declared form, earlier outputs shown by their values.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> substituted_parts(Scenarios.DpSgdPerExampleGradients, "per_example", "KWS")
+    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB}']
+    """
+    config, arguments = split_options(config, options)
+    t = scenario.type
+    out = t.output(output)
+    # evaluate first: it names a wrong or missing key or argument
+    value = scenario.evaluate(output, *keys, **arguments)
+    plan = scenario.planner.plan(output)
+    names = type_names(t)
+    order = symbol_order(t, output)
+    printer = SymbolPrinter(names, order=order)
+    values = scenario.symbol_values(output, *keys, **arguments)
+    leaves = {sym: format_quantity(q, config, drop_counts=True) for sym, q in values.items()}
+    declared = scenario.expression(output)
+    declared_tex = printer.doprint(declared)
+    numbers_of, shown = plan.expr, leaves
+    expanded_tex = printer.doprint(plan.expr) if config.expand else None
+    if expanded_tex is not None and declared != plan.expr and printed_length(expanded_tex) > config.expanded_limit:
+        intermediate = _intermediate_values(scenario, declared, plan, keys, arguments, leaves, config)
+        if intermediate is not None:
+            numbers_of, shown, expanded_tex = declared, intermediate, None
+    parts = [out.variable.latex]
+    if expanded_tex is None or declared != plan.expr:
+        parts.append(declared_tex)
+    if expanded_tex is not None:
+        parts.append(expanded_tex)
+    parts.append(ValuePrinter(names, shown, order=order).doprint(numbers_of))
+    parts.append(format_quantity(result_quantity(value), config, compact=True))
+    deduped = [parts[0]]
+    for p in parts[1:]:
+        if p != deduped[-1]:
+            deduped.append(p)
+    return deduped
+
+
+def substituted(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | None = None, **options: Any) -> Latex:
+    """``lhs = rhs = rhs with numbers = result``: the line a paper prints beside its number.
+
+    ``options`` are :class:`LatexConfig` fields (``sig``, ``unit``, ``prefix``, ``siunitx``,
+    ``expand``) or the output's arguments.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> print(substituted(Scenarios.DpSgdPerExampleGradients, "per_batch", "KWS", unit="MB", sig=3))
+    M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B = 200000 \\cdot 4\\,\\mathrm{B} \\cdot 256 = 205\\,\\mathrm{MB}
+    """
+    return Latex(" = ".join(substituted_parts(scenario, output, *keys, config=config, **options)))
+
+
+def result(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | None = None, **options: Any) -> Latex:
+    """The value of ``output`` alone: in ``unit``, its declared prefixed unit, or with an automatic prefix.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> s = Scenarios.DpSgdPerExampleGradients
+    >>> print(result(s, "per_batch", "GPT-2"), result(s, "per_batch", "GPT-2", unit="GB", siunitx=True))
+    1.536\\,\\mathrm{TB} \\qty{1536}{\\giga\\byte}
+    """
+    config, arguments = split_options(config, options)
+    value = scenario.evaluate(output, *keys, **arguments)
+    return Latex(format_quantity(result_quantity(value), config, compact=True))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of an align block: an output, the keys it was evaluated at, and its substituted parts."""
+
+    output: str
+    keys: tuple[Any, ...]
+    parts: tuple[str, ...]
+
+    def key_note(self) -> str:
+        """``\\quad \\text{(GPT-2)}`` for a keyed output, else empty.
+
+        >>> Row("per_batch", ("GPT-2",), ("M", "1")).key_note(), Row("x", (), ("x", "1")).key_note()
+        ('\\\\quad \\\\text{(GPT-2)}', '')
+        """
+        if not self.keys:
+            return ""
+        return rf"\quad \text{{({escape_text(', '.join(map(str, self.keys)))})}}"
+
+
+def _key_sets(scenario: Scenario, name: str, keys: Sequence[Any], all_keys: bool, limit: int) -> list[tuple[Any, ...]]:
+    indices = scenario.planner.plan(name).indices
+    if not indices:
+        return [()]
+    if keys:
+        return [tuple(keys[: len(indices)])]
+    per = [scenario.keys(i) for i in indices]
+    if not all(per):
+        return []
+    if all_keys:
+        return list(itertools.islice(itertools.product(*per), limit))
+    return [tuple(k[0] for k in per)]
+
+
+def rows(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all_keys: bool = False, limit: int = 8,
+         **options: Any) -> list[Row]:
+    """The substituted line of every output that needs no argument (keyed outputs at the first key, or every key).
+
+    Outputs that cannot be evaluated (an optional input unset, an argument needed) are left out.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> [(r.output, r.keys) for r in rows(Scenarios.DpSgdPerExampleGradients, all_keys=True)]
+    [('per_example', ('KWS',)), ('per_example', ('GPT-2',)), ('per_batch', ('KWS',)), ('per_batch', ('GPT-2',))]
+    """
+    config, _ = split_options(config, options)
+    out_rows = []
+    for name, out in scenario.type.outputs.items():
+        if out.arguments:
+            continue
+        try:
+            key_sets = _key_sets(scenario, name, keys, all_keys, limit)
+        except SKIPPED:
+            continue
+        for use in key_sets:
+            try:
+                parts = substituted_parts(scenario, name, *use, config=config)
+            except SKIPPED:   # an output needing an unset optional input is left out of the block
+                continue
+            out_rows.append(Row(name, use, tuple(parts)))
+    return out_rows
+
+
+def align(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all_keys: bool | None = None, **options: Any) -> Latex:
+    """An ``aligned`` block: one line per output (equation = numbers = result).
+
+    Keyed outputs get a line per key (up to 8) unless ``keys`` pick one (or ``all_keys=False``: the first key).
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> print(align(Scenarios.DpSgdPerExampleGradients, "GPT-2"))
+    \\begin{aligned}
+    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB}\\quad \\text{(GPT-2)} \\\\
+    M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB}\\quad \\text{(GPT-2)}
+    \\end{aligned}
+    """
+    lines = [f"{r.parts[0]} &= {' = '.join(r.parts[1:])}{r.key_note()}"
+             for r in rows(scenario, *keys, config=config, all_keys=not keys if all_keys is None else all_keys, **options)]
+    if not lines:
+        lines = [r"&\text{(every output needs an argument or an unset input)}"]
+    return Latex("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")

@@ -1,0 +1,102 @@
+r"""Symbol tables: each symbol of a scenario with its meaning (as the declaration states it) and unit.
+
+Meanings read as prose a physicist writes: Python operators in them become math
+(``hidden_dim // heads`` reads ``⌊hidden_dim / heads⌋``); units are written as in a
+paper (``pJ/bit``).
+
+>>> from mlsysim_symbolic import Scenarios
+>>> t = symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example")
+>>> t.rows[0]
+('P', 'parameters of the named model', '\\mathrm{param}')
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .quantities import format_unit
+from .text import escape_text, prose
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+
+__all__ = ["SymbolTable", "symbol_table"]
+
+
+def _math(text: str) -> str:
+    return f"${text}$" if text else "1"
+
+
+@dataclass(frozen=True)
+class SymbolTable:
+    """Rows of (symbol LaTeX, meaning, unit LaTeX) for a scenario's symbols."""
+
+    rows: tuple[tuple[str, str, str], ...]
+    siunitx_units: tuple[str, ...] = ()
+
+    def to_latex(self, *, siunitx: bool = False, longtable: bool = False) -> str:
+        """A ``tabular`` (or ``longtable``) of symbol, meaning and unit; meanings are escaped for pdflatex.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_latex(siunitx=True).splitlines()[4])
+        $P$ & parameters of the named model & $\\unit{\\param}$ \\\\
+        """
+        units = self.siunitx_units if siunitx and self.siunitx_units else tuple(r[2] for r in self.rows)
+        body = " \\\\\n".join(f"${s}$ & {escape_text(m)} & {_math(u)}" for (s, m, _), u in zip(self.rows, units))
+        env = "longtable" if longtable else "tabular"
+        spec = "lp{0.55\\linewidth}l" if longtable else "lll"
+        return (f"\\begin{{{env}}}{{{spec}}}\n\\hline\nSymbol & Meaning & Unit \\\\\n\\hline\n" + body
+                + (" \\\\\n" if body else "") + f"\\hline\n\\end{{{env}}}")
+
+    def to_records(self) -> list[dict[str, str]]:
+        """The rows as ``{"symbol", "meaning", "unit"}`` dicts.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_records()[1]
+        {'symbol': 'b', 'meaning': 'gradient bytes per parameter', 'unit': '\\\\mathrm{B/param}'}
+        """
+        return [{"symbol": s, "meaning": m, "unit": u} for s, m, u in self.rows]
+
+    def to_markdown(self) -> str:
+        """A Markdown table with ``$...$`` math.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_markdown().splitlines()[2])
+        | $P$ | parameters of the named model | $\\mathrm{param}$ |
+        """
+        lines = ["| Symbol | Meaning | Unit |", "|---|---|---|"]
+        for s, m, u in self.rows:
+            lines.append(f"| ${s}$ | {m.replace('|', '&#124;').replace(chr(10), ' ')} | {_math(u)} |")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        cells = "".join(f"<tr><td>${s}$</td><td>{html.escape(m)}</td><td>{_math(u)}</td></tr>" for s, m, u in self.rows)
+        return f"<table><thead><tr><th>Symbol</th><th>Meaning</th><th>Unit</th></tr></thead><tbody>{cells}</tbody></table>"
+
+    def __str__(self) -> str:
+        return self.to_latex()
+
+
+def symbol_table(scenario: Scenario, output: str | None = None) -> SymbolTable:
+    """The symbols of ``output`` (or of all outputs) with meaning and unit; an output's symbols in its declared order.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> [row[0] for row in symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").rows]
+    ['P', 'b', 'M_{\\\\mathrm{example}}']
+    """
+    t = scenario.type
+    variables = [*t.leaves.values(), *t.composed_variables.values(), *(o.variable for o in t.outputs.values())]
+    if output is not None:
+        wanted = set(scenario.expression(output, expand=True).free_symbols) | set(scenario.expression(output).free_symbols)
+        wanted.add(t.output(output).variable.symbol)
+        variables = [v for v in variables if v.symbol in wanted]
+    rows, si_units, seen = [], [], set()
+    for var in variables:
+        if var.symbol in seen:
+            continue
+        seen.add(var.symbol)
+        rows.append((var.latex, prose(var.meaning or var.name.replace("_", " ")), format_unit(var.unit)))
+        si_units.append(format_unit(var.unit, siunitx=True))
+    return SymbolTable(tuple(rows), tuple(si_units))
