@@ -33,6 +33,7 @@ import sympy
 from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
+from .spec.definitions import ReadOnlyDict
 from .spec.kinds import to_base_checked
 from .units import base_ratio, from_base, make_quantity, scaling, ureg
 from .variables import KeyedSymbol, Variable
@@ -115,6 +116,22 @@ def needed_by(t: ScenarioType) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+def _frozen(value: Any) -> Any:
+    """A given value kept so that changing the caller's object afterwards cannot change the scenario."""
+    if isinstance(value, Mapping):
+        return ReadOnlyDict({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """A plain (picklable, mutable) copy of a kept value: read-only mappings become dicts."""
+    if isinstance(value, Mapping):
+        return {k: thawed(v) for k, v in value.items()}
+    return value
+
+
 class Planner:
     """A type's inputs bound to values, and the plans of its outputs (built once, then cached)."""
 
@@ -137,7 +154,7 @@ class Planner:
         # choices first: attribute paths such as precision_flops.{precision} read them
         for name, spec in sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice"):
             value = inputs.get(name, spec.default)
-            self._given[name] = value
+            self._given[name] = _frozen(value)
             kind_of(spec).bind(spec, value, self._bound)
         keys = self._bound.keys
         for index, names in t.index_inputs.items():

@@ -26,7 +26,7 @@ import sympy
 from . import printing as latex_module
 from . import symbolic
 from .errors import InputError, MissingInputError, UnexpectedNameError
-from .plan import NeededBy, Planner, needed_by
+from .plan import NeededBy, Planner, needed_by, thawed
 from .registry import Entry
 from .sensitivity import SensitivityAccessor
 from .solve import InverseAccessor
@@ -103,7 +103,7 @@ class Scenario(metaclass=_ScenarioMeta):
 
     def __reduce__(self) -> Any:
         # rebuilt from the class and the given inputs: compiled functions are not pickled, they are rebuilt
-        return (_rebuild, (type(self), dict(self._planner.given), self.name, self.description, self.key))
+        return (_rebuild, (type(self), thawed(self._planner.given), self.name, self.description, self.key))
 
     # ------------------------------------------------------------------ the plan and the values
     @property

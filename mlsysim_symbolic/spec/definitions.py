@@ -19,6 +19,25 @@ from ..variables import Variable
 STYLES = ("property", "method", "dict")
 
 
+class ReadOnlyDict(dict):
+    """A dict that refuses changes: the keyed inputs of a scenario, which every user of a named scenario shares.
+
+    >>> d = ReadOnlyDict({"GPT-2": 1})
+    >>> d["GPT-3"] = 2
+    Traceback (most recent call last):
+    ...
+    TypeError: scenario inputs are read-only; use .variant(...) for a changed copy
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("scenario inputs are read-only; use .variant(...) for a changed copy")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ReadOnlyDict, (dict(self),))
+
+
 @dataclass(frozen=True)
 class InputSpec:
     """One constructor input of a scenario type; ``kind`` names its :class:`~mlsysim_symbolic.spec.kinds.InputKind`."""

@@ -33,7 +33,7 @@ from ..parse import parse_equation
 from ..registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
 from ..units import Q_, parse_quantity, to_base
 from ..variables import Variable
-from .definitions import InputSpec
+from .definitions import InputSpec, ReadOnlyDict
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
 
 
@@ -304,7 +304,7 @@ class KeyedKind(InputKind):
         for key, item in items.items():
             kept[key], symbols = self.bind_item(spec, item, f"{spec.name}[{key!r}]", bound)
             merged.setdefault(key, {}).update(symbols)
-        bound.values[spec.name] = kept
+        bound.values[spec.name] = ReadOnlyDict(kept)   # read-only: a named scenario is shared by everyone
         bound.keys[spec.name] = list(items)
 
 
