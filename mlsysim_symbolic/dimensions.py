@@ -155,3 +155,12 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
             f"but the declared unit is {f'{declared:~C}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
         )
     return unit
+
+
+def check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "") -> None:
+    """Check a condition (a comparison, or ``and``/``or``/``not`` of comparisons): both sides of each
+    comparison in one dimension.  The condition of a predicate output is checked this way."""
+    try:
+        _check_condition(cond, units)
+    except DimensionError as exc:
+        raise DimensionError(f"equation for {output}: {exc}" if output else str(exc)) from None

@@ -132,7 +132,7 @@ class _Builder:
             raise EquationError(f"equation nests deeper than {MAX_DEPTH} levels")
         d = depth + 1
         if isinstance(node, ast.Expression):
-            return self.build(node.body, d)
+            return self.build(node.body, d, condition=condition)
         if isinstance(node, ast.Constant):
             return self.constant(node.value)
         if isinstance(node, ast.Name):
@@ -241,8 +241,12 @@ def parse_equation(
     *,
     attributes: Mapping[tuple[str, str], Any] | None = None,
     reduce: Callable[[str, Any, str], Any] | None = None,
+    condition: bool = False,
 ) -> sympy.Expr:
     """Parse equation ``text`` into a SymPy expression over ``names``.
+
+    With ``condition=True`` the text is a condition (a predicate output: ``total <= capacity``,
+    ``and``/``or``/``not`` of comparisons) and the result is a SymPy relation, not a value.
 
     ``names`` maps each allowed name to its SymPy object; ``attributes`` maps
     ``(sub_scenario, output)`` pairs to expressions (composition); ``reduce``
@@ -264,13 +268,20 @@ def parse_equation(
     except (RecursionError, MemoryError, ValueError):
         raise EquationError("equation is too deeply nested to parse") from None
     try:
-        result = _Builder(names, attributes, reduce).build(tree)
+        result = _Builder(names, attributes, reduce).build(tree, condition=condition)
     except RecursionError:
         raise EquationError("equation is too deeply nested") from None
     except (TypeError, ValueError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         if isinstance(exc, EquationError):
             raise
         raise EquationError(f"not a valid expression: {exc}") from None
+    if condition:
+        if not isinstance(result, (sympy.core.relational.Relational, sympy.And, sympy.Or, sympy.Not)):
+            raise EquationError("a predicate must be a comparison such as 'total <= capacity'")
+        for side in result.atoms(sympy.core.relational.Relational):
+            for arg in side.args:
+                _check_real_and_finite(arg)
+        return result
     if isinstance(result, sympy.logic.boolalg.Boolean) and not isinstance(result, sympy.Expr):
         raise EquationError("an equation must give a value, not a condition")
     if not isinstance(result, sympy.Expr):

@@ -22,7 +22,7 @@ scenario only through this public layer.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -30,6 +30,7 @@ from typing import Any, Protocol
 import pint
 import sympy
 
+from .dimensions import unit_of
 from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
@@ -123,6 +124,13 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
+
+
+def _answer(plan: Plan, value: Any) -> bool | str:
+    """A predicate's bool, or the text of a label's winning case."""
+    if plan.output.kind == "predicate":
+        return bool(value)
+    return plan.output.labels[int(value)]
 
 
 def thawed(value: Any) -> Any:
@@ -347,15 +355,21 @@ class Planner:
         return tuple(chain)
 
     # ------------------------------------------------------------------ plans
-    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
-        """The :class:`Plan` of ``output`` (``choices``: options picked by choice arguments)."""
-        key = (output, choices)
+    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = (), *, slack: bool = False) -> Plan:
+        """The :class:`Plan` of ``output`` (``choices``: options picked by choice arguments).
+
+        With ``slack=True`` a predicate output ``lhs <= rhs`` is planned as its slack ``rhs - lhs`` (``lhs - rhs``
+        for ``>=``), a number in the unit of its sides that is positive exactly where the predicate holds.
+        """
+        key = (output, choices, slack)
         plan = self._plans.get(key)
         if plan is not None:
             return plan
         t = self.type
         out = t.output(output)
         definitions = self.definitions(output, dict(choices))
+        if slack:
+            out, definitions = self._slack(out, definitions)
         defined = {sym for sym, _ in definitions}
         free = set().union(*(expr.free_symbols for _, expr in definitions)) - defined
         leaves = tuple(sorted(free, key=lambda s: s.name))
@@ -369,6 +383,33 @@ class Planner:
                     factor=factor, divisor=divisor)
         self._plans[key] = plan
         return plan
+
+    def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
+        """The plan an analysis differentiates, sweeps or solves: the output itself, or a predicate's slack."""
+        kind = self.type.output(output).kind
+        if kind == "label":
+            raise InputError(f"{self.type.name}.{output} is a label (the name of the winning case), not a number: "
+                             f"analyse one of its cases instead")
+        return self.plan(output, choices, slack=kind == "predicate")
+
+    def _slack(self, out: OutputSpec, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]) -> tuple[OutputSpec, tuple]:
+        if out.kind != "predicate":
+            raise InputError(f"{self.type.name}.{out.name} is not a predicate, so it has no slack")
+        *before, (sym, rel) = definitions
+        if not isinstance(rel, sympy.core.relational.Relational):
+            raise InputError(f"{self.type.name}.{out.name} = {rel} joins several comparisons: its slack is not one number")
+        lhs, rhs = rel.args
+        expr = rhs - lhs if isinstance(rel, (sympy.Le, sympy.Lt)) else lhs - rhs
+        unit = unit_of(lhs, self.type.unit_map) if lhs != 0 else unit_of(rhs, self.type.unit_map)
+        var = replace(out.variable, name=f"{out.name}_slack", unit=unit, meaning=f"slack of {out.name}: {expr} (>= 0 where it holds)")
+        slack_sym = sympy.Symbol(f"{sym.name}_slack", real=True)
+        return replace(out, kind="quantity", variable=var), (*before, (slack_sym, expr))
+
+    def slack(self, output: str, *keys: Any, **arguments: Any) -> pint.Quantity:
+        """How far predicate ``output`` is from flipping, in the unit of its sides (>= 0 where it holds)."""
+        plan = self.plan(output, slack=True)
+        value = plan.function(*self.values(plan, keys, arguments))
+        return make_quantity(plan.to_unit(value), plan.unit)
 
     def _describe_missing(self, sym: sympy.Symbol) -> str:
         t = self.type
@@ -458,6 +499,8 @@ class Planner:
                     raise self.not_evaluable(output, keys, exc, plan, args) from None
                 if not -_INF < value < _INF:
                     raise self.not_finite(output, keys, value, plan, args)
+                if plan.output.kind != "quantity":
+                    return _answer(plan, value)
                 return make_quantity(plan.to_unit(value), plan.unit)
         t = self.type
         out = t.output(output)
@@ -496,6 +539,8 @@ class Planner:
             raise self.not_finite(output, keys, value, plan, args)
         if not plan.arguments and not choice_value:
             self._fast[(output, keys)] = (plan, args)
+        if plan.output.kind != "quantity":
+            return _answer(plan, value)
         return make_quantity(plan.to_unit(value), plan.unit)
 
     def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,

@@ -266,7 +266,7 @@ class Scenario(metaclass=_ScenarioMeta):
         """Alias of ``sweeps.reduce``."""
         return SweepAccessor(self).reduce(output, *keys, **options)
 
-    def solve(self, output: str, input: str, target: Any, *keys: Any, **options: Any) -> Any:
+    def solve(self, output: str, input: str, target: Any = None, *keys: Any, **options: Any) -> Any:
         """Alias of ``inverse.solve``."""
         return InverseAccessor(self).solve(output, input, target, *keys, **options)
 

@@ -46,10 +46,10 @@ def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
 
 
 def _plan_for(scenario: Analysable, output: str, keys: tuple[Any, ...], names: Sequence[str] | None, arguments: Mapping[str, Any]) -> tuple[VectorPlan, list[str]]:
-    probe = vector_plan(scenario, output, keys, (), **arguments)
+    probe = vector_plan(scenario, output, keys, (), numeric=True, **arguments)
     all_names = _inputs_of(scenario, probe)
     chosen = list(names) if names is not None else all_names
-    return vector_plan(scenario, output, keys, chosen, **arguments), chosen
+    return vector_plan(scenario, output, keys, chosen, numeric=True, **arguments), chosen
 
 
 def _as_base(value: Any, var: Variable, name: str, domain: bool = True) -> float:
@@ -203,7 +203,7 @@ def _scenario_function(scenario: Analysable, output: str, keys: tuple[Any, ...],
                        arguments: Mapping[str, Any]) -> tuple[Callable[[np.ndarray], np.ndarray], list[str], list[tuple[float, float]], VectorPlan]:
     if not ranges:
         raise InputError("global sensitivity needs ranges: {input: (low, high)} for at least one input")
-    plan = vector_plan(scenario, output, keys, list(ranges), **arguments)
+    plan = vector_plan(scenario, output, keys, list(ranges), numeric=True, **arguments)
     names = list(ranges)
     bounds = []
     for name in names:
@@ -393,10 +393,10 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
     if not inputs:
         raise InputError("uncertainty needs inputs: {input: (low, high) or (kind, params...)}")
     _count(samples, "samples", 2)
-    plan = vector_plan(scenario, output, keys, list(inputs), **arguments)
+    plan = vector_plan(scenario, output, keys, list(inputs), numeric=True, **arguments)
     dists = {name: distribution(spec, plan.variables[name], name) for name, spec in inputs.items()}
     means = {name: d.mean for name, d in dists.items()}
-    expr = scenario.planner.plan(output).expr
+    expr = scenario.planner.numeric_plan(output).expr
     args = plan.args
     mean_args = list(plan.base)
     for name, m in means.items():

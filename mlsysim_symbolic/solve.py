@@ -103,18 +103,32 @@ def _closed_form(plan: Plan, sym: sympy.Symbol, out_sym: sympy.Symbol, values: d
     return roots[0][0], roots[0][1], note
 
 
-def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any, sense: str = "<=", **arguments: Any) -> Solution:
+def solve(scenario: Analysable, output: str, input: str, target: Any = None, *keys: Any, sense: str | None = None,
+          **arguments: Any) -> Solution:
     """The value of ``input`` at which ``output`` equals ``target`` (the constraint is ``output <sense> target``).
+
+    For a predicate output (``fits``) no target is given: the answer is where it starts or stops holding (its
+    slack reaches zero), rounded for a whole-number input to the side where it holds ("the largest batch that
+    fits").  ``sense`` defaults to ``"<="`` for a quantity.
 
     ``input`` may be one of the output's arguments (``tau`` of ``waste_at``).  An integer input is rounded on the
     side that keeps the constraint; when no value of the input in its domain keeps it, an
     :class:`~mlsysim_symbolic.errors.InfeasibleError` says why in the output's own units.
     """
-    if sense not in ("<=", ">="):
-        raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
     t = scenario.type
     planner = scenario.planner
-    plan = planner.plan(output)
+    predicate = t.output(output).kind == "predicate"
+    if predicate:
+        if target is not None and not isinstance(target, str | pint.Quantity | int | float):
+            keys = (target, *keys)   # solve("fits", "batch_size", "GPT-2"): the third argument is a key
+        elif target is not None:
+            raise InputError(f"{output} is a predicate: solve for where it holds without a target, e.g. "
+                             f"solve({output!r}, {input!r})")
+        target, sense = 0, sense or ">="
+    sense = sense or "<="
+    if sense not in ("<=", ">="):
+        raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
+    plan = planner.numeric_plan(output)
     if input in plan.arguments and input not in arguments:   # solving for an argument: start from a value in its domain
         var = t.arguments[input]
         arguments = {**arguments, input: 1 if var.domain.contains(1) else var.domain.low}
@@ -123,13 +137,15 @@ def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any
     sym = plan.args[i]
     y_base = _target(target, plan.unit)
     problem = _Problem(plan, base, i, var, y_base, sense, output)
-    root, expression, note = _closed_form(plan, sym, t.output(output).variable.symbol, dict(zip(plan.args, base)), y_base)
+    root, expression, note = _closed_form(plan, sym, plan.definitions[-1][0], dict(zip(plan.args, base)), y_base)
     method = "closed form"
     if root is None:
         problem.check_reachable()
         root = problem.bisect()
         method = "numeric (bisection)"
         note = "no closed form from sympy.solve (floor/ceil/max/min/piecewise or no algebraic root): bracketed numeric root"
+    if predicate and expression is not None:   # where the slack is zero
+        expression = expression.xreplace({plan.definitions[-1][0]: 0})
     exact = Q_(from_base(root, var.unit), var.unit)
     if not math.isfinite(exact.magnitude):
         raise InfeasibleError(f"{output} {sense} {problem.shown(y_base)}: the {var.name} that reaches it is beyond float64")
@@ -138,7 +154,8 @@ def solve(scenario: Analysable, output: str, input: str, target: Any, *keys: Any
         use_floor = (problem.slope(root) > 0) == (sense == "<=")
         # output <= target: increasing output -> largest input below the root (floor); decreasing -> ceil
         value = int(math.floor(exact.magnitude + 1e-9)) if use_floor else int(math.ceil(exact.magnitude - 1e-9))
-        note = (note + "; " if note else "") + f"integer input: {'floor' if use_floor else 'ceil'} keeps {output} {sense} target"
+        keeps = f"{output} true" if predicate else f"{output} {sense} target"
+        note = (note + "; " if note else "") + f"integer input: {'floor' if use_floor else 'ceil'} keeps {keeps}"
         problem.check_feasible(value)
     elif not var.domain.contains(exact.magnitude):
         raise InfeasibleError(f"no {var.name} in {var.domain} {var.unit_text} gives {output} {sense} {problem.shown(y_base)}: "
@@ -291,10 +308,14 @@ class InverseAccessor:
     def __init__(self, scenario: Analysable) -> None:
         self._s = scenario
 
-    def solve(self, output: str, input: str, target: Any, *keys: Any, **options: Any) -> Solution:
-        """:func:`solve`: the value of ``input`` at which ``output`` reaches ``target``."""
+    def solve(self, output: str, input: str, target: Any = None, *keys: Any, **options: Any) -> Solution:
+        """:func:`solve`: the value of ``input`` at which ``output`` reaches ``target`` (a predicate: where it holds)."""
         return solve(self._s, output, input, target, *keys, **options)
 
     def optimum(self, output: str, input: str, *keys: Any, **options: Any) -> Solution:
         """:func:`optimum`: the stationary point of ``output`` in ``input``."""
         return optimum(self._s, output, input, *keys, **options)
+
+    def slack(self, output: str, *keys: Any, **arguments: Any) -> pint.Quantity:
+        """How far predicate ``output`` is from flipping, in the unit of its sides (>= 0 where it holds)."""
+        return self._s.planner.slack(output, *keys, **arguments)

@@ -72,14 +72,16 @@ def resolve(scenario: Analysable, name: str, args: tuple[sympy.Symbol, ...]) -> 
     return scenario.planner.resolve(name, args)
 
 
-def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), names: Iterable[str] = (), **arguments: Any) -> VectorPlan:
+def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), names: Iterable[str] = (), *, numeric: bool = False,
+                **arguments: Any) -> VectorPlan:
     """Compile ``output`` for arrays (cached per tree) with every other input at the scenario's values.
 
     An output's arguments (``tau`` of ``waste_at``) may be among ``names``: they are swept like inputs, and
-    take a placeholder until given (a value in ``arguments``, or the swept values).
+    take a placeholder until given (a value in ``arguments``, or the swept values).  With ``numeric`` a
+    predicate is planned as its slack (a number to differentiate or sample); otherwise it gives bools.
     """
     planner = scenario.planner
-    plan = planner.plan(output)
+    plan = planner.numeric_plan(output) if numeric else planner.plan(output)
     names = list(names)
     swept_args = {a for a in plan.arguments if a in names and a not in arguments}
     given = dict(arguments)
@@ -265,6 +267,11 @@ def sweep(scenario: Analysable, output: str, *keys: Any, grid: bool = True, back
     shape = np.broadcast_shapes(*(a.shape for a in shaped.values()))
     if result.shape != shape:   # an output that does not depend on the swept inputs
         result = np.broadcast_to(result, shape).copy()
+    out = scenario.type.output(output)
+    if out.kind == "predicate":   # a bool array: the feasible region
+        return SweepResult(scenario, output, shown, result.astype(bool))
+    if out.kind == "label":       # the winning case at each point: a regime map
+        return SweepResult(scenario, output, shown, np.asarray(out.labels)[result.astype(np.int64)])
     return SweepResult(scenario, output, shown, make_quantity(result, plan.unit))
 
 

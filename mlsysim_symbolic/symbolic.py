@@ -50,14 +50,13 @@ def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
 def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
     sym = _symbol(scenario, wrt)
-    scenario.type.output(output)
-    return sympy.simplify(sympy.diff(scenario.planner.expression(output, expand=True), sym))
+    return sympy.simplify(sympy.diff(scenario.planner.numeric_plan(output).expr, sym))
 
 
 def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
     """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
     t = scenario.type
-    plan = scenario.planner.plan(output)
+    plan = scenario.planner.numeric_plan(output)
     expr = plan.expr
     values = scenario.planner.values(plan, keys, arguments)
     y = plan.function(*values)

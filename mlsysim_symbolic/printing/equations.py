@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..errors import MlsysimSymbolicError
+from .answers import answer_parts, declared_answer
 from .config import Latex, LatexConfig, split_options
 from .order import symbol_order
 from .printer import SymbolPrinter, ValuePrinter
@@ -157,6 +158,8 @@ def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex
     out = t.output(output)
     printer = SymbolPrinter(type_names(t), order=symbol_order(t, output))
     lhs = out.variable.latex
+    if out.kind != "quantity":
+        return [(None, Latex(f"{lhs} = {declared_answer(out, printer)}"))]
     forms: list[tuple[str | None, Latex]] = []
     for i, branch in enumerate(out.branches):
         text = f"{lhs} = {printer.doprint(branch.expr)}"
@@ -180,6 +183,8 @@ def equation(scenario: Scenario, output: str, *, expand: bool = False, **options
     """
     out = scenario.type.output(output)
     printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
+    if out.kind != "quantity":
+        return Latex(f"{out.variable.latex} = {declared_answer(out, printer)}")
     return Latex(f"{out.variable.latex} = {printer.doprint(scenario.expression(output, expand=expand))}")
 
 
@@ -221,6 +226,9 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     config, arguments = split_options(config, options)
     t = scenario.type
     out = t.output(output)
+    if out.kind != "quantity":
+        return answer_parts(scenario, output, keys, arguments, config,
+                            SymbolPrinter(type_names(t), order=symbol_order(t, output)))
     # evaluate first: it names a wrong or missing key or argument
     value = scenario.evaluate(output, *keys, **arguments)
     plan = scenario.planner.plan(output)

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..dimensions import check_equation
+from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
 from ..variables import Variable
 from .compose import Composition
-from .definitions import STYLES, Branch, OutputSpec
+from .definitions import LABEL_RULES, OUTPUT_KINDS, STYLES, Branch, OutputSpec
 from .kinds import kind_of, read_input
 from .reader import OUTPUT_FIELDS, check_fields, check_name, check_type_table, read_reference, read_variable
 
@@ -53,6 +54,7 @@ class TypeBuilder:
         self.names: dict[str, Any] = {}                      # name -> SymPy object, for the parser
         self.owners: dict[str, tuple[str, tuple[str, ...]]] = {}   # NFKC name -> (declaration, where)
         self.out_vars: dict[str, Variable] = {}
+        self.out_kinds: dict[str, str] = {}
 
     def fail(self, reason: str, *keys: str) -> DerivationError:
         line = self.locate(*keys) if self.locate else None
@@ -154,15 +156,23 @@ class TypeBuilder:
             where = ("outputs", out_name)
             if not isinstance(raw, Mapping):
                 raise self.fail(f"output {out_name} must be a table", *where)
+            kind = str(raw.get("kind", "quantity"))
+            if kind not in OUTPUT_KINDS:
+                raise self.fail(f"output {out_name}: kind must be one of {', '.join(OUTPUT_KINDS)}, got {kind!r}", *where)
             try:
                 check_name(out_name, "output", RESERVED)
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
                 fields = {k: raw[k] for k in ("symbol", "unit", "latex", "integer") if k in raw}
+                if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
+                    fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\_") + "}"
                 var = read_variable(out_name, fields | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"output {out_name}: {exc}", *where) from None
-            if "unit" not in raw:
+            if kind == "quantity" and "unit" not in raw:
                 raise self.fail(f"output {out_name} declares no unit", *where)
+            if kind != "quantity" and "unit" in raw:
+                raise self.fail(f"output {out_name}: a {kind} has no unit (it is a {'bool' if kind == 'predicate' else 'name'})", *where)
+            self.out_kinds[out_name] = kind
             self.out_vars[out_name] = var
             self.claim_variable(var, f"output {out_name}", where)
             self.t.output_symbols[var.symbol] = out_name
@@ -223,21 +233,81 @@ class TypeBuilder:
         self.uses.taken = set(self.names)
         for out_name, raw in (self.data.get("outputs") or {}).items():
             var = self.out_vars[out_name]
-            branches = tuple(self.branch(out_name, var, when, text, units) for when, text in self.equation_items(out_name, raw))
+            kind = self.out_kinds[out_name]
+            cases: tuple[tuple[str, sympy.Expr], ...] = ()
+            if kind == "predicate":
+                branches = (self.predicate(out_name, raw, units),)
+            elif kind == "label":
+                branch, cases = self.label(out_name, raw, units)
+                branches = (branch,)
+            else:
+                branches = tuple(self.branch(out_name, var, when, text, units) for when, text in self.equation_items(out_name, raw))
             style = str(raw.get("style", ""))
             if style and style not in STYLES:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
-                                             style=style, choice=raw.get("choice"))
+                                             style=style, choice=raw.get("choice"), kind=kind, cases=cases,
+                                             rule=str(raw.get("rule", "argmax")) if kind == "label" else "")
+        self.refuse_uses_of_conditions()
+
+    def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
+        if not isinstance(text, str):
+            raise self.fail(f"output {out_name}: equation must be text", "outputs", out_name)
+        try:
+            return parse_equation(text, self.names, reduce=self.reduce, attributes=self.uses, condition=condition)
+        except EquationError as exc:
+            raise self.fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
+
+    def predicate(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> Branch:
+        """A yes/no output: a comparison whose two sides share a dimension (``fits = "total <= capacity"``)."""
+        if "cases" in raw or "choice" in raw:
+            raise self.fail(f"output {out_name}: a predicate is one comparison ('equation'), without cases or choice", "outputs", out_name)
+        expr = self.parse(out_name, raw.get("equation"), condition=True)
+        try:
+            check_condition(expr, units, output=out_name)
+        except DimensionError as exc:
+            raise self.fail(f"output {out_name}: {exc}", "outputs", out_name) from None
+        return Branch(expr=expr, text=raw["equation"])
+
+    def label(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> tuple[Branch, tuple[tuple[str, sympy.Expr], ...]]:
+        """The name of the largest (``argmax``) or smallest (``argmin``) of named terms of one dimension; a tie
+        goes to the case declared first."""
+        where = ("outputs", out_name)
+        table, rule = raw.get("cases"), str(raw.get("rule", "argmax"))
+        if "equation" in raw or not isinstance(table, Mapping) or len(table) < 2:
+            raise self.fail(f"output {out_name}: a label declares 'cases', a table of at least two names -> terms", *where)
+        if rule not in LABEL_RULES:
+            raise self.fail(f"output {out_name}: rule must be one of {', '.join(LABEL_RULES)}, got {rule!r}", *where)
+        cases = tuple((str(label), self.parse(out_name, text)) for label, text in table.items())
+        try:
+            first = unit_of(cases[0][1], units)
+            for label, term in cases[1:]:
+                check_equation(term, first, units, output=f"{out_name} ({label})")
+        except DimensionError as exc:
+            raise self.fail(f"output {out_name}: the cases must share one dimension: {exc}", *where) from None
+        wins = sympy.Ge if rule == "argmax" else sympy.Le          # ties go to the earlier case
+        strictly = sympy.Gt if rule == "argmax" else sympy.Lt
+        pieces = []
+        for i, (_, term) in enumerate(cases[:-1]):
+            others = [strictly(term, o) if j < i else wins(term, o) for j, (_, o) in enumerate(cases) if j != i]
+            pieces.append((sympy.Integer(i), sympy.And(*others)))
+        expr = sympy.Piecewise(*pieces, (sympy.Integer(len(cases) - 1), True))
+        text = f"{rule}(" + ", ".join(f"{label}: {table[label]}" for label, _ in cases) + ")"
+        return Branch(expr=expr, text=text), cases
+
+    def refuse_uses_of_conditions(self) -> None:
+        """A predicate or label output is an answer, not a number: no equation may compute with it."""
+        special = {self.out_vars[n].symbol: n for n, k in self.out_kinds.items() if k != "quantity"}
+        for out in self.t.outputs.values():
+            for branch in out.branches:
+                used = [special[s] for s in branch.expr.free_symbols if s in special]
+                if used:
+                    raise self.fail(f"output {out.name}: uses the {self.out_kinds[used[0]]} {used[0]}, which has no numeric value",
+                                    "outputs", out.name)
 
     def branch(self, out_name: str, var: Variable, when: str | None, text: Any, units: Mapping[Any, Any]) -> Branch:
         where = ("outputs", out_name)
-        if not isinstance(text, str):
-            raise self.fail(f"output {out_name}: equation must be text", *where)
-        try:
-            expr = parse_equation(text, self.names, reduce=self.reduce, attributes=self.uses)
-        except EquationError as exc:
-            raise self.fail(f"output {out_name}: {exc} in {text!r}", *where) from None
+        expr = self.parse(out_name, text)
         try:
             check_equation(expr, var.unit, units, output=out_name)
         except DimensionError as exc:
@@ -258,6 +328,4 @@ class TypeBuilder:
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
             key_params = tuple("name" if t.inputs[t.index_inputs[i][0]].kind == "workloads" else i for i in indices)
-            t.outputs[out_name] = OutputSpec(
-                name=out.name, variable=out.variable, branches=out.branches, doc=out.doc,
-                style=style, choice=out.choice, arguments=args, indices=indices, key_params=key_params)
+            t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params)

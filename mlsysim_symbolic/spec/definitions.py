@@ -17,6 +17,8 @@ import sympy
 from ..variables import Variable
 
 STYLES = ("property", "method", "dict")
+OUTPUT_KINDS = ("quantity", "predicate", "label")
+LABEL_RULES = ("argmax", "argmin")
 
 
 class ReadOnlyDict(dict):
@@ -80,6 +82,14 @@ class OutputSpec:
     arguments: tuple[str, ...] = ()    # free arguments of a method, in order
     indices: tuple[str, ...] = ()      # indices the output is keyed by (first branch)
     key_params: tuple[str, ...] = ()   # parameter names of the keys of a method output
+    kind: str = "quantity"             # quantity | predicate (a bool) | label (the name of the winning case)
+    cases: tuple[tuple[str, sympy.Expr], ...] = ()   # label outputs: (label text, term), in declared order
+    rule: str = ""                     # label outputs: argmax | argmin
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The texts a label output can take, in declared order."""
+        return tuple(label for label, _ in self.cases)
 
 
 @dataclass(frozen=True)

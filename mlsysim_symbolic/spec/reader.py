@@ -23,12 +23,12 @@ from .definitions import Reference
 
 #: The fields of a ``[types.NAME]`` table.
 TYPE_FIELDS = frozenset({"family", "summary", "description", "equation_note", "assumptions", "excludes",
-                         "derivation", "references", "inputs", "arguments", "outputs", "uses"})
+                         "derivation", "references", "inputs", "arguments", "outputs", "uses", "result"})
 #: The fields of an input, argument or output variable.
 VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required",
                              "index", "options", "doc"})
 #: The fields of an output table.
-OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style"})
+OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
                               "default", "name"})
