@@ -43,8 +43,8 @@ def test_every_equation_passes_the_dimension_check(stype, output, branch):
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_file_loads_on_its_own_checks(path):
-    loaded = load_derivations(path)
-    assert loaded.types or loaded.declared
+    report = load_derivations(path).check()
+    assert report.types or report.scenarios
 
 
 def test_shipped_in_the_package_folder():
@@ -97,7 +97,7 @@ def test_bad_equations_are_refused_with_file_line_scenario_reason(tmp_path, monk
     monkeypatch.setattr(builtins, "exec", boom)
     monkeypatch.setattr(builtins, "eval", boom)
     with pytest.raises(DerivationError) as info:
-        load_derivations(path)
+        load_derivations(path).check()
     err = info.value
     assert err.path == str(path)
     assert err.scenario == "Tiny"
@@ -138,7 +138,7 @@ type = "Tinny"
 def test_bad_files_are_refused(tmp_path, text, reason, scenario):
     path = write(tmp_path, text)
     with pytest.raises(DerivationError) as info:
-        load_derivations(path)
+        load_derivations(path).check()
     assert reason in str(info.value), str(info.value)
     assert str(path) in str(info.value)
     assert info.value.scenario == scenario
@@ -199,7 +199,7 @@ def test_composition_refuses_unbound_inputs(tmp_path):
         equation = "grads.per_batch"
         """)
     with pytest.raises(DerivationError, match="batch_size, bytes_per_param"):
-        load_derivations(path)
+        load_derivations(path).check()
 
 
 @pytest.mark.parametrize("name", sorted(catalog().types))
@@ -294,4 +294,4 @@ def test_argument_default_must_be_a_matching_input(tmp_path):
         equation = "scale / size"
         """)
     with pytest.raises(DerivationError, match="default_input scale is in USD but the argument is in count"):
-        load_derivations(path)
+        load_derivations(path).check()
