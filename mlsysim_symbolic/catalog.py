@@ -589,13 +589,15 @@ def _others(*paths: Path) -> Catalog:
     return others
 
 
-def load_derivations(path: str | Path | None = None, *, register: bool = False) -> Catalog:
+def load_derivations(path: str | Path | None = None, *, register: bool = False, standalone: bool = False) -> Catalog:
     """Read a derivation file or folder the way the shipped catalog is read.
 
     The structural checks run now; each type is built (parsed, dimension-checked,
     compiled) on first use, and :meth:`Catalog.check` builds and checks them all.
-    Types of the shipped catalog may be composed (``uses``).  With ``register=True``
-    the file's types and scenarios join :data:`Scenarios`.
+    Types of the shipped catalog may be composed (``uses``) and may not be declared
+    again, unless ``standalone=True``: then the files are a catalog of their own (a
+    modified copy of ``derivations/``, say) and compose only each other.  With
+    ``register=True`` the files' types and scenarios join :data:`Scenarios`.
 
     >>> cat = load_derivations(derivations_dir() / "dp.toml")
     >>> sorted(cat.info), cat.check().types
@@ -604,10 +606,11 @@ def load_derivations(path: str | Path | None = None, *, register: bool = False) 
     if path is None:
         return catalog()
     files = _files(Path(path))
-    base = catalog()
-    result = _assemble([_read(f) for f in files], _others(*files))
+    if standalone and register:
+        raise ValueError("a standalone catalog cannot join the shipped one (register=True)")
+    result = _assemble([_read(f) for f in files], None if standalone else _others(*files))
     if register:
-        base.merge(result)
+        catalog().merge(result)
     return result
 
 
