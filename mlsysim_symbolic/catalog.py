@@ -404,6 +404,11 @@ class Catalog:
         """Every type of this catalog by name, as metadata (nothing is built)."""
         return {name: e.info for name, e in self._entries.items()}
 
+    @property
+    def built(self) -> list[str]:
+        """The names of this catalog's types built so far (each is built on first use)."""
+        return [name for name, e in self._entries.items() if e.cls is not None]
+
     def scenarios_of(self, type_name: str) -> list[str]:
         """The keys of the named scenarios of type ``type_name``, in declaration order (no build)."""
         return [k for k, d in self.declared.items() if d.type_name == type_name]
