@@ -40,7 +40,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
 from .paths import derivations_dir
@@ -49,7 +49,7 @@ from .spec import ScenarioType
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
 _SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
@@ -87,8 +87,7 @@ class _Locator:
         return best + 1
 
 
-@dataclass(frozen=True)
-class TypeInfo:
+class TypeInfo(NamedTuple):
     """What the catalog knows of a scenario type before building it (read from the file's structure).
 
     >>> from mlsysim_symbolic.catalog import catalog
@@ -102,22 +101,54 @@ class TypeInfo:
     summary: str
     path: str | None
     line: int | None
-    uses: tuple[str, ...] = ()    # the types it composes
+    uses: tuple[str, ...] = ()    # the types it composes (a tuple: a catalog of 500 types makes 500 of these)
 
 
-@dataclass
 class NamedScenario:
-    """A named scenario as declared: its type and inputs (bound on first use)."""
+    """A named scenario as declared: its type and inputs (bound on first use).
 
-    key: str
-    type_name: str
-    name: str
-    description: str
-    inputs: dict[str, Any]
-    family: str
-    path: str | None = None
-    line: int | None = None
-    notes: str = ""
+    ``name``, ``description``, ``notes`` and ``inputs`` are read from the file (or the cache)
+    when first asked for: listing needs only the key and the type.
+    """
+
+    __slots__ = ("_details", "_source", "family", "key", "line", "path", "type_name")
+
+    def __init__(self, key: str, type_name: str, name: str | None = None, description: str = "", inputs: dict[str, Any] | None = None,
+                 family: str = "", path: str | None = None, line: int | None = None, notes: str = "", *,
+                 source: _Source | None = None) -> None:
+        self.key = key
+        self.type_name = type_name
+        self.family = family
+        self.path = path
+        self.line = line
+        self._source = source
+        self._details: tuple[str, str, str, dict[str, Any]] | None = (
+            None if source is not None else (key if name is None else name, description, notes, dict(inputs or {})))
+
+    def _get(self) -> tuple[str, str, str, dict[str, Any]]:
+        if self._details is None:
+            assert self._source is not None
+            self._details = self._source.scenario_details(self.key)
+        return self._details
+
+    @property
+    def name(self) -> str:
+        return self._get()[0]
+
+    @property
+    def description(self) -> str:
+        return self._get()[1]
+
+    @property
+    def notes(self) -> str:
+        return self._get()[2]
+
+    @property
+    def inputs(self) -> dict[str, Any]:
+        return self._get()[3]
+
+    def __repr__(self) -> str:
+        return f"NamedScenario({self.key!r}, type {self.type_name}, {self.path}:{self.line})"
 
 
 @dataclass(frozen=True)
@@ -134,7 +165,7 @@ class CheckReport:
 
 # ---------------------------------------------------------------------- the cache
 def cache_dir() -> Path | None:
-    """The folder of the structure cache, or None when ``MLSYSIM_SYMBOLIC_CACHE`` is ``off``.
+    """The folder of the structure cache (per cache format), or None when ``MLSYSIM_SYMBOLIC_CACHE`` is ``off``.
 
     >>> import os
     >>> old = os.environ.get("MLSYSIM_SYMBOLIC_CACHE")
@@ -143,18 +174,23 @@ def cache_dir() -> Path | None:
     True
     >>> _ = os.environ.pop("MLSYSIM_SYMBOLIC_CACHE") if old is None else os.environ.update(MLSYSIM_SYMBOLIC_CACHE=old)
     """
-    env = os.environ.get("MLSYSIM_SYMBOLIC_CACHE")
-    if env is not None:
-        if env.strip().lower() in {"", "0", "off", "no", "false"}:
-            return None
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or str(Path.home() / ".cache")
-    return Path(base) / "mlsysim_symbolic"
+    settings = (os.environ.get("MLSYSIM_SYMBOLIC_CACHE"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("LOCALAPPDATA"))
+    if settings not in _CACHE_DIRS:   # a file name per file read: the home folder is looked up once per setting
+        env, xdg, local = settings
+        if env is not None:
+            found = None if env.strip().lower() in {"", "0", "off", "no", "false"} else Path(env) / f"derivations-v{CACHE_FORMAT}"
+        else:
+            found = Path(xdg or local or str(Path.home() / ".cache")) / "mlsysim_symbolic" / f"derivations-v{CACHE_FORMAT}"
+        _CACHE_DIRS[settings] = found
+    return _CACHE_DIRS[settings]
+
+
+_CACHE_DIRS: dict[tuple[str | None, ...], Path | None] = {}
 
 
 def _cache_path(digest: str, part: str) -> Path | None:
     folder = cache_dir()
-    return None if folder is None else folder / f"derivations-v{CACHE_FORMAT}" / f"{digest}.{part}.json"
+    return None if folder is None else folder / f"{digest}.{part}.json"
 
 
 def _cache_read(digest: str, part: str) -> Any:
@@ -184,9 +220,9 @@ def _cache_write(digest: str, part: str, data: Any) -> None:
 
 # ---------------------------------------------------------------------- one file
 class _Source:
-    """One derivation file: its structure read, its type bodies parsed on demand."""
+    """One derivation file: its structure read; its type bodies and scenario details read on demand."""
 
-    def __init__(self, path: Path, digest: str, head: dict[str, Any], types: dict[str, Any] | None = None,
+    def __init__(self, path: Path, digest: str, head: dict[str, Any], parts: dict[str, dict[str, Any]] | None = None,
                  locator: _Locator | None = None) -> None:
         self.path = path
         self.where = str(path)
@@ -194,7 +230,7 @@ class _Source:
         self.family: str = head["family"]
         self.title: str = head["title"]
         self.head = head
-        self._types = types
+        self._parts: dict[str, dict[str, Any]] = dict(parts or {})
         self._locator = locator
 
     def locator(self) -> _Locator:
@@ -208,21 +244,41 @@ class _Source:
     def locate(self, table: str, name: str, *keys: str) -> int | None:
         return self.locator().find(table, name, *keys)
 
-    def raw_type(self, name: str) -> Mapping[str, Any]:
-        if self._types is None:
-            cached = _cache_read(self.digest, "types")
-            if isinstance(cached, dict):
-                self._types = cached
+    def _part(self, part: str) -> dict[str, Any]:
+        """``types`` (the raw type tables) or ``scenarios`` (name, description, notes, inputs by key)."""
+        if part not in self._parts:
+            cached = _cache_read(self.digest, part)
+            if isinstance(cached, dict) and (part != "scenarios" or _valid_details(cached)):
+                self._parts[part] = cached
             else:
                 data, text = _parse(self.path)
                 if hashlib.sha256(text.encode("utf-8")).hexdigest() != self.digest and _digest(self.path) != self.digest:
-                    raise DerivationError("the file changed since the catalog was read; load it again", path=self.where, scenario=name)
-                self._types = dict(data.get("types") or {})
+                    raise DerivationError("the file changed since the catalog was read; load it again", path=self.where)
                 self._locator = _Locator(text)
-        raw = self._types.get(name)
+                self._parts.update(_parts(data))
+        return self._parts[part]
+
+    def raw_type(self, name: str) -> Mapping[str, Any]:
+        raw = self._part("types").get(name)
         if not isinstance(raw, Mapping):
             raise DerivationError("a type must be a table", path=self.where, line=self.locate("types", name), scenario=name)
         return raw
+
+    def scenario_details(self, key: str) -> tuple[str, str, str, dict[str, Any]]:
+        name, description, notes, inputs = self._part("scenarios")[key]
+        return name, description, notes, inputs
+
+
+def _parts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What is read on demand, as JSON-able data: the raw types, and the details of each named scenario."""
+    scenarios = {key: [str(raw.get("name", key)), str(raw.get("description", "")), str(raw.get("notes", "")), dict(raw.get("inputs") or {})]
+                 for key, raw in (data.get("scenarios") or {}).items()}
+    return {"types": dict(data.get("types") or {}), "scenarios": scenarios}
+
+
+def _valid_details(details: dict[str, Any]) -> bool:
+    return all(isinstance(d, list) and len(d) == 4 and all(isinstance(x, str) for x in d[:3]) and isinstance(d[3], dict)
+               for d in details.values())
 
 
 def _digest(path: Path) -> str:
@@ -276,8 +332,7 @@ def _head(path: Path, data: dict[str, Any], locator: _Locator) -> dict[str, Any]
         inputs = raw.get("inputs") or {}
         if not isinstance(inputs, Mapping):
             raise DerivationError("'inputs' must be a table", path=where, line=line, scenario=key)
-        scenarios.append([key, str(raw["type"]), str(raw.get("name", key)), str(raw.get("description", "")),
-                          str(raw.get("notes", "")), dict(inputs), line])
+        scenarios.append([key, str(raw["type"]), line])
     return {"format": CACHE_FORMAT, "family": family, "title": str(data.get("title", family)), "types": types, "scenarios": scenarios}
 
 
@@ -291,29 +346,48 @@ def _valid_head(head: Any) -> bool:
                 and (t[3] is None or isinstance(t[3], int)) and isinstance(t[4], list) and all(isinstance(x, str) for x in t[4])):
             return False
     for s in head["scenarios"]:
-        if not (isinstance(s, list) and len(s) == 7 and all(isinstance(x, str) for x in s[:5])
-                and isinstance(s[5], dict) and (s[6] is None or isinstance(s[6], int))):
+        if not (isinstance(s, list) and len(s) == 3 and isinstance(s[0], str) and isinstance(s[1], str) and (s[2] is None or isinstance(s[2], int))):
             return False
     return True
 
 
-def _read(path: str | Path) -> _Source:
+def _read(path: str | Path, digest: str | None = None) -> _Source:
     """Read one file's structure: from the cache when its content was seen before, else by parsing it."""
     path = Path(path)
-    try:
-        digest = _digest(path)
-    except OSError as exc:
-        raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
+    if digest is None:
+        digest = _digest_or_fail(path)
     head = _cache_read(digest, "head")
     if _valid_head(head):
         return _Source(path, digest, head)
     data, text = _parse(path)
     locator = _Locator(text)
     head = _head(path, data, locator)
-    types = dict(data.get("types") or {})
-    _cache_write(digest, "types", types)
-    _cache_write(digest, "head", head)
-    return _Source(path, digest, head, types, locator)
+    parts = _parts(data)
+    for part, value in parts.items():
+        _cache_write(digest, part, value)
+    _cache_write(digest, "head", head)   # last: a head in the cache means its parts were written before it
+    return _Source(path, digest, head, parts, locator)
+
+
+def _digest_or_fail(path: Path) -> str:
+    try:
+        return _digest(path)
+    except OSError as exc:
+        raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
+
+
+def _read_all(files: list[Path]) -> list[_Source]:
+    """Read the structure of several files; the structures of a set of contents seen before are one cache entry."""
+    digests = [_digest_or_fail(f) for f in files]
+    if len(files) < 2:
+        return [_read(f, d) for f, d in zip(files, digests)]
+    key = hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
+    bundle = _cache_read(key, "heads")
+    if isinstance(bundle, list) and len(bundle) == len(files) and all(_valid_head(h) for h in bundle):
+        return [_Source(f, d, h) for f, d, h in zip(files, digests, bundle)]
+    sources = [_read(f, d) for f, d in zip(files, digests)]
+    _cache_write(key, "heads", [src.head for src in sources])
+    return sources
 
 
 # ---------------------------------------------------------------------- the catalog
@@ -422,6 +496,12 @@ class Catalog:
     def _all_names(self) -> list[str]:
         names = list(self._known._all_names()) if self._known is not None else []
         return names + [n for n in self._entries if n not in set(names)]
+
+    def _sources(self) -> list[_Source]:
+        """The files this catalog's own types and named scenarios come from."""
+        sources = {id(e.source): e.source for e in self._entries.values()}
+        sources.update({id(d._source): d._source for d in self.declared.values() if d._source is not None})
+        return list(sources.values())
 
     def _add(self, entry: _Entry) -> None:
         self._entries[entry.info.name] = entry
@@ -545,7 +625,7 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
                 raise DerivationError(f"scenario type {name} is declared twice", path=src.where, line=line, scenario=name)
             cat._add(_Entry(TypeInfo(name, family, summary, src.where, line, tuple(deps)), src))
     for src in sources:
-        for key, type_name, name, description, notes, inputs, line in src.head["scenarios"]:
+        for key, type_name, line in src.head["scenarios"]:
             if cat._entry(type_name) is None:
                 hint = closest(type_name, cat._all_names())
                 raise DerivationError(
@@ -553,8 +633,7 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
                     path=src.where, line=line, scenario=key)
             if key in cat.declared or (known is not None and key in known.declared):
                 raise DerivationError(f"named scenario {key} is declared twice", path=src.where, line=line, scenario=key)
-            cat.declared[key] = NamedScenario(key=key, type_name=type_name, name=name, description=description, inputs=inputs,
-                                              family=src.family, path=src.where, line=line, notes=notes)
+            cat.declared[key] = NamedScenario(key, type_name, family=src.family, path=src.where, line=line, source=src)
     return cat
 
 
@@ -569,27 +648,23 @@ def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
     """
     if known is None:
         known = _others(Path(path))
-    return _assemble([_read(path)], known)
+    return _assemble(_read_all([Path(path)]), known)
 
 
 def _others(*paths: Path) -> Catalog:
     """The shipped catalog without the types and scenarios of ``paths`` (so a shipped file can be re-loaded)."""
     base = catalog()
-    skip = {str(p.resolve()) for p in paths}
-    resolved: dict[str, str] = {}
-
-    def kept(path: str | None) -> bool:
-        if path is None:
-            return True
-        if path not in resolved:
-            resolved[path] = str(Path(path).resolve())
-        return resolved[path] not in skip
-
+    shipped = {Path(src.where).name for src in base._sources()}
+    # only a file named as a shipped one can be one (a folder of user files costs no path resolution)
+    skip = {str(p.resolve()) for p in paths if p.name in shipped}
+    if not skip:
+        return base
+    resolved = {src.where: str(Path(src.where).resolve()) for src in base._sources()}
     others = Catalog()
     for entry in base._entries.values():
-        if kept(entry.info.path):
+        if resolved[entry.source.where] not in skip:
             others._add(entry)
-    others.declared = {k: d for k, d in base.declared.items() if kept(d.path)}
+    others.declared = {k: d for k, d in base.declared.items() if d.path is None or resolved.get(d.path, d.path) not in skip}
     others.titles = dict(base.titles)
     return others
 
@@ -613,7 +688,7 @@ def load_derivations(path: str | Path | None = None, *, register: bool = False, 
     files = _files(Path(path))
     if standalone and register:
         raise ValueError("a standalone catalog cannot join the shipped one (register=True)")
-    result = _assemble([_read(f) for f in files], None if standalone else _others(*files))
+    result = _assemble(_read_all(files), None if standalone else _others(*files))
     if register:
         catalog().merge(result)
     return result
@@ -626,7 +701,7 @@ def catalog() -> Catalog:
     """The shipped catalog, read once (its types build on first use)."""
     global _CATALOG
     if _CATALOG is None:
-        _CATALOG = _assemble([_read(f) for f in _files(derivations_dir())])
+        _CATALOG = _assemble(_read_all(_files(derivations_dir())))
     return _CATALOG
 
 

@@ -408,7 +408,7 @@ def test_the_structure_cache_is_keyed_by_content_and_never_trusted_blindly(tmp_p
     path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B"\n')
     assert load_derivations(path).scenario("S").size.magnitude == 40
     cached = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "cache").rglob("*.json"))
-    assert cached == ["head.json", "types.json"]
+    assert cached == ["head.json", "scenarios.json", "types.json"]
 
     def no_parse(*args, **kwargs):
         raise AssertionError("parsed although the cache holds this content")
