@@ -475,16 +475,31 @@ class Catalog:
     # ------------------------------------------------------------------ metadata (no build)
     @property
     def info(self) -> dict[str, TypeInfo]:
-        """Every type of this catalog by name, as metadata (nothing is built)."""
+        """Every type of this catalog by name, as metadata (nothing is built).
+
+        >>> catalog().info["ZeroShardingScenario"].summary.split(",")[0]
+        'Per-device training state of a model at each ZeRO stage over N devices'
+        """
         return {name: e.info for name, e in self._entries.items()}
 
     @property
     def built(self) -> list[str]:
-        """The names of this catalog's types built so far (each is built on first use)."""
+        """The names of this catalog's types built so far (each is built on first use).
+
+        >>> cat = load_derivations(derivations_dir() / "dp.toml")
+        >>> before = cat.built
+        >>> _ = cat.scenario("DpSgdPerExampleGradients")
+        >>> before, cat.built
+        ([], ['PerExampleGradientScenario'])
+        """
         return [name for name, e in self._entries.items() if e.cls is not None]
 
     def scenarios_of(self, type_name: str) -> list[str]:
-        """The keys of the named scenarios of type ``type_name``, in declaration order (no build)."""
+        """The keys of the named scenarios of type ``type_name``, in declaration order (no build).
+
+        >>> catalog().scenarios_of("ZeroShardingScenario")
+        ['Llama2_7B_ZeroStages64', 'Gpt3Zero3On64']
+        """
         return [k for k, d in self.declared.items() if d.type_name == type_name]
 
     def _entry(self, name: str) -> _Entry | None:
@@ -541,7 +556,11 @@ class Catalog:
         return entry
 
     def type_class(self, name: str) -> type[Scenario]:
-        """The class of type ``name`` (of this catalog or a known one), built on first use."""
+        """The class of type ``name`` (of this catalog or a known one), built on first use.
+
+        >>> catalog().type_class("ZeroShardingScenario").__module__
+        'mlsysim_symbolic.scenarios'
+        """
         if self._entry(name) is None:
             hint = closest(name, self._all_names())
             raise UnknownNameError(f"unknown scenario type {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
@@ -584,7 +603,12 @@ class Catalog:
         return CheckReport(len(self._entries), len(self.declared), time.perf_counter() - start)
 
     def subset(self, names: list[str]) -> Catalog:
-        """A catalog of only the types ``names`` (and their named scenarios), sharing their built types."""
+        """A catalog of only the types ``names`` (and their named scenarios), sharing their built types.
+
+        >>> sub = catalog().subset(["ZeroShardingScenario"])
+        >>> list(sub.info), list(sub.declared), sub.families
+        (['ZeroShardingScenario'], ['Llama2_7B_ZeroStages64', 'Gpt3Zero3On64'], {'training': ['ZeroShardingScenario']})
+        """
         sub = Catalog(known=self)
         for name in names:
             entry = self._entry(name)
