@@ -17,10 +17,11 @@ the file, the line, the scenario and the reason.
 
 What listing needs (names, families, summaries, which type each named scenario
 uses, the lines of their headers) is kept in a cache in the user's cache directory,
-keyed by the SHA-256 of each file's bytes, the way Python keeps bytecode: a stale
-entry is never used (another file content has another key), a malformed entry is
-ignored, and an entry holds JSON data only (nothing in it is ever executed).
-Set ``MLSYSIM_SYMBOLIC_CACHE=off`` to disable it, or to a folder to move it.
+the way Python keeps hash-based bytecode: one entry per file (named by a hash of its
+path), holding the SHA-256 of the bytes it was made from; an entry whose hash differs
+from the file's (a stale one) or that is malformed is ignored and rewritten, and an
+entry holds JSON data only (nothing in it is ever executed).  Set
+``MLSYSIM_SYMBOLIC_CACHE=off`` to disable it, or to a folder to move it.
 
 >>> from mlsysim_symbolic import Scenarios
 >>> Scenarios.DpSgdPerExampleGradients.name
@@ -49,7 +50,7 @@ from .spec import ScenarioType
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
 _SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
@@ -188,29 +189,35 @@ def cache_dir() -> Path | None:
 _CACHE_DIRS: dict[tuple[str | None, ...], Path | None] = {}
 
 
-def _cache_path(digest: str, part: str) -> Path | None:
+def _place(*paths: Path) -> str:
+    """The cache entry name of a file (or of a set of files): a hash of the absolute path(s), as __pycache__ is per source."""
+    return hashlib.sha256("\n".join(os.path.abspath(p) for p in paths).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _cache_read(place: str, part: str, digest: str) -> Any:
+    """The cached ``part`` of the file(s) at ``place`` if it was made from content with this ``digest``, else None."""
     folder = cache_dir()
-    return None if folder is None else folder / f"{digest}.{part}.json"
-
-
-def _cache_read(digest: str, part: str) -> Any:
-    path = _cache_path(digest, part)
-    if path is None:
+    if folder is None:
         return None
     try:
-        return json.loads(path.read_bytes())
+        entry = json.loads((folder / f"{place}.{part}.json").read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
+    if not isinstance(entry, dict) or entry.get("digest") != digest:
+        return None   # stale (the file changed since) or not ours: ignored
+    return entry.get("data")
 
 
-def _cache_write(digest: str, part: str, data: Any) -> None:
-    path = _cache_path(digest, part)
-    if path is None:
+def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
+    """Store ``part`` of the file(s) at ``place`` with the digest of the content it was made from (atomically)."""
+    folder = cache_dir()
+    if folder is None:
         return
+    path = folder / f"{place}.{part}.json"
     try:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        text = json.dumps({"digest": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -227,6 +234,7 @@ class _Source:
         self.path = path
         self.where = str(path)
         self.digest = digest
+        self.place = _place(path)
         self.family: str = head["family"]
         self.title: str = head["title"]
         self.head = head
@@ -247,7 +255,7 @@ class _Source:
     def _part(self, part: str) -> dict[str, Any]:
         """``types`` (the raw type tables) or ``scenarios`` (name, description, notes, inputs by key)."""
         if part not in self._parts:
-            cached = _cache_read(self.digest, part)
+            cached = _cache_read(self.place, part, self.digest)
             if isinstance(cached, dict) and (part != "scenarios" or _valid_details(cached)):
                 self._parts[part] = cached
             else:
@@ -356,7 +364,8 @@ def _read(path: str | Path, digest: str | None = None) -> _Source:
     path = Path(path)
     if digest is None:
         digest = _digest_or_fail(path)
-    head = _cache_read(digest, "head")
+    place = _place(path)
+    head = _cache_read(place, "head", digest)
     if _valid_head(head):
         return _Source(path, digest, head)
     data, text = _parse(path)
@@ -364,8 +373,8 @@ def _read(path: str | Path, digest: str | None = None) -> _Source:
     head = _head(path, data, locator)
     parts = _parts(data)
     for part, value in parts.items():
-        _cache_write(digest, part, value)
-    _cache_write(digest, "head", head)   # last: a head in the cache means its parts were written before it
+        _cache_write(place, part, digest, value)
+    _cache_write(place, "head", digest, head)
     return _Source(path, digest, head, parts, locator)
 
 
@@ -381,12 +390,12 @@ def _read_all(files: list[Path]) -> list[_Source]:
     digests = [_digest_or_fail(f) for f in files]
     if len(files) < 2:
         return [_read(f, d) for f, d in zip(files, digests)]
-    key = hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
-    bundle = _cache_read(key, "heads")
+    place, digest = _place(*files), hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
+    bundle = _cache_read(place, "heads", digest)
     if isinstance(bundle, list) and len(bundle) == len(files) and all(_valid_head(h) for h in bundle):
         return [_Source(f, d, h) for f, d, h in zip(files, digests, bundle)]
     sources = [_read(f, d) for f, d in zip(files, digests)]
-    _cache_write(key, "heads", [src.head for src in sources])
+    _cache_write(place, "heads", digest, [src.head for src in sources])
     return sources
 
 

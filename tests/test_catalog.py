@@ -401,7 +401,7 @@ def test_structural_problems_are_refused_when_the_file_is_read(tmp_path, text, r
     assert reason in str(info.value) and str(path) in str(info.value)
 
 
-def test_the_structure_cache_is_keyed_by_content_and_never_trusted_blindly(tmp_path, monkeypatch):
+def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_blindly(tmp_path, monkeypatch):
     import mlsysim_symbolic.catalog as catalog_module
 
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
@@ -418,7 +418,8 @@ def test_the_structure_cache_is_keyed_by_content_and_never_trusted_blindly(tmp_p
     monkeypatch.undo()
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
     path.write_text(path.read_text().replace("inputs.params = 10", "inputs.params = 11"))
-    assert load_derivations(path).scenario("S").size.magnitude == 44          # new content, new key: parsed again
+    assert load_derivations(path).scenario("S").size.magnitude == 44          # new content: the entry is stale, parsed again
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 3               # ... and its entry rewritten, not added to
     for entry in (tmp_path / "cache").rglob("*.head.json"):
         entry.write_text('{"format": 1, "types": "garbage"}')
     assert load_derivations(path).scenario("S").size.magnitude == 44          # a malformed entry is ignored
