@@ -234,7 +234,6 @@ class _Source:
         self.path = path
         self.where = str(path)
         self.digest = digest
-        self.place = _place(path)
         self.family: str = head["family"]
         self.title: str = head["title"]
         self.head = head
@@ -255,7 +254,7 @@ class _Source:
     def _part(self, part: str) -> dict[str, Any]:
         """``types`` (the raw type tables) or ``scenarios`` (name, description, notes, inputs by key)."""
         if part not in self._parts:
-            cached = _cache_read(self.place, part, self.digest)
+            cached = _cache_read(_place(self.path), part, self.digest)
             if isinstance(cached, dict) and (part != "scenarios" or _valid_details(cached)):
                 self._parts[part] = cached
             else:
@@ -290,7 +289,8 @@ def _valid_details(details: dict[str, Any]) -> bool:
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    with open(path, "rb", buffering=0) as f:   # unbuffered: one read of the whole file
+        return hashlib.sha256(f.readall()).hexdigest()
 
 
 def _parse(path: Path) -> tuple[dict[str, Any], str]:
