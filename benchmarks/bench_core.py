@@ -1,17 +1,26 @@
-"""Engine-core benchmark: one per_batch("GPT-2") call, against mlsysim 0.3.0, and cold import time.
+"""Engine-core benchmark: one per_batch("GPT-2") call, against mlsysim 0.3.0; cold import; cold first value.
 
 Everything is measured in this one process (or in child processes started from it),
-and reported as ratios, because these machines are noisy.
+and reported as ratios, because these machines are noisy.  The cold first value (a fresh
+interpreter: import, read the catalog, build the one type it needs, bind the scenario, evaluate)
+is compared with a cold ``import numpy, pint, sympy`` (what any such package must pay), the
+two interleaved run by run; with the structure cache warm (its steady state, like Python's
+bytecode cache) and cold (an empty cache folder per run).
 
     python benchmarks/bench_core.py
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import timeit
+
+FIRST_VALUE = "import mlsysim_symbolic; mlsysim_symbolic.Scenarios.DpSgdPerExampleGradients.per_batch('GPT-2')"
+BASELINE_IMPORT = "import numpy, pint, sympy"
 
 
 def per_call(fn, number: int = 20000, repeat: int = 7) -> float:
@@ -19,15 +28,35 @@ def per_call(fn, number: int = 20000, repeat: int = 7) -> float:
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
+def child_once(code: str, env: dict[str, str] | None = None) -> float:
+    """Seconds a fresh interpreter takes to run ``code`` (timed inside it, from before its first import)."""
+    out = subprocess.run(
+        [sys.executable, "-c", f"import time; t=time.perf_counter(); {code}; print(time.perf_counter()-t)"],
+        capture_output=True, text=True, check=True, env={**os.environ, **(env or {})})
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def child_seconds(code: str, runs: int = 5) -> float:
     """Median wall time of a fresh interpreter running ``code``."""
-    times = []
-    for _ in range(runs):
-        out = subprocess.run(
-            [sys.executable, "-c", f"import time; t=time.perf_counter(); {code}; print(time.perf_counter()-t)"],
-            capture_output=True, text=True, check=True)
-        times.append(float(out.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+    return statistics.median(child_once(code) for _ in range(runs))
+
+
+def cold_first_value(runs: int = 9) -> list[tuple[str, float, str]]:
+    """The cold first value against a cold ``import numpy, pint, sympy``, interleaved; warm and cold structure cache."""
+    base, warm, cold = [], [], []
+    with tempfile.TemporaryDirectory(prefix="mlsysim-symbolic-cache-") as tmp:
+        primed = {"MLSYSIM_SYMBOLIC_CACHE": os.path.join(tmp, "warm")}   # this run's own cache, warmed by one untimed run
+        child_once(FIRST_VALUE, primed)
+        for i in range(runs):
+            base.append(child_once(BASELINE_IMPORT))
+            warm.append(child_once(FIRST_VALUE, primed))
+            cold.append(child_once(FIRST_VALUE, {"MLSYSIM_SYMBOLIC_CACHE": os.path.join(tmp, f"cold{i}")}))
+    m = statistics.median
+    return [("cold import numpy, pint, sympy", m(base), "s"),
+            ("cold first value, warm cache", m(warm), "s"),
+            ("cold first value / numpy+pint+sympy import, warm cache (target <= 1.3)", m(warm) / m(base), "x"),
+            ("cold first value, cold cache", m(cold), "s"),
+            ("cold first value / numpy+pint+sympy import, cold cache", m(cold) / m(base), "x")]
 
 
 def main() -> list[tuple[str, float, str]]:
@@ -49,8 +78,7 @@ def main() -> list[tuple[str, float, str]]:
         rows.append(("mlsysim 0.3.0 not installed: no reference ratio", float("nan"), ""))
     imp = child_seconds("import mlsysim_symbolic")
     rows.append(("cold import mlsysim_symbolic (target < 1 s)", imp, "s"))
-    first = child_seconds("import mlsysim_symbolic; mlsysim_symbolic.Scenarios.DpSgdPerExampleGradients.per_batch('GPT-2')")
-    rows.append(("cold import + catalog + first value", first, "s"))
+    rows += cold_first_value()
     try:
         ref_imp = child_seconds("import mlsysim", runs=3)
         rows.append(("cold import mlsysim 0.3.0", ref_imp, "s"))

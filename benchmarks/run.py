@@ -67,12 +67,15 @@ def core() -> tuple[list[Comparison], float]:
     rows = measure("bench_core")
     ours, theirs = find(rows, "per_batch('GPT-2') call"), find(rows, "mlsysim 0.3.0 per_batch")
     imp, ref_imp = find(rows, "cold import mlsysim_symbolic"), find(rows, "cold import mlsysim 0.3.0")
-    first = find(rows, "cold import + catalog + first value")
+    base = find(rows, "cold import numpy, pint, sympy")
+    warm, cold = find(rows, "cold first value, warm cache"), find(rows, "cold first value, cold cache")
     return [
         Comparison("per_batch('GPT-2') call", ours, theirs, "us", "mlsysim 0.3.0 call", 0.1),
         Comparison("cold import mlsysim_symbolic", imp, 1.0, "s", "1 s budget", 1.0),
         Comparison("cold import mlsysim_symbolic", imp, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
-        Comparison("cold import + catalog + first value", first, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
+        Comparison("cold first value (warm cache)", warm, base, "s", "import numpy, pint, sympy", 1.3),
+        Comparison("cold first value (cold cache)", cold, base, "s", "import numpy, pint, sympy", None),
+        Comparison("cold first value (warm cache)", warm, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
     ], ref_imp
 
 
@@ -89,13 +92,21 @@ def sweep() -> list[Comparison]:
 
 
 def catalog_benchmark(reference_import: float | None) -> list[Comparison]:
-    ref = None if reference_import is None or math.isnan(reference_import) else reference_import
-    rows = measure("bench_catalog", f"main(reference_import={ref!r})")
-    total = find(rows, "cold load of the whole catalog")
+    rows = measure("bench_catalog")
+    read = find(rows, "cold import + read of the catalog")
+    check = find(rows, "cold import + check of the whole catalog")
+    one_warm = find(rows, "load_derivations + one value, 1 copy (")
+    one_cold = find(rows, "load_derivations + one value, 1 copy, cold")
+    ref = math.nan if reference_import is None else reference_import
     return [
-        Comparison("cold load of the whole catalog", total, 1.0, "s", "1 s budget", 1.0),
-        Comparison("cold load of the whole catalog", total, find(rows, "cold import mlsysim 0.3.0"), "s",
-                   "mlsysim 0.3.0 import", 1.0),
+        Comparison("cold import + read of the catalog", read, 1.0, "s", "1 s budget", 1.0),
+        Comparison("cold import + check of whole catalog", check, ref, "s", "mlsysim 0.3.0 import", None),
+        Comparison("10 copies: load_derivations + value", find(rows, "load_derivations + one value, 10 copies (") , one_warm, "s",
+                   "the same with 1 copy (warm cache)", 1.5),
+        Comparison("10 copies: load_derivations + value", find(rows, "load_derivations + one value, 10 copies, cold"), one_cold, "s",
+                   "the same with 1 copy (cold cache)", None),
+        Comparison("10 copies: check (510 types)", find(rows, "check of the 10 copies"), check, "s",
+                   "import + check of the 51 shipped types", None),
     ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .catalog import Scenarios, load_derivations
+from .catalog import catalog as _shipped
 from .errors import (
     DerivationError,
     DimensionError,
@@ -48,18 +49,40 @@ __all__ = [
     "UnknownNameError",
     "hardware",
     "load_derivations",
+    "types",
     "ureg",
     "workloads",
 ]
+_STATIC_ALL = __all__
+del __all__   # computed on access by __getattr__: it also lists the type names (from metadata, nothing built)
+
+
+def types(family: str | None = None) -> list[type[Scenario]]:
+    """The scenario-type classes of the catalog (of one family when given), built.
+
+    >>> import mlsysim_symbolic
+    >>> [cls.__name__ for cls in mlsysim_symbolic.types("dp")][:2]
+    ['GhostClippingMemoryScenario', 'MixedGhostClippingScenario']
+    """
+    cat = _shipped()
+    if family is not None and family not in cat.families:
+        raise UnknownNameError(f"unknown family {family!r}; known: {', '.join(sorted(cat.families))}")
+    names = list(cat.info) if family is None else cat.families[family]
+    return [cat.classes[name] for name in names]
 
 
 def __getattr__(name: str) -> Any:
-    """Scenario-type classes (``PerExampleGradientScenario`` ...) load with the catalog on first use."""
+    """``__all__`` (the exports and the type names, from metadata); a type class, built on first use."""
+    if name == "__all__":
+        return [*_STATIC_ALL, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
-    from .catalog import catalog
-
-    classes = catalog().classes
+    classes = _shipped().classes
     if name in classes:
         return classes[name]
     raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the type names (from metadata: nothing is built)."""
+    return sorted({*globals(), *_shipped().info})

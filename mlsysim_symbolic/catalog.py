@@ -1,10 +1,27 @@
-"""The catalog: derivation files loaded into scenario types, classes and named scenarios.
+"""The catalog: derivation files read into scenario types, classes and named scenarios, lazily.
 
 Every ``*.toml`` file in ``derivations/`` (other than the workload and hardware
-registries) holds one family of scenario types and named scenarios.  Loading
-checks every equation (whitelisted parse, dimensions, cycles) and binds every
-named scenario (known inputs, units, ranges); a problem is reported with the
-file, the line, the scenario and the reason.
+registries) holds one family of scenario types and named scenarios.
+
+Reading the catalog reads only what lists it: each file's TOML syntax and its
+structure (known top-level keys, tables where tables belong, type names that are
+identifiers, no name declared twice, every named scenario of a known type with
+known fields).  Those checks are cheap and run eagerly, for the shipped catalog and
+for :func:`load_derivations` alike.  A *type* is parsed, dimension-checked and
+compiled into its class the first time it is used (its class requested, a named
+scenario of it bound, its page shown), then kept; the types it composes (``uses``)
+are built first, on demand (a cycle is refused with the file and line).  A named
+scenario is bound on first access.  :meth:`Catalog.check` (``mlsysim-symbolic check``)
+builds every type and binds every named scenario now; a problem is reported with
+the file, the line, the scenario and the reason.
+
+What listing needs (names, families, summaries, which type each named scenario
+uses, the lines of their headers) is kept in a cache in the user's cache directory,
+the way Python keeps hash-based bytecode: one entry per file (named by a hash of its
+path), holding the SHA-256 of the bytes it was made from; an entry whose hash differs
+from the file's (a stale one) or that is malformed is ignored and rewritten, and an
+entry holds JSON data only (nothing in it is ever executed).  Set
+``MLSYSIM_SYMBOLIC_CACHE=off`` to disable it, or to a folder to move it.
 
 >>> from mlsysim_symbolic import Scenarios
 >>> Scenarios.DpSgdPerExampleGradients.name
@@ -13,19 +30,31 @@ file, the line, the scenario and the reason.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import tempfile
+import threading
+import time
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
 from .paths import derivations_dir
-from .scenario import scenario_class
+from .scenario import Scenario, scenario_class
 from .spec import ScenarioType
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
+#: Version of what the cache holds; entries of another version are never read.
+CACHE_FORMAT = 3
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
+_SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
+_BUILD_LOCK = threading.RLock()
 
 
 class _Locator:
@@ -33,6 +62,15 @@ class _Locator:
 
     def __init__(self, text: str):
         self.lines = text.splitlines()
+
+    def headers(self) -> dict[str, int]:
+        """The line of the first header of every ``[types.NAME...]`` and ``[scenarios.NAME...]``, in one pass."""
+        found: dict[str, int] = {}
+        for i, line in enumerate(self.lines):
+            m = _HEADER.match(line)
+            if m:
+                found.setdefault(f"{m.group(1)}.{m.group(2)}", i + 1)
+        return found
 
     def find(self, table: str, name: str, *keys: str) -> int | None:
         header = re.compile(rf"^\s*\[\s*{re.escape(table)}\.{re.escape(name)}(\.|\s*\])")
@@ -50,34 +88,497 @@ class _Locator:
         return best + 1
 
 
-@dataclass
-class NamedScenario:
-    """A named scenario as declared: its type and inputs (bound on first use)."""
+class TypeInfo(NamedTuple):
+    """What the catalog knows of a scenario type before building it (read from the file's structure).
 
-    key: str
-    type_name: str
+    >>> from mlsysim_symbolic.catalog import catalog
+    >>> info = catalog().info["DpSgdStepMemoryScenario"]
+    >>> info.family, info.uses
+    ('dp', ('PerExampleGradientScenario', 'DpSgdOptimizerStateScenario', 'DpSgdActivationScenario'))
+    """
+
     name: str
-    description: str
-    inputs: dict[str, Any]
     family: str
-    path: str | None = None
-    line: int | None = None
-    notes: str = ""
+    summary: str
+    path: str | None
+    line: int | None
+    uses: tuple[str, ...] = ()    # the types it composes (a tuple: a catalog of 500 types makes 500 of these)
 
 
-@dataclass
+class NamedScenario:
+    """A named scenario as declared: its type and inputs (bound on first use).
+
+    ``name``, ``description``, ``notes`` and ``inputs`` are read from the file (or the cache)
+    when first asked for: listing needs only the key and the type.
+    """
+
+    __slots__ = ("_details", "_source", "family", "key", "line", "path", "type_name")
+
+    def __init__(self, key: str, type_name: str, name: str | None = None, description: str = "", inputs: dict[str, Any] | None = None,
+                 family: str = "", path: str | None = None, line: int | None = None, notes: str = "", *,
+                 source: _Source | None = None) -> None:
+        self.key = key
+        self.type_name = type_name
+        self.family = family
+        self.path = path
+        self.line = line
+        self._source = source
+        self._details: tuple[str, str, str, dict[str, Any]] | None = (
+            None if source is not None else (key if name is None else name, description, notes, dict(inputs or {})))
+
+    def _get(self) -> tuple[str, str, str, dict[str, Any]]:
+        if self._details is None:
+            assert self._source is not None
+            self._details = self._source.scenario_details(self.key)
+        return self._details
+
+    @property
+    def name(self) -> str:
+        return self._get()[0]
+
+    @property
+    def description(self) -> str:
+        return self._get()[1]
+
+    @property
+    def notes(self) -> str:
+        return self._get()[2]
+
+    @property
+    def inputs(self) -> dict[str, Any]:
+        return self._get()[3]
+
+    def __repr__(self) -> str:
+        return f"NamedScenario({self.key!r}, type {self.type_name}, {self.path}:{self.line})"
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :meth:`Catalog.check` built: the number of types and named scenarios, and the seconds it took."""
+
+    types: int
+    scenarios: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.types} types, {self.scenarios} named scenarios checked in {self.seconds:.2f} s"
+
+
+# ---------------------------------------------------------------------- the cache
+def cache_dir() -> Path | None:
+    """The folder of the structure cache (per cache format), or None when ``MLSYSIM_SYMBOLIC_CACHE`` is ``off``.
+
+    >>> import os
+    >>> old = os.environ.get("MLSYSIM_SYMBOLIC_CACHE")
+    >>> os.environ["MLSYSIM_SYMBOLIC_CACHE"] = "off"
+    >>> cache_dir() is None
+    True
+    >>> _ = os.environ.pop("MLSYSIM_SYMBOLIC_CACHE") if old is None else os.environ.update(MLSYSIM_SYMBOLIC_CACHE=old)
+    """
+    settings = (os.environ.get("MLSYSIM_SYMBOLIC_CACHE"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("LOCALAPPDATA"))
+    if settings not in _CACHE_DIRS:   # a file name per file read: the home folder is looked up once per setting
+        env, xdg, local = settings
+        if env is not None:
+            found = None if env.strip().lower() in {"", "0", "off", "no", "false"} else Path(env) / f"derivations-v{CACHE_FORMAT}"
+        else:
+            found = Path(xdg or local or str(Path.home() / ".cache")) / "mlsysim_symbolic" / f"derivations-v{CACHE_FORMAT}"
+        _CACHE_DIRS[settings] = found
+    return _CACHE_DIRS[settings]
+
+
+_CACHE_DIRS: dict[tuple[str | None, ...], Path | None] = {}
+
+
+def _place(*paths: Path) -> str:
+    """The cache entry name of a file (or of a set of files): a hash of the absolute path(s), as __pycache__ is per source."""
+    return hashlib.sha256("\n".join(os.path.abspath(p) for p in paths).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _cache_read(place: str, part: str, digest: str) -> Any:
+    """The cached ``part`` of the file(s) at ``place`` if it was made from content with this ``digest``, else None."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        entry = json.loads((folder / f"{place}.{part}.json").read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("digest") != digest:
+        return None   # stale (the file changed since) or not ours: ignored
+    return entry.get("data")
+
+
+def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
+    """Store ``part`` of the file(s) at ``place`` with the digest of the content it was made from (atomically)."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    path = folder / f"{place}.{part}.json"
+    try:
+        text = json.dumps({"digest": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError, RecursionError):   # read-only home, or TOML values JSON cannot hold
+        return
+
+
+# ---------------------------------------------------------------------- one file
+class _Source:
+    """One derivation file: its structure read; its type bodies and scenario details read on demand."""
+
+    def __init__(self, path: Path, digest: str, head: dict[str, Any], parts: dict[str, dict[str, Any]] | None = None,
+                 locator: _Locator | None = None) -> None:
+        self.path = path
+        self.where = str(path)
+        self.digest = digest
+        self.family: str = head["family"]
+        self.title: str = head["title"]
+        self.head = head
+        self._parts: dict[str, dict[str, Any]] = dict(parts or {})
+        self._locator = locator
+
+    def locator(self) -> _Locator:
+        if self._locator is None:
+            try:
+                self._locator = _Locator(self.path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                self._locator = _Locator("")
+        return self._locator
+
+    def locate(self, table: str, name: str, *keys: str) -> int | None:
+        return self.locator().find(table, name, *keys)
+
+    def _part(self, part: str) -> dict[str, Any]:
+        """``types`` (the raw type tables) or ``scenarios`` (name, description, notes, inputs by key)."""
+        if part not in self._parts:
+            cached = _cache_read(_place(self.path), part, self.digest)
+            if isinstance(cached, dict) and (part != "scenarios" or _valid_details(cached)):
+                self._parts[part] = cached
+            else:
+                data, text = _parse(self.path)
+                if hashlib.sha256(text.encode("utf-8")).hexdigest() != self.digest and _digest(self.path) != self.digest:
+                    raise DerivationError("the file changed since the catalog was read; load it again", path=self.where)
+                self._locator = _Locator(text)
+                self._parts.update(_parts(data))
+        return self._parts[part]
+
+    def raw_type(self, name: str) -> Mapping[str, Any]:
+        raw = self._part("types").get(name)
+        if not isinstance(raw, Mapping):
+            raise DerivationError("a type must be a table", path=self.where, line=self.locate("types", name), scenario=name)
+        return raw
+
+    def scenario_details(self, key: str) -> tuple[str, str, str, dict[str, Any]]:
+        name, description, notes, inputs = self._part("scenarios")[key]
+        return name, description, notes, inputs
+
+
+def _parts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What is read on demand, as JSON-able data: the raw types, and the details of each named scenario."""
+    scenarios = {key: [str(raw.get("name", key)), str(raw.get("description", "")), str(raw.get("notes", "")), dict(raw.get("inputs") or {})]
+                 for key, raw in (data.get("scenarios") or {}).items()}
+    return {"types": dict(data.get("types") or {}), "scenarios": scenarios}
+
+
+def _valid_details(details: dict[str, Any]) -> bool:
+    return all(isinstance(d, list) and len(d) == 4 and all(isinstance(x, str) for x in d[:3]) and isinstance(d[3], dict)
+               for d in details.values())
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb", buffering=0) as f:   # unbuffered: one read of the whole file
+        return hashlib.sha256(f.readall()).hexdigest()
+
+
+def _parse(path: Path) -> tuple[dict[str, Any], str]:
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DerivationError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", path=where) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise DerivationError(f"not valid TOML: {exc}", path=where, line=int(m.group(1)) if m else None) from None
+
+
+def _head(path: Path, data: dict[str, Any], locator: _Locator) -> dict[str, Any]:
+    """The structure of a parsed file (its eager checks run here), as JSON-able data."""
+    where = str(path)
+    allowed = {"family", "title", "types", "scenarios"}
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise DerivationError(f"unknown top-level key(s) {', '.join(extra)}; expected {', '.join(sorted(allowed))}", path=where)
+    for table in ("types", "scenarios"):
+        if not isinstance(data.get(table, {}), Mapping):
+            raise DerivationError(f"'{table}' must be a table", path=where)
+    family = str(data.get("family", path.stem))
+    lines = locator.headers()
+    types = []
+    for type_name, raw in (data.get("types") or {}).items():
+        line = lines.get(f"types.{type_name}") or locator.find("types", type_name)
+        if not _IDENTIFIER.fullmatch(type_name):
+            raise DerivationError(f"type name {type_name!r} is not an identifier", path=where, line=line, scenario=type_name)
+        if not isinstance(raw, Mapping):
+            raise DerivationError("a type must be a table", path=where, line=line, scenario=type_name)
+        uses = raw.get("uses") or {}
+        deps = [u["type"] for u in uses.values() if isinstance(u, Mapping) and isinstance(u.get("type"), str)] if isinstance(uses, Mapping) else []
+        types.append([type_name, str(raw.get("family", family)), str(raw.get("summary", "")), line, deps])
+    scenarios = []
+    for key, raw in (data.get("scenarios") or {}).items():
+        line = lines.get(f"scenarios.{key}") or locator.find("scenarios", key)
+        if not isinstance(raw, Mapping) or "type" not in raw:
+            raise DerivationError("a named scenario needs a 'type'", path=where, line=line, scenario=key)
+        extra_keys = sorted(set(raw) - _SCENARIO_FIELDS)
+        if extra_keys:
+            raise DerivationError(f"unknown field(s) {', '.join(extra_keys)}; inputs go under [scenarios.{key}.inputs]",
+                                  path=where, line=line, scenario=key)
+        inputs = raw.get("inputs") or {}
+        if not isinstance(inputs, Mapping):
+            raise DerivationError("'inputs' must be a table", path=where, line=line, scenario=key)
+        scenarios.append([key, str(raw["type"]), line])
+    return {"format": CACHE_FORMAT, "family": family, "title": str(data.get("title", family)), "types": types, "scenarios": scenarios}
+
+
+def _valid_head(head: Any) -> bool:
+    """Whether a cached structure has the shape :func:`_head` writes (anything else is ignored)."""
+    if not (isinstance(head, dict) and head.get("format") == CACHE_FORMAT and isinstance(head.get("family"), str)
+            and isinstance(head.get("title"), str) and isinstance(head.get("types"), list) and isinstance(head.get("scenarios"), list)):
+        return False
+    for t in head["types"]:
+        if not (isinstance(t, list) and len(t) == 5 and all(isinstance(x, str) for x in t[:3])
+                and (t[3] is None or isinstance(t[3], int)) and isinstance(t[4], list) and all(isinstance(x, str) for x in t[4])):
+            return False
+    for s in head["scenarios"]:
+        if not (isinstance(s, list) and len(s) == 3 and isinstance(s[0], str) and isinstance(s[1], str) and (s[2] is None or isinstance(s[2], int))):
+            return False
+    return True
+
+
+def _read(path: str | Path, digest: str | None = None) -> _Source:
+    """Read one file's structure: from the cache when its content was seen before, else by parsing it."""
+    path = Path(path)
+    if digest is None:
+        digest = _digest_or_fail(path)
+    place = _place(path)
+    head = _cache_read(place, "head", digest)
+    if _valid_head(head):
+        return _Source(path, digest, head)
+    data, text = _parse(path)
+    locator = _Locator(text)
+    head = _head(path, data, locator)
+    parts = _parts(data)
+    for part, value in parts.items():
+        _cache_write(place, part, digest, value)
+    _cache_write(place, "head", digest, head)
+    return _Source(path, digest, head, parts, locator)
+
+
+def _digest_or_fail(path: Path) -> str:
+    try:
+        return _digest(path)
+    except OSError as exc:
+        raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
+
+
+def _read_all(files: list[Path]) -> list[_Source]:
+    """Read the structure of several files; the structures of a set of contents seen before are one cache entry."""
+    digests = [_digest_or_fail(f) for f in files]
+    if len(files) < 2:
+        return [_read(f, d) for f, d in zip(files, digests)]
+    place, digest = _place(*files), hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
+    bundle = _cache_read(place, "heads", digest)
+    if isinstance(bundle, list) and len(bundle) == len(files) and all(_valid_head(h) for h in bundle):
+        return [_Source(f, d, h) for f, d, h in zip(files, digests, bundle)]
+    sources = [_read(f, d) for f, d in zip(files, digests)]
+    _cache_write(place, "heads", digest, [src.head for src in sources])
+    return sources
+
+
+# ---------------------------------------------------------------------- the catalog
+class _Entry:
+    """One type of the catalog: its metadata, its source, and (once built) its ScenarioType and class."""
+
+    __slots__ = ("building", "cls", "info", "source", "stype")
+
+    def __init__(self, info: TypeInfo, source: _Source) -> None:
+        self.info = info
+        self.source = source
+        self.stype: ScenarioType | None = None
+        self.cls: type[Scenario] | None = None
+        self.building = False
+
+
+class _Built(Mapping):
+    """A catalog's types (or classes) by name: the names come from metadata, a value is built on first access."""
+
+    def __init__(self, catalog: Catalog, what: str) -> None:
+        self._catalog = catalog
+        self._what = what
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._catalog._entries:
+            raise KeyError(name)
+        entry = self._catalog._built(name)
+        return entry.stype if self._what == "types" else entry.cls
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._catalog._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._catalog._entries))
+
+    def __len__(self) -> int:
+        return len(self._catalog._entries)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} {self._what}, built on first access>"
+
+
+class _Resolver(Mapping):
+    """The types a type may compose (its catalog's and the known ones), built on demand for ``from_mapping``."""
+
+    def __init__(self, catalog: Catalog, trail: tuple[str, ...]) -> None:
+        self._catalog = catalog
+        self._trail = trail
+
+    def __getitem__(self, name: str) -> ScenarioType:
+        if self._catalog._entry(name) is None:
+            raise KeyError(name)
+        stype = self._catalog._built(name, self._trail).stype
+        assert stype is not None
+        return stype
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._catalog._entry(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._catalog._all_names())
+
+    def __len__(self) -> int:
+        return len(self._catalog._all_names())
+
+
 class Catalog:
-    """Scenario types, their classes and the named scenarios of one or more derivation files."""
+    """Scenario types, their classes and the named scenarios of one or more derivation files.
 
-    types: dict[str, ScenarioType] = field(default_factory=dict)
-    classes: dict[str, type] = field(default_factory=dict)
-    declared: dict[str, NamedScenario] = field(default_factory=dict)
-    families: dict[str, list[str]] = field(default_factory=dict)
-    titles: dict[str, str] = field(default_factory=dict)
-    _instances: dict[str, Any] = field(default_factory=dict)
+    ``types`` and ``classes`` map names to built types and classes (built on first access);
+    ``info`` maps names to :class:`TypeInfo` (no build); ``declared`` holds the named
+    scenarios as declared; types it does not hold itself are looked up in ``known``.
+    """
+
+    def __init__(self, known: Catalog | None = None) -> None:
+        self._known = known
+        self._entries: dict[str, _Entry] = {}
+        self.declared: dict[str, NamedScenario] = {}
+        self.families: dict[str, list[str]] = {}
+        self.titles: dict[str, str] = {}
+        self._instances: dict[str, Any] = {}
+        self.types: Mapping[str, ScenarioType] = _Built(self, "types")
+        self.classes: Mapping[str, type[Scenario]] = _Built(self, "classes")
+
+    # ------------------------------------------------------------------ metadata (no build)
+    @property
+    def info(self) -> dict[str, TypeInfo]:
+        """Every type of this catalog by name, as metadata (nothing is built).
+
+        >>> catalog().info["ZeroShardingScenario"].summary.split(",")[0]
+        'Per-device training state of a model at each ZeRO stage over N devices'
+        """
+        return {name: e.info for name, e in self._entries.items()}
+
+    @property
+    def built(self) -> list[str]:
+        """The names of this catalog's types built so far (each is built on first use).
+
+        >>> cat = load_derivations(derivations_dir() / "dp.toml")
+        >>> before = cat.built
+        >>> _ = cat.scenario("DpSgdPerExampleGradients")
+        >>> before, cat.built
+        ([], ['PerExampleGradientScenario'])
+        """
+        return [name for name, e in self._entries.items() if e.cls is not None]
+
+    def scenarios_of(self, type_name: str) -> list[str]:
+        """The keys of the named scenarios of type ``type_name``, in declaration order (no build).
+
+        >>> catalog().scenarios_of("ZeroShardingScenario")
+        ['Llama2_7B_ZeroStages64', 'Gpt3Zero3On64']
+        """
+        return [k for k, d in self.declared.items() if d.type_name == type_name]
+
+    def _entry(self, name: str) -> _Entry | None:
+        entry = self._entries.get(name)
+        if entry is None and self._known is not None:
+            return self._known._entry(name)
+        return entry
+
+    def _all_names(self) -> list[str]:
+        names = list(self._known._all_names()) if self._known is not None else []
+        return names + [n for n in self._entries if n not in set(names)]
+
+    def _sources(self) -> list[_Source]:
+        """The files this catalog's own types and named scenarios come from."""
+        sources = {id(e.source): e.source for e in self._entries.values()}
+        sources.update({id(d._source): d._source for d in self.declared.values() if d._source is not None})
+        return list(sources.values())
+
+    def _add(self, entry: _Entry) -> None:
+        self._entries[entry.info.name] = entry
+        self.families.setdefault(entry.info.family, []).append(entry.info.name)
+
+    # ------------------------------------------------------------------ building
+    def _built(self, name: str, trail: tuple[str, ...] = ()) -> _Entry:
+        """The entry of ``name`` with its type and class built (its composed types first)."""
+        entry = self._entry(name)
+        if entry is None:
+            raise KeyError(name)
+        if entry.cls is not None:
+            return entry
+        with _BUILD_LOCK:
+            if entry.cls is not None:
+                return entry
+            src = entry.source
+            if entry.building:
+                raise DerivationError(f"types compose each other in a cycle: {' -> '.join((*trail, name))}",
+                                      path=src.where, line=src.locate("types", name, "uses"), scenario=name)
+            entry.building = True
+            try:
+                raw = src.raw_type(name)
+                for dep in entry.info.uses:   # dependency order: what this type composes is built first
+                    if self._entry(dep) is not None:
+                        self._built(dep, (*trail, name))
+                stype = ScenarioType.from_mapping(
+                    name, raw, family=src.family, path=src.where, types=_Resolver(self, (*trail, name)),
+                    locate=lambda *keys, n=name, s=src: s.locate("types", n, *keys))
+                try:
+                    cls = scenario_class(stype)
+                except MlsysimSymbolicError as exc:
+                    raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
+                entry.stype, entry.cls = stype, cls
+            finally:
+                entry.building = False
+        return entry
+
+    def type_class(self, name: str) -> type[Scenario]:
+        """The class of type ``name`` (of this catalog or a known one), built on first use.
+
+        >>> catalog().type_class("ZeroShardingScenario").__module__
+        'mlsysim_symbolic.scenarios'
+        """
+        if self._entry(name) is None:
+            hint = closest(name, self._all_names())
+            raise UnknownNameError(f"unknown scenario type {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
+        cls = self._built(name).cls
+        assert cls is not None
+        return cls
 
     def scenario(self, key: str) -> Any:
-        """The named scenario ``key``, bound (cached: scenarios are immutable)."""
+        """The named scenario ``key``, bound on first access (then cached: scenarios are immutable)."""
         if key in self._instances:
             return self._instances[key]
         if key not in self.declared:
@@ -86,7 +587,7 @@ class Catalog:
                 f"unknown scenario {key!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
                 + " (mlsysim-symbolic list shows the catalog)")
         d = self.declared[key]
-        cls = self.classes[d.type_name]
+        cls = self.type_class(d.type_name)
         try:
             instance = cls(name=d.name, description=d.description, **d.inputs)
         except (MlsysimSymbolicError, TypeError, ValueError) as exc:
@@ -95,179 +596,134 @@ class Catalog:
         self._instances[key] = instance
         return instance
 
+    def check(self) -> CheckReport:
+        """Build every type and bind every named scenario now; raise :class:`DerivationError` on the first problem.
+
+        >>> from mlsysim_symbolic.catalog import catalog
+        >>> report = catalog().check()
+        >>> report.types, report.scenarios
+        (51, 143)
+        """
+        start = time.perf_counter()
+        for name in self._entries:
+            self._built(name)
+        for key in self.declared:
+            self.scenario(key)
+        return CheckReport(len(self._entries), len(self.declared), time.perf_counter() - start)
+
+    def subset(self, names: list[str]) -> Catalog:
+        """A catalog of only the types ``names`` (and their named scenarios), sharing their built types.
+
+        >>> sub = catalog().subset(["ZeroShardingScenario"])
+        >>> list(sub.info), list(sub.declared), sub.families
+        (['ZeroShardingScenario'], ['Llama2_7B_ZeroStages64', 'Gpt3Zero3On64'], {'training': ['ZeroShardingScenario']})
+        """
+        sub = Catalog(known=self)
+        for name in names:
+            entry = self._entry(name)
+            if entry is None:
+                raise UnknownNameError(f"unknown scenario type {name!r}")
+            sub._add(entry)
+            sub.titles.setdefault(entry.info.family, self.titles.get(entry.info.family, entry.info.family))
+        sub.declared = {k: d for k, d in self.declared.items() if d.type_name in sub._entries}
+        sub._instances = self._instances
+        return sub
+
     def merge(self, other: Catalog) -> None:
-        for name in other.types:
-            if name in self.types:
-                raise DerivationError(f"scenario type {name} is declared twice", path=other.types[name].source_path, scenario=name)
-        for key in other.declared:
+        """Add the types and named scenarios of ``other`` (a name declared in both is refused)."""
+        for name, entry in other._entries.items():
+            if name in self._entries:
+                raise DerivationError(f"scenario type {name} is declared twice", path=entry.source.where, line=entry.info.line, scenario=name)
+        for key, d in other.declared.items():
             if key in self.declared:
-                raise DerivationError(f"named scenario {key} is declared twice", path=other.declared[key].path, scenario=key)
-        self.types.update(other.types)
-        self.classes.update(other.classes)
+                raise DerivationError(f"named scenario {key} is declared twice", path=d.path, line=d.line, scenario=key)
+        for entry in other._entries.values():
+            self._add(entry)
         self.declared.update(other.declared)
-        for fam, names in other.families.items():
-            self.families.setdefault(fam, []).extend(names)
         self.titles.update(other.titles)
+        self._instances.update(other._instances)
+
+    def __repr__(self) -> str:
+        built = sum(e.cls is not None for e in self._entries.values())
+        return f"<Catalog: {len(self._entries)} types ({built} built), {len(self.declared)} named scenarios>"
 
 
-@dataclass
-class _Source:
-    """One derivation file, read and parsed as TOML, not yet built."""
-
-    path: Path
-    data: dict[str, Any]
-    locator: _Locator
-    family: str
-
-
-def _read(path: str | Path) -> _Source:
-    path = Path(path)
-    where = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DerivationError(f"cannot read the file: {exc.strerror}", path=where) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise DerivationError(f"not valid TOML: {exc}", path=where, line=int(m.group(1)) if m else None) from None
-    allowed = {"family", "title", "types", "scenarios"}
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise DerivationError(f"unknown top-level key(s) {', '.join(extra)}; expected {', '.join(sorted(allowed))}", path=where)
-    for table in ("types", "scenarios"):
-        if not isinstance(data.get(table, {}), Mapping):
-            raise DerivationError(f"'{table}' must be a table", path=where)
-    return _Source(path, data, _Locator(text), str(data.get("family", path.stem)))
-
-
-def _build(sources: list[_Source], known: Catalog | None = None) -> Catalog:
-    """Build the types of ``sources`` (in the order their ``uses`` require), then bind their named scenarios."""
-    catalog = Catalog()
-    pending: dict[str, tuple[_Source, Mapping[str, Any]]] = {}
+def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
+    """A catalog of ``sources`` from their structure alone; the checks across files run here."""
+    cat = Catalog(known)
     for src in sources:
-        catalog.titles[src.family] = str(src.data.get("title", src.family))
-        for type_name, raw in (src.data.get("types") or {}).items():
-            where = str(src.path)
-            line = src.locator.find("types", type_name)
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", type_name):
-                raise DerivationError(f"type name {type_name!r} is not an identifier", path=where, line=line, scenario=type_name)
-            if type_name in pending or (known is not None and type_name in known.types):
-                raise DerivationError(f"scenario type {type_name} is declared twice", path=where, line=line, scenario=type_name)
-            if not isinstance(raw, Mapping):
-                raise DerivationError("a type must be a table", path=where, line=line, scenario=type_name)
-            pending[type_name] = (src, raw)
-    available: dict[str, ScenarioType] = dict(known.types) if known else {}
-    state: dict[str, int] = {}
-
-    def build(type_name: str, trail: tuple[str, ...]) -> None:
-        if state.get(type_name) == 2:
-            return
-        src, raw = pending[type_name]
-        where = str(src.path)
-        if state.get(type_name) == 1:
-            raise DerivationError(f"types compose each other in a cycle: {' -> '.join((*trail, type_name))}",
-                                  path=where, line=src.locator.find("types", type_name, "uses"), scenario=type_name)
-        state[type_name] = 1
-        uses = raw.get("uses") or {}
-        if isinstance(uses, Mapping):
-            for use in uses.values():
-                dep = use.get("type") if isinstance(use, Mapping) else None
-                if isinstance(dep, str) and dep in pending:
-                    build(dep, (*trail, type_name))
-        stype = ScenarioType.from_mapping(
-            type_name, raw, family=src.family, path=where, types=available,
-            locate=lambda *keys, n=type_name, loc=src.locator: loc.find("types", n, *keys))
-        try:
-            cls = scenario_class(stype)
-        except MlsysimSymbolicError as exc:
-            raise DerivationError(str(exc), path=where, line=src.locator.find("types", type_name), scenario=type_name) from None
-        available[type_name] = stype
-        catalog.types[type_name] = stype
-        catalog.classes[type_name] = cls
-        state[type_name] = 2
-
-    for type_name in pending:
-        build(type_name, ())
-    for type_name in pending:
-        catalog.families.setdefault(catalog.types[type_name].family, []).append(type_name)
-
-    all_classes = {**(known.classes if known else {}), **catalog.classes}
+        cat.titles[src.family] = src.title
+        for name, family, summary, line, deps in src.head["types"]:
+            if name in cat._entries or (known is not None and known._entry(name) is not None):
+                raise DerivationError(f"scenario type {name} is declared twice", path=src.where, line=line, scenario=name)
+            cat._add(_Entry(TypeInfo(name, family, summary, src.where, line, tuple(deps)), src))
     for src in sources:
-        where = str(src.path)
-        for key, raw in (src.data.get("scenarios") or {}).items():
-            line = src.locator.find("scenarios", key)
-            if not isinstance(raw, Mapping) or "type" not in raw:
-                raise DerivationError("a named scenario needs a 'type'", path=where, line=line, scenario=key)
-            type_name = str(raw["type"])
-            if type_name not in all_classes:
-                hint = closest(type_name, list(all_classes))
+        for key, type_name, line in src.head["scenarios"]:
+            if cat._entry(type_name) is None:
+                hint = closest(type_name, cat._all_names())
                 raise DerivationError(
                     f"unknown scenario type {type_name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""),
-                    path=where, line=line, scenario=key)
-            if key in catalog.declared or (known is not None and key in known.declared):
-                raise DerivationError(f"named scenario {key} is declared twice", path=where, line=line, scenario=key)
-            extra_keys = sorted(set(raw) - {"type", "name", "description", "inputs", "notes"})
-            if extra_keys:
-                raise DerivationError(f"unknown field(s) {', '.join(extra_keys)}; inputs go under [scenarios.{key}.inputs]",
-                                      path=where, line=line, scenario=key)
-            inputs = raw.get("inputs") or {}
-            if not isinstance(inputs, Mapping):
-                raise DerivationError("'inputs' must be a table", path=where, line=line, scenario=key)
-            catalog.declared[key] = NamedScenario(
-                key=key, type_name=type_name, name=str(raw.get("name", key)), description=str(raw.get("description", "")),
-                inputs=dict(inputs), family=src.family, path=where, line=line, notes=str(raw.get("notes", "")))
-    view = Catalog(types={**(known.types if known else {}), **catalog.types}, classes=all_classes, declared=catalog.declared)
-    for key in catalog.declared:
-        catalog._instances[key] = view.scenario(key)   # binds and validates every named scenario at load
-    return catalog
+                    path=src.where, line=line, scenario=key)
+            if key in cat.declared or (known is not None and key in known.declared):
+                raise DerivationError(f"named scenario {key} is declared twice", path=src.where, line=line, scenario=key)
+            cat.declared[key] = NamedScenario(key, type_name, family=src.family, path=src.where, line=line, source=src)
+    return cat
+
+
+def _files(path: Path) -> list[Path]:
+    return sorted(p for p in path.glob("*.toml") if p.name not in REGISTRY_FILES) if path.is_dir() else [path]
 
 
 def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
-    """Load one derivation file, checking everything; raise :class:`DerivationError` on the first problem.
+    """Read one derivation file (its types build on first use); raise :class:`DerivationError` on a structural problem.
 
     Types it composes (``uses``) may come from ``known`` (by default the shipped catalog).
     """
     if known is None:
         known = _others(Path(path))
-    return _build([_read(path)], known)
+    return _assemble(_read_all([Path(path)]), known)
 
 
 def _others(*paths: Path) -> Catalog:
     """The shipped catalog without the types and scenarios of ``paths`` (so a shipped file can be re-loaded)."""
     base = catalog()
-    skip = {str(p.resolve()) for p in paths}
-    resolved: dict[str, str] = {}   # a dozen source files, not one resolve() per type and scenario
+    shipped = {Path(src.where).name for src in base._sources()}
+    # only a file named as a shipped one can be one (a folder of user files costs no path resolution)
+    skip = {str(p.resolve()) for p in paths if p.name in shipped}
+    if not skip:
+        return base
+    resolved = {src.where: str(Path(src.where).resolve()) for src in base._sources()}
+    others = Catalog()
+    for entry in base._entries.values():
+        if resolved[entry.source.where] not in skip:
+            others._add(entry)
+    others.declared = {k: d for k, d in base.declared.items() if d.path is None or resolved.get(d.path, d.path) not in skip}
+    others.titles = dict(base.titles)
+    return others
 
-    def kept(path: str | None) -> bool:
-        if path is None:
-            return True
-        if path not in resolved:
-            resolved[path] = str(Path(path).resolve())
-        return resolved[path] not in skip
 
-    types = {n: t for n, t in base.types.items() if kept(t.source_path)}
-    declared = {k: d for k, d in base.declared.items() if kept(d.path)}
-    return Catalog(types=types, classes={n: base.classes[n] for n in types}, declared=declared)
+def load_derivations(path: str | Path | None = None, *, register: bool = False, standalone: bool = False) -> Catalog:
+    """Read a derivation file or folder the way the shipped catalog is read.
 
+    The structural checks run now; each type is built (parsed, dimension-checked,
+    compiled) on first use, and :meth:`Catalog.check` builds and checks them all.
+    Types of the shipped catalog may be composed (``uses``) and may not be declared
+    again, unless ``standalone=True``: then the files are a catalog of their own (a
+    modified copy of ``derivations/``, say) and compose only each other.  With
+    ``register=True`` the files' types and scenarios join :data:`Scenarios`.
 
-def load_derivations(path: str | Path | None = None, *, register: bool = False) -> Catalog:
-    """Load a derivation file or folder with the same checks as the shipped catalog.
-
-    Types of the shipped catalog may be composed (``uses``).  With ``register=True``
-    the file's types and scenarios join :data:`Scenarios`.
+    >>> cat = load_derivations(derivations_dir() / "dp.toml")
+    >>> sorted(cat.info), cat.check().types
+    (['PerExampleGradientScenario'], 1)
     """
     if path is None:
         return catalog()
-    path = Path(path)
-    files = sorted(p for p in path.glob("*.toml") if p.name not in REGISTRY_FILES) if path.is_dir() else [path]
-    base = catalog()
-    result = _build([_read(f) for f in files], _others(*files))
+    files = _files(Path(path))
+    if standalone and register:
+        raise ValueError("a standalone catalog cannot join the shipped one (register=True)")
+    result = _assemble(_read_all(files), None if standalone else _others(*files))
     if register:
-        base.merge(result)
-        base._instances.update(result._instances)
-        _register_classes(result)
+        catalog().merge(result)
     return result
 
 
@@ -275,26 +731,15 @@ _CATALOG: Catalog | None = None
 
 
 def catalog() -> Catalog:
-    """The shipped catalog, loaded once."""
+    """The shipped catalog, read once (its types build on first use)."""
     global _CATALOG
     if _CATALOG is None:
-        files = [f for f in sorted(derivations_dir().glob("*.toml")) if f.name not in REGISTRY_FILES]
-        _CATALOG = _build([_read(f) for f in files])
-        _register_classes(_CATALOG)
+        _CATALOG = _assemble(_read_all(_files(derivations_dir())))
     return _CATALOG
 
 
-def _register_classes(cat: Catalog) -> None:
-    import sys
-
-    module = sys.modules.get("mlsysim_symbolic.scenarios")
-    if module is not None:
-        for name, cls in cat.classes.items():
-            setattr(module, name, cls)
-
-
 class _ScenarioRegistry:
-    """Named scenarios by attribute (``Scenarios.DpSgdPerExampleGradients``) or by key.
+    """Named scenarios by attribute (``Scenarios.DpSgdPerExampleGradients``) or by key, bound on first access.
 
     >>> from mlsysim_symbolic import Scenarios
     >>> "DpSgdPerExampleGradients" in Scenarios
@@ -329,15 +774,48 @@ class _ScenarioRegistry:
         return [k for k, d in catalog().declared.items() if family is None or d.family == family]
 
     def types(self, family: str | None = None) -> dict[str, ScenarioType]:
-        """The scenario types (of one family when given)."""
-        return {n: t for n, t in catalog().types.items() if family is None or t.family == family}
+        """The scenario types (of one family when given), built."""
+        cat = catalog()
+        return {n: cat.types[n] for n, i in cat.info.items() if family is None or i.family == family}
 
     def families(self) -> dict[str, list[str]]:
         """Family -> names of its scenario types."""
         return {k: list(v) for k, v in catalog().families.items()}
 
+    def list(self, sort_by: str | None = None, reverse: bool = False) -> list[Any]:
+        """Every named scenario, bound, in the order of their names (as mlsysim's ``Scenarios.list()``).
+
+        ``sort_by`` sorts by an attribute path instead (``"batch_size"``, ``"type.family"``);
+        Quantities sort by their value in base units, missing values as 0.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> first = Scenarios.list()[0]
+        >>> first.key == sorted(Scenarios)[0]
+        True
+        """
+        cat = catalog()
+        items = [cat.scenario(k) for k in sorted(cat.declared)]
+        if sort_by:
+            items.sort(key=lambda s: _sort_value(s, sort_by), reverse=reverse)
+        elif reverse:
+            items.reverse()
+        return items
+
     def __repr__(self) -> str:
-        return f"<Scenarios: {len(catalog().declared)} named scenarios of {len(catalog().types)} types>"
+        return f"<Scenarios: {len(catalog().declared)} named scenarios of {len(catalog().info)} types>"
+
+
+def _sort_value(obj: Any, path: str) -> Any:
+    for part in path.split("."):
+        obj = getattr(obj, part, 0)
+    if obj is None:
+        return 0
+    if hasattr(obj, "to_base_units"):
+        try:
+            return obj.to_base_units().magnitude
+        except (MlsysimSymbolicError, ValueError, TypeError, AttributeError):
+            pass
+    return getattr(obj, "magnitude", obj)
 
 
 #: The registry of named scenarios.

@@ -256,7 +256,7 @@ def test_load_derivations_bad_files(tmp_path, bad, text, words):
     if text is not None:
         path.write_text(text, encoding="utf-8")
     with pytest.raises(DerivationError) as info:
-        load_derivations(path)
+        load_derivations(path).check()
     assert words in str(info.value) and str(path) in str(info.value)
 
 

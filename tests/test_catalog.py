@@ -43,8 +43,8 @@ def test_every_equation_passes_the_dimension_check(stype, output, branch):
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_file_loads_on_its_own_checks(path):
-    loaded = load_derivations(path)
-    assert loaded.types or loaded.declared
+    report = load_derivations(path).check()
+    assert report.types or report.scenarios
 
 
 def test_shipped_in_the_package_folder():
@@ -97,7 +97,7 @@ def test_bad_equations_are_refused_with_file_line_scenario_reason(tmp_path, monk
     monkeypatch.setattr(builtins, "exec", boom)
     monkeypatch.setattr(builtins, "eval", boom)
     with pytest.raises(DerivationError) as info:
-        load_derivations(path)
+        load_derivations(path).check()
     err = info.value
     assert err.path == str(path)
     assert err.scenario == "Tiny"
@@ -133,7 +133,7 @@ type = "Tinny"
 def test_bad_files_are_refused(tmp_path, text, reason, scenario):
     path = write(tmp_path, text)
     with pytest.raises(DerivationError) as info:
-        load_derivations(path)
+        load_derivations(path).check()
     assert reason in str(info.value), str(info.value)
     assert str(path) in str(info.value)
     assert info.value.scenario == scenario
@@ -194,7 +194,7 @@ def test_composition_refuses_unbound_inputs(tmp_path):
         equation = "grads.per_batch"
         """)
     with pytest.raises(DerivationError, match="batch_size, bytes_per_param"):
-        load_derivations(path)
+        load_derivations(path).check()
 
 
 @pytest.mark.parametrize("name", sorted(catalog().types))
@@ -289,7 +289,154 @@ def test_argument_default_must_be_a_matching_input(tmp_path):
         equation = "scale / size"
         """)
     with pytest.raises(DerivationError, match="default_input scale is in USD but the argument is in count"):
-        load_derivations(path)
+        load_derivations(path).check()
+
+
+# ---------------------------------------------------------------------- lazy types
+def _fresh(code: str) -> str:
+    """Run ``code`` in a fresh interpreter (the catalog of this process is already built); its last line of output."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def test_listing_builds_no_type():
+    out = _fresh(
+        "import io, contextlib, mlsysim_symbolic as m\n"
+        "from mlsysim_symbolic.catalog import catalog\n"
+        "from mlsysim_symbolic.cli import main\n"
+        "names = dir(m) + list(m.__all__) + dir(m.Scenarios) + dir(__import__('mlsysim_symbolic.scenarios').scenarios)\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['list']); main(['list', '--json'])\n"
+        "print('ZeroShardingScenario' in names, 'DpSgdPerExampleGradients' in names, catalog().built)")
+    assert out == "True True []"
+
+
+def test_first_use_builds_the_type_and_what_it_composes():
+    out = _fresh(
+        "from mlsysim_symbolic import Scenarios\n"
+        "from mlsysim_symbolic.catalog import catalog\n"
+        "Scenarios.DpSgdPerExampleGradients.per_batch('GPT-2')\n"
+        "one = catalog().built\n"
+        "catalog().classes['DpSgdStepMemoryScenario']\n"
+        "print(one, sorted(catalog().built))")
+    assert out == ("['PerExampleGradientScenario'] ['DpSgdActivationScenario', 'DpSgdOptimizerStateScenario', "
+                   "'DpSgdStepMemoryScenario', 'PerExampleGradientScenario']")
+
+
+def test_a_bad_type_fails_when_first_used_and_every_time_after(tmp_path):
+    path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P + b") + """
+[types.Fine]
+[types.Fine.inputs.x]
+unit = "B"
+[types.Fine.outputs.y]
+unit = "B"
+equation = "2 * x"
+[scenarios.F]
+type = "Fine"
+inputs.x = "3 B"
+""")
+    cat = load_derivations(path)                          # the structure is sound: reading succeeds
+    assert cat.built == [] and sorted(cat.info) == ["Fine", "Tiny"]
+    assert cat.scenario("F").y.magnitude == 6             # a sound type of the same file works
+    for _ in range(2):                                    # a failed build is not kept, nor taken for a cycle
+        with pytest.raises(DerivationError, match="terms disagree in dimension") as info:
+            cat.types["Tiny"]
+        assert info.value.path == str(path) and info.value.line is not None and info.value.scenario == "Tiny"
+    with pytest.raises(DerivationError, match="terms disagree in dimension"):
+        cat.check()
+
+
+def test_types_composing_each_other_in_a_cycle_are_refused_with_file_and_line(tmp_path):
+    path = write(tmp_path, """
+        [types.A]
+        [types.A.inputs.x]
+        unit = "B"
+        [types.A.uses.b]
+        type = "B"
+        bind = { x = "x" }
+        [types.A.outputs.y]
+        unit = "B"
+        equation = "b.y"
+        [types.B]
+        [types.B.inputs.x]
+        unit = "B"
+        [types.B.uses.a]
+        type = "A"
+        bind = { x = "x" }
+        [types.B.outputs.y]
+        unit = "B"
+        equation = "a.y"
+        """)
+    cat = load_derivations(path)
+    with pytest.raises(DerivationError, match="types compose each other in a cycle: A -> B -> A") as info:
+        cat.classes["A"]
+    lines = path.read_text().splitlines()
+    assert info.value.path == str(path) and lines[info.value.line - 1].strip() == "[types.A.uses.b]"
+    with pytest.raises(DerivationError, match="cycle: A -> B -> A"):
+        cat.check()
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("tilte = 'x'\n", "unknown top-level key(s) tilte"),
+    ('[types."Not an identifier"]\nsummary = "x"\n', "is not an identifier"),
+    ("[types.PerExampleGradientScenario]\n", "scenario type PerExampleGradientScenario is declared twice"),
+    ("[scenarios.DpSgdPerExampleGradients]\ntype = 'PerExampleGradientScenario'\n", "named scenario DpSgdPerExampleGradients is declared twice"),
+    ("[scenarios.S]\ntype = 'Nope'\n", "unknown scenario type 'Nope'"),
+    ("[scenarios.S]\ntype = 'PerExampleGradientScenario'\nbatch_size = 3\n", "unknown field(s) batch_size"),
+])
+def test_structural_problems_are_refused_when_the_file_is_read(tmp_path, text, reason):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DerivationError) as info:
+        load_derivations(path)                            # no check(): these cost nothing to find
+    assert reason in str(info.value) and str(path) in str(info.value)
+
+
+def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_blindly(tmp_path, monkeypatch):
+    import mlsysim_symbolic.catalog as catalog_module
+
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
+    path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B"\n')
+    assert load_derivations(path).scenario("S").size.magnitude == 40
+    cached = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "cache").rglob("*.json"))
+    assert cached == ["head.json", "scenarios.json", "types.json"]
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed although the cache holds this content")
+
+    monkeypatch.setattr(catalog_module.tomllib, "loads", no_parse)
+    assert load_derivations(path).scenario("S").size.magnitude == 40          # read from the cache
+    monkeypatch.undo()
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
+    path.write_text(path.read_text().replace("inputs.params = 10", "inputs.params = 11"))
+    assert load_derivations(path).scenario("S").size.magnitude == 44          # new content: the entry is stale, parsed again
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 3               # ... and its entry rewritten, not added to
+    for entry in (tmp_path / "cache").rglob("*.head.json"):
+        entry.write_text('{"format": 1, "types": "garbage"}')
+    assert load_derivations(path).scenario("S").size.magnitude == 44          # a malformed entry is ignored
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", "off")
+    off = tmp_path / "off.toml"
+    off.write_text(path.read_text().replace("Tiny", "Tiny2"))
+    before = len(list((tmp_path / "cache").rglob("*.json")))
+    assert load_derivations(off).scenario("S").size.magnitude == 44
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == before           # off: nothing written
+
+
+def test_scenarios_list_and_types_as_in_mlsysim():
+    from mlsysim_symbolic import Scenario, Scenarios, types
+
+    listed = Scenarios.list()
+    assert [s.key for s in listed] == sorted(catalog().declared) and all(isinstance(s, Scenario) for s in listed)
+    by_batch = Scenarios.list(sort_by="batch_size", reverse=True)
+    sizes = [getattr(s, "batch_size", None) or 0 for s in by_batch]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > 0
+    classes = types()
+    assert len(classes) == len(catalog().info) and all(issubclass(c, Scenario) for c in classes)
+    assert [c.__name__ for c in types("dp")] == catalog().families["dp"]
 
 
 def test_named_scenario_without_a_needed_input_fails_where_it_is_used(tmp_path):

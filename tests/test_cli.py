@@ -37,7 +37,7 @@ def fails(capsys, *argv: str) -> str:
 
 
 # ---------------------------------------------------------------------- --help
-@pytest.mark.parametrize("command", [[], ["list"], ["show"], ["eval"], ["latex"], ["sensitivity"], ["solve"], ["docs"]])
+@pytest.mark.parametrize("command", [[], ["list"], ["show"], ["eval"], ["latex"], ["sensitivity"], ["solve"], ["docs"], ["check"]])
 def test_help(capsys, command):
     code, out, err = run(capsys, *command, "--help")
     assert code == 0 and err == ""
@@ -102,7 +102,7 @@ def test_show_a_scenario_with_two_keys_and_methods(capsys):
 
 def test_show_unknown_scenario_suggests_the_closest(capsys):
     err = fails(capsys, "show", "DpSgdPerExampleGradient")
-    assert "NAME: unknown scenario 'DpSgdPerExampleGradient'" in err and "closest: DpSgdPerExampleGradients" in err
+    assert "NAME: unknown scenario or scenario type 'DpSgdPerExampleGradient'" in err and "closest: DpSgdPerExampleGradients" in err
 
 
 # ---------------------------------------------------------------------- eval
@@ -175,7 +175,7 @@ def test_latex_document(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv,message", [
     (["latex"], "NAME: a scenario name is required unless --document"),
-    (["latex", "Nope"], "NAME: unknown scenario 'Nope'"),
+    (["latex", "Nope"], "NAME: unknown scenario or scenario type 'Nope'"),
     (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: distributed, dp, reliability, serving, training (closest: serving)"),
     (["latex", NAME, "--family", "dp"], "--family: selects the family of a --document"),
     (["latex", NAME, "--sig", "0"], "--sig: sig must be a whole number of significant figures"),
@@ -253,7 +253,7 @@ def test_solve_sense_and_bare_number_target(capsys):
     (["solve", NAME, "per_batch", "batch_size", "inf"], "TARGET: must be finite"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-3"], "--model: unknown models key 'GPT-3'"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--sense", "<"], "argument --sense: invalid choice: '<'"),
-    (["solve", "Gpt3CheckpointInterval10K", "waste_at", "tau", "0.1"], "OUTPUT: waste_at is a method of tau"),
+    (["solve", "Gpt3CheckpointInterval10K", "waste_at", "tau", "0.1"], "OUTPUT: waste_at is a method of tau; give --arg tau=VALUE"),
     (["solve", NAME, "per_batch"], "the following arguments are required: INPUT, TARGET"),
 ])
 def test_solve_errors(capsys, argv, message):
@@ -312,3 +312,110 @@ def test_every_named_scenario_shows_evaluates_and_prints_latex(capsys):
             assert code == 0 and err == "", (argv, err)
             if argv[0] == "eval":
                 assert json.loads(out)["scenario"] == key
+
+
+# ---------------------------------------------------------------------- types are first-class
+TYPE = "ZeroShardingScenario"
+
+
+def test_show_a_type_prints_its_reference_page(capsys):
+    code, out, _ = run(capsys, "show", TYPE)
+    assert code == 0 and out.startswith(f"{TYPE} — training scenarios.")
+    assert "Equation\n--------" in out and "Values\n------" not in out            # a type has no values
+    assert "Named scenarios: Llama2_7B_ZeroStages64, Gpt3Zero3On64" in out
+    code, out, _ = run(capsys, "show", TYPE, "--markdown")
+    assert code == 0 and out.startswith(f"# {TYPE}\n")
+
+
+def test_latex_of_a_type(capsys):
+    code, out, _ = run(capsys, "latex", TYPE)
+    assert code == 0 and out.startswith(f"\\section{{{TYPE}}}") and "\\begin{align*}" in out
+    code, out, _ = run(capsys, "latex", TYPE, "--document")
+    assert code == 0 and out.startswith("\\documentclass") and out.count("\\section{") == 1
+    assert "--model: needs a named scenario, not a scenario type" in fails(capsys, "latex", TYPE, "--model", "GPT-3")
+
+
+def test_docs_of_chosen_types_and_scenarios(capsys, tmp_path):
+    code, out, _ = run(capsys, "docs", str(tmp_path), TYPE, NAME)      # a type, and a named scenario's type
+    assert code == 0 and out.startswith("wrote 2 pages and ")
+    assert sorted(p.name for p in tmp_path.glob("*.md")) == ["PerExampleGradientScenario.md", f"{TYPE}.md", "index.md"]
+    assert "NAME: unknown scenario or scenario type 'Nope'" in fails(capsys, "docs", str(tmp_path / "x"), "Nope")
+    assert "--family: selects the pages of a family" in fails(capsys, "docs", str(tmp_path / "x"), TYPE, "--family", "dp")
+
+
+# ---------------------------------------------------------------------- --arg: arguments of method outputs
+CKPT = "Gpt3CheckpointInterval10K"
+
+
+def test_eval_with_an_argument(capsys):
+    code, out, _ = run(capsys, "eval", CKPT, "--arg", "tau=600s", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["arguments"] == {"tau": "600s"}
+    assert "miss_penalty" not in data["values"]                        # its argument (factor) was not given
+    # by hand (Young): waste(tau) = delta / tau + tau / (2 M), with delta = t_write
+    write = data["values"]["t_write"]["value"]
+    interval = data["values"]["interval"]["value"]                   # tau* = sqrt(2 delta M), so M = tau*^2 / (2 delta)
+    mtbf = interval ** 2 / (2 * write)
+    assert data["values"]["waste_at"] == {"value": pytest.approx(write / 600 + 600 / (2 * mtbf), rel=1e-12), "unit": "1"}
+    code, out, _ = run(capsys, "eval", CKPT, "--arg", "tau=10 min")     # a bare number or any unit of time
+    assert code == 0 and f"waste_at = {write / 600 + 600 / (2 * mtbf):.6g}" in out
+    code, out, _ = run(capsys, "eval", CKPT)
+    assert code == 0 and "waste_at" not in out                         # without --arg, methods are left out
+
+
+def test_sensitivity_and_solve_with_an_argument(capsys):
+    code, out, _ = run(capsys, "sensitivity", CKPT, "waste_at", "--arg", "tau=600s", "--json")
+    rows = {r["input"]: r["value"] for r in json.loads(out)["elasticities"]}
+    assert code == 0 and rows["mtbf"] < 0 < rows["parameters"]
+    assert rows["parameters"] - rows["mtbf"] == pytest.approx(1.0)   # the two terms' shares add up to 1
+    code, out, _ = run(capsys, "solve", CKPT, "waste_at", "mtbf", "0.05", "--arg", "tau=600s", "--json")
+    sol = json.loads(out)
+    # by hand: waste(tau) = delta / tau + tau / (2 M) = 0.05 at tau = 600 s, delta = 24.5 s: M = 600 s / (2 (0.05 - 24.5 / 600))
+    assert code == 0 and sol["method"] == "closed form" and sol["value"]["unit"] == "h"
+    assert sol["value"]["value"] * 3600 == pytest.approx(600 / (2 * (0.05 - 24.5 / 600)), rel=1e-12)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["eval", CKPT, "--arg", "tua=600s"], "--arg: unknown argument 'tua'; arguments: tau, factor (closest: tau)"),
+    (["eval", CKPT, "--arg", "tau"], "--arg: 'tau' is not argument=value (e.g. --arg tau=600s)"),
+    (["eval", CKPT, "--arg", "tau=600 B"], "--arg: "),
+    (["eval", NAME, "--arg", "tau=1"], f"--arg: unknown argument 'tau'; {'PerExampleGradientScenario'} has no method outputs"),
+    (["sensitivity", CKPT, "waste_at", "--arg", "factor=2"], "OUTPUT: waste_at is a method of tau; give --arg tau=VALUE"),
+    (["sensitivity", CKPT, "waste", "--arg", "tau=1s"], "--arg: waste takes no argument 'tau'; it has no arguments"),
+])
+def test_argument_errors(capsys, argv, message):
+    assert message in fails(capsys, *argv)
+
+
+# ---------------------------------------------------------------------- check
+def test_check_the_shipped_catalog(capsys):
+    code, out, err = run(capsys, "check")
+    assert code == 0 and err == ""
+    assert out.startswith(f"the shipped catalog: {len(catalog().info)} types, {len(catalog().declared)} named scenarios checked in ")
+
+
+def test_check_refuses_a_dimension_error_planted_in_a_copy(capsys, tmp_path):
+    from mlsysim_symbolic.paths import derivations_dir
+
+    copy = tmp_path / "derivations"
+    shutil.copytree(derivations_dir(), copy, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    code, out, _ = run(capsys, "check", str(copy))
+    assert code == 0 and out.startswith(f"{copy}: 51 types, 143 named scenarios")     # the copy alone is sound
+    dp = copy / "dp.toml"
+    text = dp.read_text()
+    good = 'equation = "per_example * B"'
+    assert text.count(good) == 1
+    dp.write_text(text.replace(good, 'equation = "per_example * B * b"'))   # bytes times bytes per parameter
+    line = next(i for i, t in enumerate(dp.read_text().splitlines(), 1) if t.startswith("[types.PerExampleGradientScenario.outputs.per_batch]"))
+    code, out, err = run(capsys, "check", str(copy))
+    assert code == 1 and out == ""
+    assert err.startswith(f"mlsysim-symbolic check: {dp}:{line}: PerExampleGradientScenario: output per_batch:")
+    assert "but the declared unit is B" in err
+
+
+def test_check_a_file_with_an_unknown_name(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[types.Tiny]\n[types.Tiny.inputs.P]\nunit = "B"\n[types.Tiny.outputs.y]\nunit = "B"\nequation = "P * q"\n')
+    code, out, err = run(capsys, "check", str(bad))
+    assert code == 1 and f"{bad}:4: Tiny:" in err and "unknown name 'q'" in err
+    assert run(capsys, "list")[0] == 0                                 # reading it did not touch the shipped catalog

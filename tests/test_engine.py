@@ -111,7 +111,7 @@ def test_reserved_names_are_short_and_refused_at_load(tmp_path):
     path = tmp_path / "user.toml"
     path.write_text('[types.T]\n[types.T.inputs.variant]\nunit = "B"\n[types.T.outputs.y]\nunit = "B"\nequation = "variant"\n')
     with pytest.raises(mlsysim_symbolic.DerivationError, match="variant.*reserved"):
-        mlsysim_symbolic.load_derivations(path)
+        mlsysim_symbolic.load_derivations(path).check()
 
 
 # ---------------------------------------------------------------------- inputs needed only where used

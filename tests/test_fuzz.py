@@ -124,6 +124,11 @@ def sentinels():
     assert CANARY == [], "a payload ran: CANARY was touched"
 
 
+def load_and_check(path: Any) -> Any:
+    """Read a derivation file and build and check every type and named scenario in it (types build lazily)."""
+    return load_derivations(path).check()
+
+
 def timed(fn: Any, *args: Any) -> tuple[str, Any]:
     """Run one input with the sentinels in place and under the 1 s limit: ('ok', result) or ('refused', error).
 
@@ -255,7 +260,7 @@ def test_fixed_corpus_through_the_loader(sentinels, tmp_path):
     for i, text in enumerate(ATTACKS):
         path = tmp_path / f"attack{i}.toml"
         path.write_text(equation_file(text), encoding="utf-8")
-        kind, _ = timed(load_derivations, path)
+        kind, _ = timed(load_and_check, path)
         COUNTS[f"load {kind}"] += 1
 
 
@@ -442,7 +447,7 @@ def set_path(data: dict, path: tuple, value: Any) -> None:
 def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
     path = tmp_path / "fuzz.toml"
     path.write_text(equation_file(text), encoding="utf-8")
-    kind, _ = timed(load_derivations, path)
+    kind, _ = timed(load_and_check, path)
     COUNTS[f"load {kind}"] += 1
 
 
@@ -454,7 +459,7 @@ def test_mutated_derivation_files(sentinels, tmp_path, mutations):
         set_path(data, p, value)
     path = tmp_path / "mutated.toml"
     path.write_text(to_toml(data), encoding="utf-8")
-    kind, _ = timed(load_derivations, path)
+    kind, _ = timed(load_and_check, path)
     COUNTS[f"load {kind}"] += 1
 
 
@@ -470,7 +475,7 @@ def test_damaged_derivation_text(sentinels, tmp_path, cut, insert, at, drop):
     text = text[:cut] if cut < len(text) else text
     path = tmp_path / "damaged.toml"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
-    kind, _ = timed(load_derivations, path)
+    kind, _ = timed(load_and_check, path)
     COUNTS[f"load {kind}"] += 1
 
 
