@@ -26,7 +26,7 @@ import pint
 import sympy
 
 from .errors import DimensionError
-from .units import ureg
+from .units import describe_unit, is_counted_only, ureg
 
 _ONE = ureg.dimensionless
 
@@ -85,6 +85,8 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
     if isinstance(expr, (sympy.floor, sympy.ceiling)):
         what = "floor()" if isinstance(expr, sympy.floor) else "ceil()"
         unit = unit_of(expr.args[0], units)
+        if unit.dimensionality and is_counted_only(unit) and all(p > 0 for p in unit.dimensionality.values()):
+            return unit   # whole counted things: floor(2.5 sample) is 2 samples (counted kinds have no prefix in use)
         _require_dimensionless(what, expr.args[0], unit)
         return _ONE
     if isinstance(expr, (sympy.log, sympy.exp)):

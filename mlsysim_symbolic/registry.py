@@ -42,7 +42,7 @@ WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
     "head_dim": ("count", "width of one attention head", True),
     "kv_lora_rank": ("count", "MLA latent KV rank", True),
     "qk_rope_head_dim": ("count", "MLA rotary head width", True),
-    "context_length": ("token", "context length", True),
+    "context_length": ("token/sample", "context length: tokens per sequence", True),
     "vocab_size": ("token", "vocabulary size", True),
     "experts": ("count", "experts", True),
     "active_experts_per_token": ("count", "experts active per token", True),

@@ -26,7 +26,19 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .units import Q_, convert, dimensionality, parse_quantity, parse_unit, ureg
+from .units import (
+    COUNTED_KINDS,
+    PRECISION_BYTES,
+    Q_,
+    convert,
+    counted_part,
+    describe_unit,
+    dimensionality,
+    is_counted_only,
+    parse_quantity,
+    parse_unit,
+    ureg,
+)
 
 class KeyedSymbol(sympy.Symbol):
     """A leaf symbol taken at one key of its keyed input (``c`` at ``"gpu"``), as an expanded sum holds it.
@@ -189,18 +201,12 @@ class Variable:
         label = label or self.name
         unit_text = self.unit_text
         if isinstance(value, str):
-            value = parse_quantity(value, name=label)
+            value = self._parse_text(value, label)
         if isinstance(value, pint.Quantity):
             if value._REGISTRY is not ureg:
-                try:
-                    value = Q_(value.magnitude, str(value.units))
-                except Exception:
-                    raise UnitError(f"{label}: unit {value.units!s} is not known to mlsysim_symbolic") from None
+                value = self._from_foreign(value, label)
             if value.dimensionality != self.unit.dimensionality:
-                raise UnitError(
-                    f"{label}: expected a quantity in {unit_text} "
-                    f"(dimension {_dim_text(self.unit)}), got {value:~C} (dimension {_dim_text(value.units)})"
-                )
+                raise UnitError(self.unit_mismatch(value, label))
             magnitude = convert(value.magnitude, value.units, self.unit)
         elif isinstance(value, bool) or value is None:
             raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
@@ -221,10 +227,71 @@ class Variable:
         return magnitude
 
 
+    def expects(self, label: str | None = None) -> str:
+        """``bytes_per_param expects B/param (bytes per parameter)``: the start of a unit error.
+
+        >>> Variable.make("bytes_per_param", unit="B/param").expects()
+        'bytes_per_param expects B/param (bytes per parameter)'
+        """
+        return f"{label or self.name} expects {self.unit_text} ({describe_unit(self.unit)})"
+
+    def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
+        """The message refusing ``value`` for this variable, in the field's words and with both units.
+
+        >>> print(Variable.make("bytes_per_param", unit="B/param").unit_mismatch(Q_(2, "GB")))
+        bytes_per_param expects B/param (bytes per parameter); got 2 GB (bytes): dimension [information], not [information] / [param]
+        >>> print(Variable.make("batch_size", unit="sample").unit_mismatch(Q_(256, "token")))
+        batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
+        """
+        got = f"{value:~C}".strip()
+        want, have = self.unit.dimensionality, value.units.dimensionality
+        return (f"{self.expects(label)}; got {got} ({describe_unit(value.units)}): "
+                f"dimension {str(have) or 'dimensionless'}, not {str(want) or 'dimensionless'}")
+
+    def _parse_text(self, text: str, label: str) -> pint.Quantity:
+        """Text in the package's units; a precision name (``fp16``) is bytes per whatever this variable counts."""
+        key = text.strip().lower()
+        if key in PRECISION_BYTES and self.unit.dimensionality.get("[information]") == 1:
+            rest = self.unit / ureg.byte
+            if is_counted_only(rest) and all(p < 0 for p in rest.dimensionality.values()):
+                return Q_(PRECISION_BYTES[key], ureg.byte * _counted_units(rest))
+        return parse_quantity(text, name=label)
+
+    def _from_foreign(self, value: pint.Quantity, label: str) -> pint.Quantity:
+        """A Quantity of another pint registry (the user's, mlsysim's), carried in through its unit text.
+
+        Other registries have no counted kinds (mlsysim's ``param`` is a dimensionless count), so:
+        a unit naming a counted kind we know keeps it (mlsysim's ``param`` is our ``param``); a
+        dimensionless one (``count``, ``dimensionless``) is a plain number, taken in this variable's
+        unit when that unit is made of counted kinds alone (256 count for a batch of samples); any
+        other mismatch (a plain ``byte`` for bytes per parameter) is refused: which count it is per
+        cannot be known.
+        """
+        text = str(value.units)
+        try:
+            ours = Q_(value.magnitude, parse_unit(text.replace(" ", "")) if text not in ("", "dimensionless") else ureg.dimensionless)
+        except (UnitError, pint.PintError, TypeError, ValueError):
+            raise UnitError(f"{label}: unit {value.units!s} (from another pint registry) is not known to mlsysim_symbolic") from None
+        if ours.dimensionality == self.unit.dimensionality:
+            return ours
+        foreign_plain = not value.dimensionality and not counted_part(ours.units)
+        if foreign_plain and is_counted_only(self.unit):
+            return Q_(value.to("dimensionless").magnitude, self.unit)
+        got = f"{value:~C}".strip() if hasattr(value, "_REGISTRY") else str(value)
+        raise UnitError(
+            f"{self.expects(label)}; got {got} from another pint registry ({describe_unit(ours.units)}), which cannot say "
+            f"what it counts: pass '{value.magnitude} {self.unit_text}' or the plain number {value.magnitude}")
+
+
+def _counted_units(dimension_unit: pint.Unit) -> pint.Unit:
+    """The counted-kind units with the powers of ``dimension_unit``'s dimension (``1/param`` for ``[param]^-1``)."""
+    result = ureg.dimensionless
+    for name, (dim, _, _) in COUNTED_KINDS.items():
+        power = dimension_unit.dimensionality.get(dim, 0)
+        if power:
+            result = result * ureg.Unit(name) ** power
+    return result
+
+
 def _is_numpy_scalar(value: Any) -> bool:
     return type(value).__module__ == "numpy" and hasattr(value, "item") and getattr(value, "ndim", 1) == 0
-
-
-def _dim_text(unit: Any) -> str:
-    text = str(getattr(unit, "dimensionality", unit))
-    return text or "dimensionless"
