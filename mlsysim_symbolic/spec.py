@@ -325,7 +325,7 @@ class ScenarioType:
                 except EquationError as exc:
                     raise fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
                 try:
-                    check_equation(expr, var.unit, units, output=out_name)
+                    check_equation(expr, var.unit, units, output=out_name, counted=raw.get("counted"))
                 except DimensionError as exc:
                     raise fail(f"output {out_name}: {exc}", "outputs", out_name) from None
                 branches.append(Branch(expr=expr, text=text, when=when))
