@@ -32,9 +32,7 @@ _ONE = ureg.dimensionless
 
 
 def _describe(expr: Any, unit: pint.Unit) -> str:
-    text = f"{unit:~C}" or "1"
-    dim = str(unit.dimensionality) or "dimensionless"
-    return f"{sympy.sstr(expr)} is in {text} ({dim})"
+    return f"{sympy.sstr(expr)} is in {_unit_words(unit)}"
 
 
 def _same(a: pint.Unit, b: pint.Unit) -> bool:
@@ -142,43 +140,29 @@ def _check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> None
     raise DimensionError(f"condition {cond} is not a comparison")
 
 
-def check_equation(
-    expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "", counted: str | pint.Unit | None = None,
-) -> pint.Unit:
+def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "") -> pint.Unit:
     """Check that ``expr`` has the dimension of ``declared``; return the unit it carries.
 
-    ``counted`` names counted kinds the equation leaves implicit, as papers write them: an output
-    declared in ``B/sample`` with ``counted = "1/sample"`` reads ``P * b`` as the bytes of one
-    sample; one declared in ``param`` with ``counted = "param"`` reads ``d_in * d_out`` (a plain
-    count of matrix entries) as parameters.  Only counted kinds may be left implicit.
+    Counted kinds are dimensions like any other, so the message names them:
 
     >>> P, b = sympy.symbols("P b", positive=True)
-    >>> units = {P: parse_unit("param"), b: parse_unit("B/param")}
-    >>> check_equation(P * b, parse_unit("B/sample"), units, counted="1/sample")
-    <Unit('byte / sample')>
-    >>> check_equation(P * b, parse_unit("B/sample"), units)
+    >>> check_equation(P * b, parse_unit("B"), {P: parse_unit("param"), b: parse_unit("B/token")}, output="W")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.DimensionError: P*b is in B ([information]), but the declared unit is B/sample ([information] / [sample])
+    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B·param/token ([information] * [param] / [token]: bytes × parameters per token), but the declared unit is B ([information]: bytes)
     """
     label = f"equation for {output}: " if output else ""
     if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit
         return declared
-    implicit = _ONE
-    if counted is not None:
-        implicit = parse_unit(counted) if isinstance(counted, str) else counted
-        if not implicit.dimensionality or not is_counted_only(implicit):
-            raise DimensionError(f"{label}counted = {counted!r} must be made of counted kinds (param, token, sample, request), "
-                                 f"but it is {describe_unit(implicit)}")
     try:
         unit = unit_of(expr, units)
     except DimensionError as exc:
         raise DimensionError(f"{label}{exc}") from None
-    carried = unit * implicit
-    if carried.dimensionality != declared.dimensionality:
-        extra = f" (with the implicit {f'{implicit:~C}'} of 'counted')" if counted is not None else ""
-        raise DimensionError(
-            f"{label}{sympy.sstr(expr)} is in {f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}){extra}, "
-            f"but the declared unit is {f'{declared:~C}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
-        )
-    return carried
+    if unit.dimensionality != declared.dimensionality:
+        raise DimensionError(f"{label}{sympy.sstr(expr)} is in {_unit_words(unit)}, but the declared unit is {_unit_words(declared)}")
+    return unit
+
+
+def _unit_words(unit: pint.Unit) -> str:
+    """``B/param ([information] / [param]: bytes per parameter)``."""
+    return f"{f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}: {describe_unit(unit)})"

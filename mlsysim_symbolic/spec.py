@@ -325,7 +325,7 @@ class ScenarioType:
                 except EquationError as exc:
                     raise fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
                 try:
-                    check_equation(expr, var.unit, units, output=out_name, counted=raw.get("counted"))
+                    check_equation(expr, var.unit, units, output=out_name)
                 except DimensionError as exc:
                     raise fail(f"output {out_name}: {exc}", "outputs", out_name) from None
                 branches.append(Branch(expr=expr, text=text, when=when))
@@ -416,7 +416,7 @@ class ScenarioType:
                     unit = attr["unit"]
                 if unit is None:
                     raise InputError(f"symbol {sym_name}: field {first!r} has no known unit; declare 'unit'")
-                extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default")}
+                extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default"), "counted": attr.get("counted")}
                 label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
                 attributes[sym_name] = Variable.make(
                     label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),
@@ -677,7 +677,8 @@ class _Uses(Mapping):
                     f"uses.{use}: {sub.name} is in {sub.variable.unit_text} but {parent.name} is in {parent.variable.unit_text}", "uses", use)
             mapping[sub.variable.symbol] = parent.variable.symbol
         for var in sub.attributes.values():
-            match = next((v for v in parent.attributes.values() if v.extra["paths"] == var.extra["paths"]), None)
+            same = [v for v in parent.attributes.values() if v.extra["paths"] == var.extra["paths"]]   # same field; same unit first
+            match = next((v for v in same if v.unit.dimensionality == var.unit.dimensionality), same[0] if same else None)
             if match is None:
                 raise self.fail(
                     f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} (needed for {sub.name}.{var.symbol})", "uses", use)

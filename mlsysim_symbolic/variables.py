@@ -205,6 +205,8 @@ class Variable:
         if isinstance(value, pint.Quantity):
             if value._REGISTRY is not ureg:
                 value = self._from_foreign(value, label)
+            if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
+                value = self._with_counted(value)
             if value.dimensionality != self.unit.dimensionality:
                 raise UnitError(self.unit_mismatch(value, label))
             magnitude = convert(value.magnitude, value.units, self.unit)
@@ -256,6 +258,24 @@ class Variable:
             if is_counted_only(rest) and all(p < 0 for p in rest.dimensionality.values()):
                 return Q_(PRECISION_BYTES[key], ureg.byte * _counted_units(rest))
         return parse_quantity(text, name=label)
+
+    def _with_counted(self, value: pint.Quantity) -> pint.Quantity:
+        """``value`` with the counted kinds this variable declares implicit (``counted = "1/sample"``).
+
+        A registry figure read for a per-example role: the model's parameters (``param``) are the
+        parameters whose gradient each example keeps (``param/sample``).  Only the declared kinds are
+        added, and only when that gives exactly this variable's dimension.
+
+        >>> v = Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"})
+        >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample"))
+        (1500000000.0, 1500000000.0)
+        """
+        implicit = parse_unit(self.extra["counted"])
+        if not is_counted_only(implicit):
+            raise UnitError(f"{self.name}: counted = {self.extra['counted']!r} must be made of counted kinds")
+        if (value.units * implicit).dimensionality == self.unit.dimensionality:
+            return Q_(value.magnitude, value.units * implicit)
+        return value
 
     def _from_foreign(self, value: pint.Quantity, label: str) -> pint.Quantity:
         """A Quantity of another pint registry (the user's, mlsysim's), carried in through its unit text.
