@@ -14,7 +14,7 @@ their units when terms disagree: ``bytes + seconds``, ``max(bytes, flops)``, a
 >>> unit_of(M + t, units)
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.DimensionError: terms disagree in dimension: M is in B ([information]) but t is in s ([time])
+mlsysim_symbolic.errors.DimensionError: terms disagree in dimension: M is in B ([information]: bytes) but t is in s ([time]: seconds)
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
     >>> check_equation(P * b, parse_unit("B"), {P: parse_unit("param"), b: parse_unit("B/token")}, output="W")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B·param/token ([information] * [param] / [token]: bytes × parameters per token), but the declared unit is B ([information]: bytes)
+    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B*param/token ([param] * [information] / [token]: parameters × bytes per token), but the declared unit is B ([information]: bytes)
     """
     label = f"equation for {output}: " if output else ""
     if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit

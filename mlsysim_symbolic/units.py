@@ -325,7 +325,7 @@ def uncounted(q: pint.Quantity) -> pint.Quantity:
     (a prefixed count such as ``kparam`` is scaled to ones).
 
     >>> uncounted(Q_(6, "GB/sample")), uncounted(Q_(512, "token/request")), uncounted(Q_(2, "kparam"))
-    (<Quantity(6, 'gigabyte')>, <Quantity(512, 'dimensionless')>, <Quantity(2000, 'dimensionless')>)
+    (<Quantity(6, 'gigabyte')>, <Quantity(512, 'dimensionless')>, <Quantity(2000.0, 'dimensionless')>)
     """
     unit = ureg.dimensionless
     factor: Any = 1

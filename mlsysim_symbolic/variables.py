@@ -235,7 +235,25 @@ class Variable:
         >>> Variable.make("bytes_per_param", unit="B/param").expects()
         'bytes_per_param expects B/param (bytes per parameter)'
         """
-        return f"{label or self.name} expects {self.unit_text} ({describe_unit(self.unit)})"
+        unit = self.accepted_unit
+        text = f"{unit:~C}" or "1"
+        return f"{label or self.name} expects {text} ({describe_unit(unit)})"
+
+    @property
+    def accepted_unit(self) -> pint.Unit:
+        """The unit a value is given in: the declared unit, less the counted kinds declared implicit.
+
+        >>> Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"}).accepted_unit
+        <Unit('param')>
+        """
+        counted = self.extra.get("counted")
+        if not counted:
+            return self.unit
+        result = ureg.dimensionless
+        for name, power in (self.unit / parse_unit(counted))._units.items():
+            if name != "count":   # a plain count times a kind is that kind
+                result = result * ureg.Unit(name) ** power
+        return result
 
     def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
         """The message refusing ``value`` for this variable, in the field's words and with both units.
@@ -246,7 +264,7 @@ class Variable:
         batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
         """
         got = f"{value:~C}".strip()
-        want, have = self.unit.dimensionality, value.units.dimensionality
+        want, have = self.accepted_unit.dimensionality, value.units.dimensionality
         return (f"{self.expects(label)}; got {got} ({describe_unit(value.units)}): "
                 f"dimension {str(have) or 'dimensionless'}, not {str(want) or 'dimensionless'}")
 
@@ -262,13 +280,17 @@ class Variable:
     def _with_counted(self, value: pint.Quantity) -> pint.Quantity:
         """``value`` with the counted kinds this variable declares implicit (``counted = "1/sample"``).
 
-        A registry figure read for a per-example role: the model's parameters (``param``) are the
-        parameters whose gradient each example keeps (``param/sample``).  Only the declared kinds are
-        added, and only when that gives exactly this variable's dimension.
+        A registry figure read in a per-example role: the model's parameters (``param``) are the
+        parameters whose gradient each example keeps (``param/sample``), as DP-SGD's ``B·P·b`` reads.
+        Only the declared kinds are added, and only when that gives exactly this variable's dimension.
 
         >>> v = Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"})
-        >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample"))
-        (1500000000.0, 1500000000.0)
+        >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample")), v.check(1.5e9)
+        (1500000000.0, 1500000000.0, 1500000000.0)
+        >>> v.check(Q_(1024, "token"))
+        Traceback (most recent call last):
+        ...
+        mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 1024 token (tokens): dimension [token], not [param]
         """
         implicit = parse_unit(self.extra["counted"])
         if not is_counted_only(implicit):
