@@ -22,7 +22,7 @@ import sympy
 
 from .errors import InputError, UnitError
 from .sweep import resolve
-from .units import Q_, from_base, parse_quantity, to_base
+from .units import Q_, carry_in, from_base, parse_quantity, to_base
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -56,6 +56,7 @@ class Solution:
 def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
     if isinstance(target, str):
         target = parse_quantity(target, name=name)
+    target = carry_in(target)   # a Quantity of another pint registry (the user's), by its unit text
     if isinstance(target, pint.Quantity):
         if target.dimensionality != unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")

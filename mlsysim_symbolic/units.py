@@ -318,6 +318,27 @@ def describe_unit(unit: pint.Unit | str) -> str:
     return text + "".join(f" per {d}" for d in den)
 
 
+def carry_in(q: Any) -> Any:
+    """A Quantity of another pint registry (the user's, mlsysim's) as one of ours, through its unit text.
+
+    Anything else is returned as it is.  The registry stays private (pint's application registry is
+    never replaced), so a user's ``pint.Quantity("80 GB")`` comes in here.  mlsysim's ``param`` is
+    our ``param``; a unit we do not know raises :class:`~mlsysim_symbolic.errors.UnitError`.
+
+    >>> user = pint.UnitRegistry()
+    >>> carry_in(user.Quantity(80, "gigabyte")), carry_in(user.Quantity(3, "dimensionless"))
+    (<Quantity(80, 'gigabyte')>, <Quantity(3, 'dimensionless')>)
+    """
+    if not isinstance(q, pint.Quantity) or q._REGISTRY is ureg:
+        return q
+    text = str(q.units)
+    try:
+        unit = ureg.dimensionless if text in ("", "dimensionless") else parse_unit(text.replace(" ", ""))
+    except UnitError:
+        raise UnitError(f"unit {text} (from another pint registry) is not known to mlsysim_symbolic") from None
+    return Q_(q.magnitude, unit)
+
+
 def uncounted(q: pint.Quantity) -> pint.Quantity:
     """``q`` with its counted kinds dropped: the value a world without them (mlsysim's) writes.
 

@@ -30,6 +30,7 @@ from .units import (
     COUNTED_KINDS,
     PRECISION_BYTES,
     Q_,
+    carry_in,
     convert,
     counted_part,
     describe_unit,
@@ -309,11 +310,10 @@ class Variable:
         other mismatch (a plain ``byte`` for bytes per parameter) is refused: which count it is per
         cannot be known.
         """
-        text = str(value.units)
         try:
-            ours = Q_(value.magnitude, parse_unit(text.replace(" ", "")) if text not in ("", "dimensionless") else ureg.dimensionless)
-        except (UnitError, pint.PintError, TypeError, ValueError):
-            raise UnitError(f"{label}: unit {value.units!s} (from another pint registry) is not known to mlsysim_symbolic") from None
+            ours = carry_in(value)
+        except UnitError as exc:
+            raise UnitError(f"{label}: {exc}") from None
         if ours.dimensionality == self.unit.dimensionality:
             return ours
         foreign_plain = not value.dimensionality and not counted_part(ours.units)
