@@ -26,7 +26,7 @@ import pint
 import sympy
 
 from .errors import DimensionError
-from .units import describe_unit, is_counted_only, parse_unit, ureg
+from .units import describe_unit, is_counted_only, ureg
 
 _ONE = ureg.dimensionless
 
@@ -145,6 +145,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
 
     Counted kinds are dimensions like any other, so the message names them:
 
+    >>> from mlsysim_symbolic.units import parse_unit
     >>> P, b = sympy.symbols("P b", positive=True)
     >>> check_equation(P * b, parse_unit("B"), {P: parse_unit("param"), b: parse_unit("B/token")}, output="W")
     Traceback (most recent call last):

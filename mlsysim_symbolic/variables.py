@@ -41,6 +41,7 @@ from .units import (
     ureg,
 )
 
+
 class KeyedSymbol(sympy.Symbol):
     """A leaf symbol taken at one key of its keyed input (``c`` at ``"gpu"``), as an expanded sum holds it.
 
