@@ -215,7 +215,7 @@ equation = "m"
 [scenarios.S]
 type = "T"
 inputs.m = "4 s"
-""", "expected a quantity in B"),
+""", "m expects B (bytes); got 4 s (seconds)"),
     ("negative input in a scenario", """
 [types.T.inputs.m]
 unit = "B"

@@ -127,7 +127,7 @@ inputs.params = 10
 type = "Tiny"
 inputs.params = 10
 inputs.width = "4 s"
-""", "width: expected a quantity in B/param", "S"),
+""", "width expects B/param (bytes per parameter); got 4 s (seconds)", "S"),
         (GOOD_TYPE.replace("{equation}", "P * b") + """
 [scenarios.S]
 type = "Tinny"
@@ -152,6 +152,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         [types.WithWeights.inputs.models]
         kind = "workloads"
         symbols.P = { attribute = "parameters" }
+        symbols.P_g = { attribute = "parameters", name = "per_example_parameters", unit = "param/sample", counted = "1/sample" }
         [types.WithWeights.inputs.batch_size]
         symbol = "B"
         unit = "sample"
@@ -162,7 +163,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         [types.WithWeights.inputs.weight_bytes]
         symbol = "b_w"
         unit = "B/param"
-        default = "2 B"
+        default = "2 B/param"
         [types.WithWeights.uses.grads]
         type = "PerExampleGradientScenario"
         bind = { models = "models", batch_size = "batch_size", bytes_per_param = "grad_bytes" }
@@ -173,7 +174,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         type = "WithWeights"
         inputs.models = { "GPT-2" = "GPT2" }
         inputs.batch_size = 8
-        inputs.grad_bytes = "4 B"
+        inputs.grad_bytes = "4 B/param"
         """)
     cat = load_derivations(path)
     s = cat.scenario("Gpt2Batch8")
@@ -181,7 +182,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
     assert s.total("GPT-2").to("GB").magnitude == pytest.approx(51.0, rel=1e-12)
     B, P, b_g, b_w = sympy.symbols("B P b_g b_w", positive=True)
     expanded = s.expression("total", expand=True)
-    assert {str(x) for x in expanded.free_symbols} == {"B", "P", "b_g", "b_w"}
+    assert {str(x) for x in expanded.free_symbols} == {"B", "P", "P_g", "b_g", "b_w"}   # P_g: the per-example gradients' parameters
     assert str(s.expression("total")) == "M_batch + P*b_w"
 
 
@@ -190,7 +191,7 @@ def test_composition_refuses_unbound_inputs(tmp_path):
         [types.Half]
         [types.Half.inputs.models]
         kind = "workloads"
-        symbols.P = { attribute = "parameters" }
+        symbols.P = { attribute = "parameters", unit = "param/sample", counted = "1/sample" }
         [types.Half.uses.grads]
         type = "PerExampleGradientScenario"
         bind = { models = "models" }
