@@ -32,8 +32,8 @@ import sympy
 
 import mlsysim_symbolic
 from mlsysim_symbolic import InputError, Scenarios, load_derivations, workloads
-from mlsysim_symbolic.units import Q_
 from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.units import Q_
 
 NEW_TYPES = (
     "GhostClippingMemoryScenario",
