@@ -496,7 +496,7 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
 
     >>> from mlsysim_symbolic import Scenarios
     >>> substituted_parts(Scenarios.DpSgdPerExampleGradients, "per_example", "KWS")
-    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB}']
+    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB/sample}']
     """
     config, arguments = _config(config, options)
     names = _names(scenario)
@@ -620,7 +620,7 @@ def align(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all
     >>> from mlsysim_symbolic import Scenarios
     >>> print(align(Scenarios.DpSgdPerExampleGradients, "GPT-2"))
     \\begin{aligned}
-    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB}\\quad \\text{(GPT-2)} \\\\
+    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB/sample}\\quad \\text{(GPT-2)} \\\\
     M_{\\mathrm{batch}} &= B M_{\\mathrm{example}} = B P b = 256 \\cdot 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 1.536\\,\\mathrm{TB}\\quad \\text{(GPT-2)}
     \\end{aligned}
     """
@@ -639,7 +639,7 @@ class SymbolTable:
     >>> from mlsysim_symbolic import Scenarios
     >>> t = symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example")
     >>> t.rows[0]
-    ('P', 'parameters of the named model', '\\\\mathrm{param}')
+    ('P', 'parameters of the named model (one gradient of them per example)', '\\\\mathrm{param/sample}')
     """
 
     rows: tuple[tuple[str, str, str], ...]
@@ -650,7 +650,7 @@ class SymbolTable:
 
         >>> from mlsysim_symbolic import Scenarios
         >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_latex(siunitx=True).splitlines()[4])
-        $P$ & parameters of the named model & $\\unit{\\param}$ \\\\
+        $P$ & parameters of the named model (one gradient of them per example) & $\\unit{\\param\\per\\sample}$ \\\\
         """
         units = self.siunitx_units if siunitx and self.siunitx_units else tuple(r[2] for r in self.rows)
         body = " \\\\\n".join(
