@@ -202,15 +202,8 @@ class Variable:
         """
         label = label or self.name
         unit_text = self.unit_text
-        if isinstance(value, str):
-            value = self._parse_text(value, label)
-        if isinstance(value, pint.Quantity):
-            if value._REGISTRY is not ureg:
-                value = self._from_foreign(value, label)
-            if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
-                value = self._with_counted(value)
-            if value.dimensionality != self.unit.dimensionality:
-                raise UnitError(self.unit_mismatch(value, label))
+        if isinstance(value, (str, pint.Quantity)):
+            value = self.quantity(value, label=label)
             magnitude = convert(value.magnitude, value.units, self.unit)
         elif isinstance(value, bool) or value is None:
             raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
@@ -230,6 +223,28 @@ class Variable:
             raise InputError(f"{label}: expected a value in {self.domain} {unit_text}, got {magnitude}")
         return magnitude
 
+
+    def quantity(self, value: str | pint.Quantity, *, label: str | None = None) -> pint.Quantity:
+        """Text or a Quantity (of this package's registry or another) as a Quantity of this variable's dimension.
+
+        The unit rules of :meth:`check` without its range checks (sensitivity ranges and spreads use it):
+        counted kinds must match, a precision name is bytes per what the variable counts, and a
+        dimensionless Quantity of another registry is a plain number in this variable's kind.
+
+        >>> v = Variable.make("batch_size", unit="sample")
+        >>> v.quantity("128 sample"), v.quantity(pint.UnitRegistry().Quantity(128, "count"))
+        (<Quantity(128, 'sample')>, <Quantity(128, 'sample')>)
+        """
+        label = label or self.name
+        if isinstance(value, str):
+            value = self._parse_text(value, label)
+        if value._REGISTRY is not ureg:
+            value = self._from_foreign(value, label)
+        if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
+            value = self._with_counted(value)
+        if value.dimensionality != self.unit.dimensionality:
+            raise UnitError(self.unit_mismatch(value, label))
+        return value
 
     def expects(self, label: str | None = None) -> str:
         """``bytes_per_param expects B/param (bytes per parameter)``: the start of a unit error.

@@ -172,3 +172,12 @@ def test_per_example_gradient_bytes_are_bytes_per_sample():
     assert per_example.units == Q_(1, "B/sample").units
     assert per_example.to("B/sample").magnitude == pytest.approx(1.5e9 * 4, rel=1e-12)
     assert S.per_batch("GPT-2").to("B").magnitude == pytest.approx(256 * 1.5e9 * 4, rel=1e-12)
+
+
+def test_sensitivity_ranges_follow_the_same_unit_rules():
+    table = S.one_at_a_time("per_batch", "GPT-2", ranges={"batch_size": (pint.Quantity(128, "count"), "512 sample")})
+    row = next(r for r in table.records if r["input"] == "batch_size")
+    assert row["low"] == Q_(128, "sample")                                              # a user's plain count: samples
+    assert row["output_low"].to("B").magnitude == pytest.approx(128 * 1.5e9 * 4, rel=1e-12)  # 7.68e11 B by hand
+    with pytest.raises(UnitError, match=r"bytes_per_param expects B/param \(bytes per parameter\); got 2 B/token"):
+        S.one_at_a_time("per_batch", "GPT-2", ranges={"bytes_per_param": ("2 B/token", "4 B/param")})
