@@ -14,7 +14,7 @@ their units when terms disagree: ``bytes + seconds``, ``max(bytes, flops)``, a
 >>> unit_of(M + t, units)
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.DimensionError: terms disagree in dimension: M is in B ([information]) but t is in s ([time])
+mlsysim_symbolic.errors.DimensionError: terms disagree in dimension: M is in B ([information]: bytes) but t is in s ([time]: seconds)
 """
 
 from __future__ import annotations
@@ -26,15 +26,13 @@ import pint
 import sympy
 
 from .errors import DimensionError
-from .units import ureg
+from .units import describe_unit, is_counted_only, ureg
 
 _ONE = ureg.dimensionless
 
 
 def _describe(expr: Any, unit: pint.Unit) -> str:
-    text = f"{unit:~C}" or "1"
-    dim = str(unit.dimensionality) or "dimensionless"
-    return f"{sympy.sstr(expr)} is in {text} ({dim})"
+    return f"{sympy.sstr(expr)} is in {_unit_words(unit)}"
 
 
 def _same(a: pint.Unit, b: pint.Unit) -> bool:
@@ -85,6 +83,8 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
     if isinstance(expr, (sympy.floor, sympy.ceiling)):
         what = "floor()" if isinstance(expr, sympy.floor) else "ceil()"
         unit = unit_of(expr.args[0], units)
+        if unit.dimensionality and is_counted_only(unit) and all(p > 0 for p in unit.dimensionality.values()):
+            return unit   # whole counted things: floor(2.5 sample) is 2 samples (counted kinds have no prefix in use)
         _require_dimensionless(what, expr.args[0], unit)
         return _ONE
     if isinstance(expr, (sympy.log, sympy.exp)):
@@ -141,7 +141,17 @@ def _check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> None
 
 
 def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, pint.Unit], *, output: str = "") -> pint.Unit:
-    """Check that ``expr`` has the dimension of ``declared``; return the unit it carries."""
+    """Check that ``expr`` has the dimension of ``declared``; return the unit it carries.
+
+    Counted kinds are dimensions like any other, so the message names them:
+
+    >>> from mlsysim_symbolic.units import parse_unit
+    >>> P, b = sympy.symbols("P b", positive=True)
+    >>> check_equation(P * b, parse_unit("B"), {P: parse_unit("param"), b: parse_unit("B/token")}, output="W")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B*param/token ([param] * [information] / [token]: parameters × bytes per token), but the declared unit is B ([information]: bytes)
+    """
     label = f"equation for {output}: " if output else ""
     if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit
         return declared
@@ -150,10 +160,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
     except DimensionError as exc:
         raise DimensionError(f"{label}{exc}") from None
     if unit.dimensionality != declared.dimensionality:
-        raise DimensionError(
-            f"{label}{sympy.sstr(expr)} is in {f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}), "
-            f"but the declared unit is {f'{declared:~C}' or '1'} ({str(declared.dimensionality) or 'dimensionless'})"
-        )
+        raise DimensionError(f"{label}{sympy.sstr(expr)} is in {_unit_words(unit)}, but the declared unit is {_unit_words(declared)}")
     return unit
 
 
@@ -164,3 +171,8 @@ def check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit], *, outpu
         _check_condition(cond, units)
     except DimensionError as exc:
         raise DimensionError(f"equation for {output}: {exc}" if output else str(exc)) from None
+
+
+def _unit_words(unit: pint.Unit) -> str:
+    """``B/param ([information] / [param]: bytes per parameter)``."""
+    return f"{f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}: {describe_unit(unit)})"

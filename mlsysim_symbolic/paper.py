@@ -13,7 +13,7 @@ scenarios.  :func:`compile_pdf` runs ``pdflatex`` and fails on any LaTeX error.
 % Per-example FP32 gradients for the KWS DS-CNN and GPT-2 at batch 256
 % needs \\usepackage{amsmath}
 \\begin{align*}
-M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB} & & \\text{(GPT-2)} \\\\
+M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB/sample} & & \\text{(GPT-2)} \\\\
 M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB} & & \\text{(GPT-2)}
 \\end{align*}
 """

@@ -7,7 +7,7 @@ The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml`
 >>> gpt2 = workloads()["GPT2"]
 >>> gpt2.parameters
 <Quantity(1.5e+09, 'param')>
->>> gpt2.size_in_bytes("4 B")
+>>> gpt2.size_in_bytes("4 B/param")
 <Quantity(6e+09, 'byte')>
 >>> gpt2.source.ref
 'Radford et al. (2019), Language Models are Unsupervised Multitask Learners'
@@ -15,7 +15,6 @@ The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml`
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ import pint
 from .errors import DerivationError, InputError, UnitError, UnknownNameError, did_you_mean
 from .paths import derivations_dir
 from .units import Q_, parse_quantity, parse_unit
+from .variables import Variable
 
 #: Field name -> (unit, meaning, integer) of the numeric fields a workload may carry.
 WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
@@ -42,8 +42,8 @@ WORKLOAD_FIELDS: dict[str, tuple[str, str, bool]] = {
     "head_dim": ("count", "width of one attention head", True),
     "kv_lora_rank": ("count", "MLA latent KV rank", True),
     "qk_rope_head_dim": ("count", "MLA rotary head width", True),
-    "context_length": ("token", "context length", True),
-    "vocab_size": ("token", "vocabulary size", True),
+    "context_length": ("token/sample", "context length: tokens per sequence", True),
+    "vocab_size": ("count", "vocabulary size (distinct token types, not tokens of a sequence)", True),
     "experts": ("count", "experts", True),
     "active_experts_per_token": ("count", "experts active per token", True),
     "training_ops": ("flop", "operations of the training run", False),
@@ -151,20 +151,16 @@ class Workload(Entry):
 
     schema = WORKLOAD_FIELDS
 
-    def size_in_bytes(self, bytes_per_param: Any = "2 B") -> pint.Quantity:
-        """Bytes of the parameters at ``bytes_per_param`` (a quantity, number of bytes, or precision name)."""
+    def size_in_bytes(self, bytes_per_param: Any = "2 B/param") -> pint.Quantity:
+        """Bytes of the parameters at ``bytes_per_param`` (``"2 B/param"``, a number of bytes per parameter, or a precision name).
+
+        >>> workloads()["GPT2"].size_in_bytes("fp16"), workloads()["GPT2"].size_in_bytes(4)
+        (<Quantity(3e+09, 'byte')>, <Quantity(6e+09, 'byte')>)
+        """
         if self.fields.get("parameters") is None:
             raise InputError(f"workload {self.key!r} states no parameter count")
-        if isinstance(bytes_per_param, str):
-            bytes_per_param = parse_quantity(bytes_per_param, name="bytes_per_param")
-        if not isinstance(bytes_per_param, pint.Quantity):
-            bytes_per_param = Q_(bytes_per_param, "B")
-        if bytes_per_param.dimensionality != parse_unit("B").dimensionality:
-            raise UnitError(f"bytes_per_param: expected a quantity in B, got {bytes_per_param:~C}")
-        magnitude = bytes_per_param.magnitude
-        if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude) or magnitude <= 0:
-            raise InputError(f"bytes_per_param: expected a positive finite quantity in B, got {bytes_per_param!r}")
-        return (self.fields["parameters"] * bytes_per_param).to("B")
+        width = Variable.make("bytes_per_param", unit="B/param").check(bytes_per_param)
+        return (self.fields["parameters"] * Q_(width, "B/param")).to("B")
 
 
 class Hardware(Entry):

@@ -160,7 +160,7 @@ class Scenario(metaclass=_ScenarioMeta):
         A table of fields for a workload or hardware input changes those fields of the bound entry.
 
         >>> from mlsysim_symbolic import Scenarios
-        >>> s = Scenarios.DpSgdPerExampleGradients.variant(batch_size=1024, bytes_per_param="2 B")
+        >>> s = Scenarios.DpSgdPerExampleGradients.variant(batch_size=1024, bytes_per_param="2 B/param")
         >>> s.per_batch("GPT-2")
         <Quantity(3.072e+12, 'byte')>
         """

@@ -24,14 +24,14 @@ import numpy as np
 import pint
 import sympy
 
-from .errors import InputError, UnitError
+from .errors import InputError
 from .evaluate import compile_tree
 from .plan import Analysable
 from .plots import tornado as draw_tornado
 from .sweep import VectorPlan, vector_plan
 from .symbolic import elasticities
 from .tables import Table
-from .units import Q_, convert, from_base, parse_quantity, to_base
+from .units import Q_, convert, from_base, to_base
 from .variables import Variable
 
 
@@ -54,11 +54,8 @@ def _plan_for(scenario: Analysable, output: str, keys: tuple[Any, ...], names: S
 
 def _as_base(value: Any, var: Variable, name: str, domain: bool = True) -> float:
     """A value of input ``var`` (number in its unit, Quantity or text) in base units; inside its domain unless ``domain=False``."""
-    if isinstance(value, str):
-        value = parse_quantity(value, name=name)
-    if isinstance(value, pint.Quantity):
-        if value.dimensionality != var.unit.dimensionality:
-            raise UnitError(f"{name}: expected a quantity in {var.unit_text}, got {value:~C}")
+    if isinstance(value, (str, pint.Quantity)):
+        value = var.quantity(value, label=name)   # the unit rules of inputs (counted kinds, other registries)
         value = convert(value.magnitude, value.units, var.unit)
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) or not math.isfinite(float(value)):
         raise InputError(f"{name}: expected a finite number or quantity in {var.unit_text}, got {value!r}")

@@ -23,7 +23,7 @@ import sympy
 from .errors import InfeasibleError, InputError, UnitError
 from .plan import Analysable, Plan
 from .printing import format_quantity
-from .units import Q_, from_base, parse_quantity, to_base
+from .units import Q_, carry_in, from_base, parse_quantity, to_base
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root
 
@@ -53,6 +53,7 @@ def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
     """A target (text, Quantity, or a number in ``unit``) in base units; finite, or a named error."""
     if isinstance(target, str):
         target = parse_quantity(target, name=name)
+    target = carry_in(target)   # a Quantity of another pint registry (the user's), by its unit text
     if isinstance(target, pint.Quantity):
         if target.dimensionality != unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")

@@ -12,10 +12,15 @@ Traceback (most recent call last):
 ...
 pint.errors.DimensionalityError: Cannot convert from 'byte' to 'dimensionless'
 
-Parameters are counts, so parameters times bytes per parameter is bytes:
+Parameters, tokens, samples and requests are counted kinds, each its own dimension:
+parameters times bytes per parameter is bytes, but bytes per parameter is not bytes per token.
 
 >>> (Q_(1.5e9, "param") * Q_(4, "B/param")).to("B")
 <Quantity(6e+09, 'byte')>
+>>> Q_(4, "B/param").to("B/token")
+Traceback (most recent call last):
+...
+pint.errors.DimensionalityError: Cannot convert from 'byte / param' ([information] / [param]) to 'byte / token' ([information] / [token])
 >>> str(Q_(1, "GB").units), str(Q_(1, "TFLOP/s").units)
 ('GB', 'TFLOP/s')
 """
@@ -35,7 +40,9 @@ from .errors import InputError, UnitError
 
 DEFINITIONS = Path(__file__).with_name("units.txt")
 
-#: The package-wide unit registry, built only from ``units.txt``.
+#: The package's own unit registry, built only from ``units.txt``.  It stays private:
+#: importing the package leaves pint's application registry (the user's) untouched, and
+#: Quantities of other registries are carried in through their unit text (:func:`foreign`).
 ureg = pint.UnitRegistry(
     str(DEFINITIONS),
     autoconvert_offset_to_baseunit=False,
@@ -43,7 +50,18 @@ ureg = pint.UnitRegistry(
     cache_folder=None,
 )
 ureg.formatter.default_format = "~C"
-pint.set_application_registry(ureg)
+
+#: The counted kinds: unit name -> (dimension, singular word, plural word).  Each is its own
+#: base dimension, so a slip between them (bytes per parameter for bytes per token) is refused.
+COUNTED_KINDS: dict[str, tuple[str, str, str]] = {
+    "param": ("[param]", "parameter", "parameters"),
+    "token": ("[token]", "token", "tokens"),
+    "sample": ("[sample]", "sample", "samples"),
+    "request": ("[request]", "request", "requests"),
+}
+#: Dimensionless count units (multiplicities), and the counted kinds: units a substituted line leaves out.
+COUNT_UNITS: frozenset[str] = frozenset({"count", "step", *COUNTED_KINDS})
+_COUNTED_DIMS = {dim for dim, _, _ in COUNTED_KINDS.values()}
 
 Q_ = ureg.Quantity
 Quantity = ureg.Quantity
@@ -245,6 +263,100 @@ def make_quantity(value: Any, unit: pint.Unit) -> pint.Quantity:
     inst._magnitude = value
     inst._units = unit._units
     return inst
+
+
+def counted_part(unit: pint.Unit) -> dict[str, int | float]:
+    """The counted kinds of a unit's dimension with their powers: ``{'[param]': -1}`` for ``B/param``.
+
+    >>> counted_part(parse_unit("flop/(param*token)")), counted_part(parse_unit("GB"))
+    ({'[param]': -1, '[token]': -1}, {})
+    """
+    return {d: p for d, p in unit.dimensionality.items() if d in _COUNTED_DIMS}
+
+
+def is_counted_only(unit: pint.Unit) -> bool:
+    """True when a unit's dimension is made of counted kinds alone (``sample``, ``token/sample``, ``1``).
+
+    >>> is_counted_only(parse_unit("token/sample")), is_counted_only(parse_unit("count")), is_counted_only(parse_unit("B/param"))
+    (True, True, False)
+    """
+    return all(d in _COUNTED_DIMS for d in unit.dimensionality)
+
+
+_DIM_WORDS = {"[information]": ("byte", "bytes"), "[time]": ("second", "seconds"), "[flop]": ("operation", "operations"),
+              "[currency]": ("dollar", "dollars"), "[energy]": ("joule", "joules"), "[mass]": ("kilogram", "kilograms"),
+              "[length]": ("meter", "meters"), "[current]": ("ampere", "amperes"), "[temperature]": ("kelvin", "kelvins"),
+              **{dim: (one, many) for dim, one, many in COUNTED_KINDS.values()}}
+
+
+def describe_unit(unit: pint.Unit | str) -> str:
+    """A unit's dimension in the field's words: ``bytes per parameter``, ``operations per parameter per token``.
+
+    >>> describe_unit("B/param"), describe_unit("flop/(param*token)"), describe_unit("GB"), describe_unit("token/sample")
+    ('bytes per parameter', 'operations per parameter per token', 'bytes', 'tokens per sample')
+    >>> describe_unit("count"), describe_unit("B*token"), describe_unit("J")
+    ('a plain number', 'bytes × tokens', 'joules')
+    """
+    if isinstance(unit, str):
+        unit = parse_unit(unit)
+    dims = dict(unit.dimensionality)
+    if dims == {"[mass]": 1, "[length]": 2, "[time]": -2}:
+        dims = {"[energy]": 1}
+    elif dims.get("[mass]") == 1 and dims.get("[length]") == 2 and dims.get("[time]", 0) <= -2:
+        dims = {"[energy]": 1, **({"[time]": dims["[time]"] + 2} if dims["[time]"] != -2 else {})}
+
+    def word(dim: str, power: float, plural: bool) -> str:
+        one, many = _DIM_WORDS.get(dim, (dim, dim))
+        text = many if plural else one
+        return text if power == 1 else f"{text}^{power:g}"
+
+    num = [word(d, p, True) for d, p in dims.items() if p > 0]
+    den = [word(d, -p, False) for d, p in dims.items() if p < 0]
+    if not num and not den:
+        return "a plain number"
+    text = " × ".join(num) if num else "1"
+    return text + "".join(f" per {d}" for d in den)
+
+
+def carry_in(q: Any) -> Any:
+    """A Quantity of another pint registry (the user's, mlsysim's) as one of ours, through its unit text.
+
+    Anything else is returned as it is.  The registry stays private (pint's application registry is
+    never replaced), so a user's ``pint.Quantity("80 GB")`` comes in here.  mlsysim's ``param`` is
+    our ``param``; a unit we do not know raises :class:`~mlsysim_symbolic.errors.UnitError`.
+
+    >>> user = pint.UnitRegistry()
+    >>> carry_in(user.Quantity(80, "gigabyte")), carry_in(user.Quantity(3, "dimensionless"))
+    (<Quantity(80, 'gigabyte')>, <Quantity(3, 'dimensionless')>)
+    """
+    if not isinstance(q, pint.Quantity) or q._REGISTRY is ureg:
+        return q
+    text = str(q.units)
+    try:
+        unit = ureg.dimensionless if text in ("", "dimensionless") else parse_unit(text.replace(" ", ""))
+    except UnitError:
+        raise UnitError(f"unit {text} (from another pint registry) is not known to mlsysim_symbolic") from None
+    return Q_(q.magnitude, unit)
+
+
+def uncounted(q: pint.Quantity) -> pint.Quantity:
+    """``q`` with its counted kinds dropped: the value a world without them (mlsysim's) writes.
+
+    ``6 GB/sample`` is ``6 GB`` there, ``512 token/request`` is ``512``.  The magnitude is kept
+    (a prefixed count such as ``kparam`` is scaled to ones).
+
+    >>> uncounted(Q_(6, "GB/sample")), uncounted(Q_(512, "token/request")), uncounted(Q_(2, "kparam"))
+    (<Quantity(6, 'gigabyte')>, <Quantity(512, 'dimensionless')>, <Quantity(2000.0, 'dimensionless')>)
+    """
+    unit = ureg.dimensionless
+    factor: Any = 1
+    for name, power in q.units._units.items():
+        one = ureg.Unit(name)
+        if one.dimensionality and is_counted_only(one):
+            factor = factor * Q_(1, one).to_base_units().magnitude ** power
+        else:
+            unit = unit * one ** power
+    return Q_(q.magnitude * factor if factor != 1 else q.magnitude, unit)
 
 
 def dimensionality(unit: pint.Unit | str) -> pint.util.UnitsContainer:

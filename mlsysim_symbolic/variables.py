@@ -26,7 +26,20 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .units import Q_, convert, dimensionality, parse_quantity, parse_unit, ureg
+from .units import (
+    COUNTED_KINDS,
+    PRECISION_BYTES,
+    Q_,
+    carry_in,
+    convert,
+    counted_part,
+    describe_unit,
+    dimensionality,
+    is_counted_only,
+    parse_quantity,
+    parse_unit,
+    ureg,
+)
 
 
 class KeyedSymbol(sympy.Symbol):
@@ -244,19 +257,8 @@ class Variable:
         """
         label = label or self.name
         unit_text = self.unit_text
-        if isinstance(value, str):
-            value = parse_quantity(value, name=label)
-        if isinstance(value, pint.Quantity):
-            if value._REGISTRY is not ureg:
-                try:
-                    value = Q_(value.magnitude, str(value.units))
-                except Exception:
-                    raise UnitError(f"{label}: unit {value.units!s} is not known to mlsysim_symbolic") from None
-            if value.dimensionality != self.unit.dimensionality:
-                raise UnitError(
-                    f"{label}: expected a quantity in {unit_text} "
-                    f"(dimension {_dim_text(self.unit)}), got {value:~C} (dimension {_dim_text(value.units)})"
-                )
+        if isinstance(value, (str, pint.Quantity)):
+            value = self.quantity(value, label=label)
             magnitude = convert(value.magnitude, value.units, self.unit)
         elif isinstance(value, bool) or value is None:
             raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
@@ -277,10 +279,132 @@ class Variable:
         return magnitude
 
 
+    def quantity(self, value: str | pint.Quantity, *, label: str | None = None) -> pint.Quantity:
+        """Text or a Quantity (of this package's registry or another) as a Quantity of this variable's dimension.
+
+        The unit rules of :meth:`check` without its range checks (sensitivity ranges and spreads use it):
+        counted kinds must match, a precision name is bytes per what the variable counts, and a
+        dimensionless Quantity of another registry is a plain number in this variable's kind.
+
+        >>> v = Variable.make("batch_size", unit="sample")
+        >>> v.quantity("128 sample"), v.quantity(pint.UnitRegistry().Quantity(128, "count"))
+        (<Quantity(128, 'sample')>, <Quantity(128, 'sample')>)
+        """
+        label = label or self.name
+        if isinstance(value, str):
+            value = self._parse_text(value, label)
+        if value._REGISTRY is not ureg:
+            value = self._from_foreign(value, label)
+        if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
+            value = self._with_counted(value)
+        if value.dimensionality != self.unit.dimensionality:
+            raise UnitError(self.unit_mismatch(value, label))
+        return value
+
+    def expects(self, label: str | None = None) -> str:
+        """``bytes_per_param expects B/param (bytes per parameter)``: the start of a unit error.
+
+        >>> Variable.make("bytes_per_param", unit="B/param").expects()
+        'bytes_per_param expects B/param (bytes per parameter)'
+        """
+        unit = self.accepted_unit
+        text = f"{unit:~C}" or "1"
+        return f"{label or self.name} expects {text} ({describe_unit(unit)})"
+
+    @property
+    def accepted_unit(self) -> pint.Unit:
+        """The unit a value is given in: the declared unit, less the counted kinds declared implicit.
+
+        >>> Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"}).accepted_unit
+        <Unit('param')>
+        """
+        counted = self.extra.get("counted")
+        if not counted:
+            return self.unit
+        result = ureg.dimensionless
+        for name, power in (self.unit / parse_unit(counted))._units.items():
+            if name != "count":   # a plain count times a kind is that kind
+                result = result * ureg.Unit(name) ** power
+        return result
+
+    def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
+        """The message refusing ``value`` for this variable, in the field's words and with both units.
+
+        >>> print(Variable.make("bytes_per_param", unit="B/param").unit_mismatch(Q_(2, "GB")))
+        bytes_per_param expects B/param (bytes per parameter); got 2 GB (bytes): dimension [information], not [information] / [param]
+        >>> print(Variable.make("batch_size", unit="sample").unit_mismatch(Q_(256, "token")))
+        batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
+        """
+        got = f"{value:~C}".strip()
+        want, have = self.accepted_unit.dimensionality, value.units.dimensionality
+        return (f"{self.expects(label)}; got {got} ({describe_unit(value.units)}): "
+                f"dimension {str(have) or 'dimensionless'}, not {str(want) or 'dimensionless'}")
+
+    def _parse_text(self, text: str, label: str) -> pint.Quantity:
+        """Text in the package's units; a precision name (``fp16``) is bytes per whatever this variable counts."""
+        key = text.strip().lower()
+        if key in PRECISION_BYTES and self.unit.dimensionality.get("[information]") == 1:
+            rest = self.unit / ureg.byte
+            if is_counted_only(rest) and all(p < 0 for p in rest.dimensionality.values()):
+                return Q_(PRECISION_BYTES[key], ureg.byte * _counted_units(rest))
+        return parse_quantity(text, name=label)
+
+    def _with_counted(self, value: pint.Quantity) -> pint.Quantity:
+        """``value`` with the counted kinds this variable declares implicit (``counted = "1/sample"``).
+
+        A registry figure read in a per-example role: the model's parameters (``param``) are the
+        parameters whose gradient each example keeps (``param/sample``), as DP-SGD's ``B·P·b`` reads.
+        Only the declared kinds are added, and only when that gives exactly this variable's dimension.
+
+        >>> v = Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"})
+        >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample")), v.check(1.5e9)
+        (1500000000.0, 1500000000.0, 1500000000.0)
+        >>> v.check(Q_(1024, "token"))
+        Traceback (most recent call last):
+        ...
+        mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 1024 token (tokens): dimension [token], not [param]
+        """
+        implicit = parse_unit(self.extra["counted"])
+        if not is_counted_only(implicit):
+            raise UnitError(f"{self.name}: counted = {self.extra['counted']!r} must be made of counted kinds")
+        if (value.units * implicit).dimensionality == self.unit.dimensionality:
+            return Q_(value.magnitude, value.units * implicit)
+        return value
+
+    def _from_foreign(self, value: pint.Quantity, label: str) -> pint.Quantity:
+        """A Quantity of another pint registry (the user's, mlsysim's), carried in through its unit text.
+
+        Other registries have no counted kinds (mlsysim's ``param`` is a dimensionless count), so:
+        a unit naming a counted kind we know keeps it (mlsysim's ``param`` is our ``param``); a
+        dimensionless one (``count``, ``dimensionless``) is a plain number, taken in this variable's
+        unit when that unit is made of counted kinds alone (256 count for a batch of samples); any
+        other mismatch (a plain ``byte`` for bytes per parameter) is refused: which count it is per
+        cannot be known.
+        """
+        try:
+            ours = carry_in(value)
+        except UnitError as exc:
+            raise UnitError(f"{label}: {exc}") from None
+        if ours.dimensionality == self.unit.dimensionality:
+            return ours
+        foreign_plain = not value.dimensionality and not counted_part(ours.units)
+        if foreign_plain and is_counted_only(self.unit):
+            return Q_(value.to("dimensionless").magnitude, self.unit)
+        got = f"{value:~C}".strip() if hasattr(value, "_REGISTRY") else str(value)
+        raise UnitError(
+            f"{self.expects(label)}; got {got} from another pint registry ({describe_unit(ours.units)}), which cannot say "
+            f"what it counts: pass '{value.magnitude} {self.unit_text}' or the plain number {value.magnitude}")
+
+
+def _counted_units(dimension_unit: pint.Unit) -> pint.Unit:
+    """The counted-kind units with the powers of ``dimension_unit``'s dimension (``1/param`` for ``[param]^-1``)."""
+    result = ureg.dimensionless
+    for name, (dim, _, _) in COUNTED_KINDS.items():
+        power = dimension_unit.dimensionality.get(dim, 0)
+        if power:
+            result = result * ureg.Unit(name) ** power
+    return result
+
+
 def _is_numpy_scalar(value: Any) -> bool:
     return type(value).__module__ == "numpy" and hasattr(value, "item") and getattr(value, "ndim", 1) == 0
-
-
-def _dim_text(unit: Any) -> str:
-    text = str(getattr(unit, "dimensionality", unit))
-    return text or "dimensionless"

@@ -32,7 +32,7 @@ from mlsysim_symbolic.units import Q_, parse_quantity
 
 NAN, INF = math.nan, math.inf
 CLS = catalog().classes["PerExampleGradientScenario"]
-GOOD = {"models": {"GPT-2": "GPT2"}, "batch_size": 256, "bytes_per_param": "4 B"}
+GOOD = {"models": {"GPT-2": "GPT2"}, "batch_size": 256, "bytes_per_param": "4 B/param"}
 S = Scenarios.DpSgdPerExampleGradients                 # per_batch(name), per_example(name)
 CKPT = Scenarios.Gpt3CheckpointInterval10K             # waste_at(tau), miss_penalty(factor)
 KNEE = Scenarios.VisionBatchingKnee                    # service_time(batch_size): an integer argument
@@ -217,7 +217,7 @@ equation = "m"
 [scenarios.S]
 type = "T"
 inputs.m = "4 s"
-""", "expected a quantity in B"),
+""", "m expects B (bytes); got 4 s (seconds)"),
     ("negative input in a scenario", """
 [types.T.inputs.m]
 unit = "B"

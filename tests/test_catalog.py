@@ -122,7 +122,7 @@ equation = "a"
 type = "Tiny"
 inputs.params = 10
 inputs.width = "4 s"
-""", "width: expected a quantity in B/param", "S"),
+""", "width expects B/param (bytes per parameter); got 4 s (seconds)", "S"),
         (GOOD_TYPE.replace("{equation}", "P * b") + """
 [scenarios.S]
 type = "Tinny"
@@ -147,6 +147,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         [types.WithWeights.inputs.models]
         kind = "workloads"
         symbols.P = { attribute = "parameters" }
+        symbols.P_g = { attribute = "parameters", name = "per_example_parameters", unit = "param/sample", counted = "1/sample" }
         [types.WithWeights.inputs.batch_size]
         symbol = "B"
         unit = "sample"
@@ -157,7 +158,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         [types.WithWeights.inputs.weight_bytes]
         symbol = "b_w"
         unit = "B/param"
-        default = "2 B"
+        default = "2 B/param"
         [types.WithWeights.uses.grads]
         type = "PerExampleGradientScenario"
         bind = { models = "models", batch_size = "batch_size", bytes_per_param = "grad_bytes" }
@@ -168,7 +169,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
         type = "WithWeights"
         inputs.models = { "GPT-2" = "GPT2" }
         inputs.batch_size = 8
-        inputs.grad_bytes = "4 B"
+        inputs.grad_bytes = "4 B/param"
         """)
     cat = load_derivations(path)
     s = cat.scenario("Gpt2Batch8")
@@ -176,7 +177,7 @@ def test_user_file_loads_and_composes_the_shipped_catalog(tmp_path):
     assert s.total("GPT-2").to("GB").magnitude == pytest.approx(51.0, rel=1e-12)
     B, P, b_g, b_w = sympy.symbols("B P b_g b_w", positive=True)
     expanded = s.expression("total", expand=True)
-    assert {str(x) for x in expanded.free_symbols} == {"B", "P", "b_g", "b_w"}
+    assert {str(x) for x in expanded.free_symbols} == {"B", "P", "P_g", "b_g", "b_w"}   # P_g: the per-example gradients' parameters
     assert str(s.expression("total")) == "M_batch + P*b_w"
 
 
@@ -185,7 +186,7 @@ def test_composition_refuses_unbound_inputs(tmp_path):
         [types.Half]
         [types.Half.inputs.models]
         kind = "workloads"
-        symbols.P = { attribute = "parameters" }
+        symbols.P = { attribute = "parameters", unit = "param/sample", counted = "1/sample" }
         [types.Half.uses.grads]
         type = "PerExampleGradientScenario"
         bind = { models = "models" }
@@ -400,7 +401,7 @@ def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_bl
     import mlsysim_symbolic.catalog as catalog_module
 
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
-    path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B"\n')
+    path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B/param"\n')
     assert load_derivations(path).scenario("S").size.magnitude == 40
     cached = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "cache").rglob("*.json"))
     assert cached == ["head.json", "scenarios.json", "types.json"]
@@ -432,7 +433,7 @@ def test_scenarios_list_and_types_as_in_mlsysim():
     listed = Scenarios.list()
     assert [s.key for s in listed] == sorted(catalog().declared) and all(isinstance(s, Scenario) for s in listed)
     by_batch = Scenarios.list(sort_by="batch_size", reverse=True)
-    sizes = [getattr(s, "batch_size", None) or 0 for s in by_batch]
+    sizes = [getattr(getattr(s, "batch_size", None) or 0, "magnitude", getattr(s, "batch_size", None) or 0) for s in by_batch]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > 0
     classes = types()
     assert len(classes) == len(catalog().info) and all(issubclass(c, Scenario) for c in classes)

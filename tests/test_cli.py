@@ -113,13 +113,13 @@ def test_eval_text_and_json(capsys):
     data = json.loads(out)
     assert data["scenario"] == NAME and data["key"] is None
     assert data["values"]["per_batch"]["GPT-2"] == {"value": 1.5e9 * 4 * 256, "unit": "B"}
-    assert data["values"]["per_example"]["KWS"] == {"value": 200_000 * 4, "unit": "B"}
+    assert data["values"]["per_example"]["KWS"] == {"value": 200_000 * 4, "unit": "B/sample"}
 
 
 def test_eval_model_and_set(capsys):
-    code, out, _ = run(capsys, "eval", NAME, "--model", "GPT-2", "--set", "batch_size=1024", "--set", "bytes_per_param=2 B", "--json")
+    code, out, _ = run(capsys, "eval", NAME, "--model", "GPT-2", "--set", "batch_size=1024", "--set", "bytes_per_param=2 B/param", "--json")
     data = json.loads(out)
-    assert code == 0 and data["key"] == "GPT-2" and data["set"] == {"batch_size": 1024, "bytes_per_param": "2 B"}
+    assert code == 0 and data["key"] == "GPT-2" and data["set"] == {"batch_size": 1024, "bytes_per_param": "2 B/param"}
     assert data["values"]["per_batch"] == {"value": 1.5e9 * 2 * 1024, "unit": "B"}
     code, out, _ = run(capsys, "eval", "GpuFailuresTraining10K", "--set", "n_components=20000")
     assert code == 0 and "interval = 2.5 h" in out                    # 50,000 h / 20,000

@@ -33,6 +33,7 @@ import sympy
 import mlsysim_symbolic
 from mlsysim_symbolic import InputError, Scenarios, load_derivations, workloads
 from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.units import Q_
 
 NEW_TYPES = (
     "GhostClippingMemoryScenario",
@@ -90,7 +91,7 @@ def test_ghost_clipping_gpt2_lm_head_against_li_et_al():
     assert plain(s.ghost_to_instantiated) == pytest.approx(2 * 1024**2 / (50257 * 768), rel=1e-12)
     assert plain(s.ghost_to_instantiated) == pytest.approx(0.054334, rel=1e-4)
     assert nbytes(s.saving) == inst - ghost
-    assert s.breakeven_seq_length.to("token").magnitude == pytest.approx(math.sqrt(50257 * 768 / 2), rel=1e-12)
+    assert s.breakeven_seq_length.to("count").magnitude == pytest.approx(math.sqrt(50257 * 768 / 2), rel=1e-12)   # positions
     # the scenario's layer is the registry's GPT-2 Small head
     small = workloads()["GPT2_Small"]
     assert s.out_features == small.vocab_size == 50257
@@ -101,19 +102,20 @@ def test_ghost_clipping_equations_follow_eq3():
     """Two Gram matrices of T² values per example (n_G = 2, Li et al. Eq. 3); ratio n_G·T²/(p·d)."""
     s = Scenarios.GhostClippingGpt2SmallLmHead
     t = s.type
-    B, T, p, d, b_v, n_G = (t.variable(n).symbol for n in
-                            ("batch_size", "seq_length", "out_features", "in_features", "bytes_per_value", "gram_matrices"))
+    B, T, p, d, b_v, n_G, g = (t.variable(n).symbol for n in
+                               ("batch_size", "seq_length", "out_features", "in_features", "bytes_per_value", "gram_matrices",
+                                "copies_per_example"))   # g: one instantiated gradient per example (1/sample)
     assert sympy.simplify(s.expression("ghost_memory", expand=True) - n_G * B * T**2 * b_v) == 0
-    assert sympy.simplify(s.expression("instantiated_memory", expand=True) - B * p * d * b_v) == 0
-    assert sympy.simplify(s.expression("ghost_to_instantiated", expand=True) - n_G * T**2 / (p * d)) == 0
-    assert s.gram_matrices == 2
+    assert sympy.simplify(s.expression("instantiated_memory", expand=True) - B * g * p * d * b_v) == 0
+    assert sympy.simplify(s.expression("ghost_to_instantiated", expand=True) - n_G * T**2 / (g * p * d)) == 0
+    assert s.gram_matrices == Q_(2, "1/sample")   # two Gram matrices per example
 
 
 def test_ghost_clipping_breaks_even_at_t_star():
     """At T* = sqrt(p·d/2) both cost the same: p·d = 2048·1024 = 2·1024², so T* = 1024 exactly."""
     cls = mlsysim_symbolic.GhostClippingMemoryScenario
     s = cls(batch_size=8, seq_length=1024, out_features=2048, in_features=1024, bytes_per_value="2 B")
-    assert s.breakeven_seq_length.to("token").magnitude == pytest.approx(1024.0, rel=1e-12)
+    assert s.breakeven_seq_length.to("count").magnitude == pytest.approx(1024.0, rel=1e-12)
     assert nbytes(s.ghost_memory) == nbytes(s.instantiated_memory) == 8 * 2048 * 1024 * 2
     assert nbytes(s.saving) == 0
     longer = s.variant(seq_length=1025)
@@ -239,10 +241,10 @@ def test_microbatch_composes_the_seed_type():
     holds one per-example gradient."""
     seed = Scenarios.DpSgdPerExampleGradients
     s = mlsysim_symbolic.MicrobatchedDpSgdScenario(
-        models={"KWS": "DS_CNN", "GPT-2": "GPT2"}, batch_size=256, microbatch_size=1, bytes_per_param="4 B")
+        models={"KWS": "DS_CNN", "GPT-2": "GPT2"}, batch_size=256, microbatch_size=1, bytes_per_param="4 B/param")
     for model in ("KWS", "GPT-2"):
         assert s.naive_per_batch(model) == seed.per_batch(model)
-        assert s.per_microbatch(model) == seed.per_example(model)
+        assert s.per_microbatch(model) == seed.per_example(model) * Q_(1, "sample")   # one example's gradient
     assert plain(s.reduction) == 256
     P, b, m = (s.type.variable(n).symbol for n in ("P", "bytes_per_param", "microbatch_size"))
     assert sympy.simplify(s.expression("per_microbatch", expand=True) - P * b * m) == 0
@@ -269,7 +271,7 @@ def test_optimizer_constants_are_cited_inputs():
     assert defaults == {"weight_bytes": "2 B/param", "gradient_bytes": "2 B/param", "optimizer_bytes": "12 B/param"}
     assert "ZeRO" in t.inputs["optimizer_bytes"].meaning and "K = 12" in t.inputs["optimizer_bytes"].meaning
     fp32_adam = mlsysim_symbolic.DpSgdOptimizerStateScenario(
-        models={"GPT-2": "GPT2"}, weight_bytes="4 B", gradient_bytes="4 B", optimizer_bytes="8 B")
+        models={"GPT-2": "GPT2"}, weight_bytes="4 B/param", gradient_bytes="4 B/param", optimizer_bytes="8 B/param")
     assert fp32_adam.model_states("GPT-2").to("GB").magnitude == pytest.approx(1.5 * 16)   # 4 + 4 + 8 B/param
 
 
@@ -312,7 +314,7 @@ def test_zero_activation_estimate_for_gpt2():
     each in fp16).  The same type with ZeRO's coefficient (24 B, no attention-score term) gives
     24·1600·32·1024·48 = 60.4 GB; Korthikanti's fuller count is several times larger."""
     zero_style = Scenarios.DpSgdGpt2Activations.variant(
-        batch_size=32, linear_bytes="24 B/token", attention_bytes="0 B/token")
+        batch_size=32, linear_bytes="24 B/token", attention_bytes="0 B*sample/token^2")
     assert zero_style.total("GPT-2").to("GB").magnitude == pytest.approx(60, rel=0.01)
     assert nbytes(zero_style.total("GPT-2")) == pytest.approx(24 * 1600 * 32 * 1024 * 48, rel=1e-12)
     korthikanti = Scenarios.DpSgdGpt2Activations.variant(batch_size=32)
@@ -322,7 +324,7 @@ def test_zero_activation_estimate_for_gpt2():
 def test_activation_constants_are_cited_inputs():
     t = Scenarios.DpSgdGpt2Activations.type
     assert {n: t.inputs[n].default for n in ("linear_bytes", "attention_bytes", "replicated_bytes", "tp_size")} == {
-        "linear_bytes": "34 B/token", "attention_bytes": "5 B/token", "replicated_bytes": "10 B/token", "tp_size": 1}
+        "linear_bytes": "34 B/token", "attention_bytes": "5 B*sample/token^2", "replicated_bytes": "10 B/token", "tp_size": 1}
     assert any("hooks" in a for a in t.assumptions)   # what DP does (not) add is stated
 
 
@@ -335,26 +337,26 @@ def step():
 def test_step_expand_reaches_the_leaves(step):
     t = step.type
     expanded = step.expression("total", expand=True)
-    leaves = {t.variable(n).symbol for n in ("batch_size", "P", "grad_bytes", "weight_bytes", "optimizer_bytes",
+    leaves = {t.variable(n).symbol for n in ("batch_size", "P", "P_g", "grad_bytes", "weight_bytes", "optimizer_bytes",
                                               "seq_length", "h", "a", "L", "linear_bytes", "attention_bytes")}
     assert expanded.free_symbols == leaves
-    B, P, b, b_w, K, s, h, a, L, c_lin, c_att = (t.variable(n).symbol for n in (
-        "batch_size", "P", "grad_bytes", "weight_bytes", "optimizer_bytes", "seq_length", "h", "a", "L",
+    B, P, P_g, b, b_w, K, s, h, a, L, c_lin, c_att = (t.variable(n).symbol for n in (
+        "batch_size", "P", "P_g", "grad_bytes", "weight_bytes", "optimizer_bytes", "seq_length", "h", "a", "L",
         "linear_bytes", "attention_bytes"))
-    by_hand = P * b_w + B * P * b + P * K + L * s * B * h * (c_lin + c_att * a * s / h)
+    by_hand = P * b_w + B * P_g * b + P * K + L * s * B * h * (c_lin + c_att * a * s / h)   # P_g: parameters per example
     assert sympy.simplify(expanded - by_hand) == 0
     assert str(step.equation("total").lhs) == "M_step"
     # unexpanded, the composed terms stay symbols
     assert not (step.expression("total").free_symbols & leaves)
     overhead = step.expression("dp_overhead", expand=True)
     b_g = t.variable("gradient_bytes").symbol
-    assert sympy.simplify(overhead - (B * P * b - P * b_g)) == 0
+    assert sympy.simplify(overhead - (B * P_g * b - P * b_g)) == 0
 
 
 def test_step_equals_the_sum_of_its_parts(step):
     """The composed total equals the separate types evaluated on the same inputs."""
     models = {"GPT-2": "GPT2"}
-    grads = mlsysim_symbolic.PerExampleGradientScenario(models=models, batch_size=256, bytes_per_param="4 B")
+    grads = mlsysim_symbolic.PerExampleGradientScenario(models=models, batch_size=256, bytes_per_param="4 B/param")
     opt = mlsysim_symbolic.DpSgdOptimizerStateScenario(models=models)
     acts = mlsysim_symbolic.DpSgdActivationScenario(models=models, batch_size=256, seq_length=1024)
     parts = [grads.per_batch("GPT-2"), opt.weights("GPT-2"), opt.optimizer_state("GPT-2"), acts.total("GPT-2")]

@@ -39,10 +39,10 @@ def s():
 @pytest.mark.parametrize("model", EXPECTED)
 def test_values(s, model):
     per_example, per_batch = EXPECTED[model]
-    assert s.per_example(model).to("B").magnitude == pytest.approx(per_example, rel=1e-12)
+    assert s.per_example(model).to("B/sample").magnitude == pytest.approx(per_example, rel=1e-12)   # bytes per example
     assert s.per_batch(model).to("B").magnitude == pytest.approx(per_batch, rel=1e-12)
     assert str(s.per_batch(model).units) == "B"
-    assert str(s.per_example(model).units) == "B"
+    assert str(s.per_example(model).units) == "B/sample"
 
 
 def test_published_values_literally(s):
@@ -57,7 +57,7 @@ def test_the_named_instance(s):
     assert list(s.models) == ["KWS", "GPT-2"]
     assert s.models["KWS"].name == "DS-CNN (KWS)"
     assert s.models["GPT-2"].parameters == Q_(1.5e9, "param")
-    assert s.batch_size == 256
+    assert s.batch_size == Q_(256, "sample")
     assert s.bytes_per_param.to("B/param").magnitude == 4
 
 
@@ -78,7 +78,7 @@ def test_symbols_carry_assumptions_and_units(s):
     assert B.symbol.is_integer and B.symbol.is_positive
     assert str(B.unit) == "sample"
     P = t.variable("P")
-    assert P.symbol.is_positive and P.meaning == "parameters of the named model"
+    assert P.symbol.is_positive and P.meaning.startswith("parameters of the named model") and str(P.unit) == "param/sample"
     assert str(t.variable("bytes_per_param").unit) == "B/param"
     assert t.variable("per_batch").latex == r"M_{\mathrm{batch}}"
 
@@ -108,13 +108,13 @@ def test_notes_as_data(s):
 def test_constructor_and_input_forms():
     cls = mlsysim_symbolic.PerExampleGradientScenario
     gpt2 = workloads()["GPT2"]
-    for bpp in (Q_(2, "B"), Q_(2, "B/param"), 2, "2 B", "2 byte", "16 bit", "fp16", "bf16"):
+    for bpp in (Q_(2, "B/param"), 2, "2 B/param", "2 byte/param", "16 bit/param", "fp16", "bf16"):   # bytes per parameter
         s = cls(models={"GPT-2": gpt2}, batch_size=8, bytes_per_param=bpp)
         assert s.per_batch("GPT-2").magnitude == pytest.approx(1.5e9 * 2 * 8, rel=1e-15), bpp
 
 
 def test_variant_returns_a_changed_copy(s):
-    v = s.variant(batch_size=1024, bytes_per_param="2 B")
+    v = s.variant(batch_size=1024, bytes_per_param="2 B/param")
     assert v.per_batch("GPT-2").magnitude == pytest.approx(1.5e9 * 2 * 1024)
     assert s.per_batch("GPT-2").magnitude == 1.536e12          # the original is unchanged
     assert v.variant().per_batch("KWS") == v.per_batch("KWS")   # unchanged inputs give identical values
@@ -129,7 +129,7 @@ def test_registry_provenance():
     gpt2 = reg["GPT2"]
     assert gpt2.source.ref.startswith("Radford et al. (2019)")
     assert gpt2.source.url.endswith("language_models_are_unsupervised_multitask_learners.pdf")
-    assert gpt2.size_in_bytes("4 B") == Q_(6e9, "B")
+    assert gpt2.size_in_bytes("4 B/param") == Q_(6e9, "B")
     assert gpt2.size_in_bytes("fp16") == Q_(3e9, "B")
     assert reg["GPT-2 (1.5B)"] is gpt2
     with pytest.raises(KeyError, match="GPT2"):
@@ -155,7 +155,7 @@ def test_latex(s):
     assert str(s.latex("per_batch", "GPT-2")) == (
         r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}"
     )
-    assert str(s.latex("per_example", "KWS")) == r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB}"
+    assert str(s.latex("per_example", "KWS")) == r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB/sample}"
     table = s.symbol_table("per_batch")
     assert ("B", "examples per step", r"\mathrm{sample}") in table.rows
     assert ("b", "gradient bytes per parameter", r"\mathrm{B/param}") in table.rows
@@ -188,7 +188,7 @@ def cls():
     return mlsysim_symbolic.PerExampleGradientScenario
 
 
-GOOD = {"models": {"GPT-2": "GPT2"}, "batch_size": 8, "bytes_per_param": "4 B"}
+GOOD = {"models": {"GPT-2": "GPT2"}, "batch_size": 8, "bytes_per_param": "4 B/param"}
 
 
 def test_unknown_model_name_lists_known(s):

@@ -60,15 +60,16 @@ _ROOT = r"\sqrt{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}"                     
 ROWS = [
     # ---- training: PerExampleGradientScenario
     Row("DpSgdPerExampleGradients", "per_example", r"M_{\mathrm{example}} = P b",
-        r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB}", 200_000 * 4 / 1e3, "kB", ("KWS",)),
+        r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB/sample}", 200_000 * 4 / 1e3, "kB/sample", ("KWS",)),
     Row("DpSgdPerExampleGradients", "per_batch", r"M_{\mathrm{batch}} = M_{\mathrm{example}} B",
         r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}",
         256 * 1.5e9 * 4 / 1e12, "TB", ("GPT-2",)),
     # ---- training: LowRankUpdateScenario
-    Row("TransformerLayerRank4Update", "full_params", r"P_{\mathrm{full}} = d_{\mathrm{in}} d_{\mathrm{out}}",
-        r"P_{\mathrm{full}} = d_{\mathrm{in}} d_{\mathrm{out}} = 768 \cdot 768 = 589824\,\mathrm{param}", 768 * 768, "param"),
-    Row("TransformerLayerRank4Update", "update_params", r"P_{r} = r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)",
-        r"P_{r} = r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) = 4 \cdot \left(768 + 768\right) = 6144\,\mathrm{param}", 4 * (768 + 768), "param"),
+    # k_p = 1 param per matrix entry (params_per_entry) turns the shape into parameters
+    Row("TransformerLayerRank4Update", "full_params", r"P_{\mathrm{full}} = k_{p} d_{\mathrm{in}} d_{\mathrm{out}}",
+        r"P_{\mathrm{full}} = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} = 1 \cdot 768 \cdot 768 = 589824\,\mathrm{param}", 768 * 768, "param"),
+    Row("TransformerLayerRank4Update", "update_params", r"P_{r} = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)",
+        r"P_{r} = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) = 1 \cdot 4 \cdot \left(768 + 768\right) = 6144\,\mathrm{param}", 4 * (768 + 768), "param"),
     Row("TransformerLayerRank4Update", "reduction", r"reduction = 1 - \frac{P_{r}}{P_{\mathrm{full}}}",
         r"reduction = 1 - \frac{P_{r}}{P_{\mathrm{full}}} = 1 - \frac{r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)}{d_{\mathrm{in}} d_{\mathrm{out}}}"
         r" = 1 - \frac{4 \cdot \left(768 + 768\right)}{768 \cdot 768} = 0.9896", 1 - 4 * 1536 / 768**2, ""),
@@ -76,11 +77,11 @@ ROWS = [
         r"compression = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{\left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) r}"
         r" = \frac{768 \cdot 768}{\left(768 + 768\right) \cdot 4} = 96", 768**2 / (4 * 1536), ""),
     Row("TransformerLayerRank4Update", "full_bytes", r"full_{bytes} = P_{\mathrm{full}} b",
-        r"full_{bytes} = P_{\mathrm{full}} b = d_{\mathrm{in}} d_{\mathrm{out}} b = 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
-        2 * 768 * 768 / 1e6, "MB", variant={"bytes_per_param": "2 B"}),
+        r"full_{bytes} = P_{\mathrm{full}} b = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} b = 1 \cdot 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
+        2 * 768 * 768 / 1e6, "MB", variant={"bytes_per_param": "2 B/param"}),
     Row("TransformerLayerRank4Update", "update_bytes", r"update_{bytes} = P_{r} b",
-        r"update_{bytes} = P_{r} b = r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
-        2 * 4 * 1536 / 1e3, "kB", variant={"bytes_per_param": "2 B"}),
+        r"update_{bytes} = P_{r} b = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 1 \cdot 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
+        2 * 4 * 1536 / 1e3, "kB", variant={"bytes_per_param": "2 B/param"}),
     # ---- training: AllocationGrowthScenario
     Row("ChinchillaComputeDoubling", "growth", r"g = m^{e} - 1", r"g = m^{e} - 1 = 2^{0.5} - 1 = 0.4142", 2**0.5 - 1, ""),
     # ---- training: PowerLawScenario (resource_multiple set in a variant)
@@ -357,10 +358,10 @@ def test_result_of_a_scenario():
     assert L.result(s, "per_batch", "GPT-2", prefix="binary", sig=3) == r"1.4\,\mathrm{TiB}"
     assert L.result(s, "per_batch", "KWS", unit="MiB", sig=5) == r"195.31\,\mathrm{MiB}"   # 2.048e8 / 2**20 = 195.3125
     assert L.result(s, "per_batch", "GPT-2", siunitx=True, unit="GB") == r"\qty{1536}{\giga\byte}"
-    config = L.LatexConfig(unit="MB", sig=3)
-    assert L.substituted(s, "per_example", "GPT-2", config=config).endswith(r"= 6000\,\mathrm{MB}")
-    assert L.substituted(s, "per_example", "KWS", config=config).endswith(r"= 0.8\,\mathrm{MB}")
-    assert L.substituted(s, "per_example", "KWS", unit="GB").endswith(r"= 8 \times 10^{-4}\,\mathrm{GB}")
+    config = L.LatexConfig(unit="MB/sample", sig=3)   # per-example bytes are bytes per sample
+    assert L.substituted(s, "per_example", "GPT-2", config=config).endswith(r"= 6000\,\mathrm{MB/sample}")
+    assert L.substituted(s, "per_example", "KWS", config=config).endswith(r"= 0.8\,\mathrm{MB/sample}")
+    assert L.substituted(s, "per_example", "KWS", unit="GB/sample").endswith(r"= 8 \times 10^{-4}\,\mathrm{GB/sample}")
 
 
 def test_expand_false_leaves_out_the_expanded_symbols():
@@ -442,7 +443,7 @@ def test_symbol_table():
     assert tex.startswith(r"\begin{tabular}{lll}") and r"$b$ & gradient bytes per parameter & $\mathrm{B/param}$ \\" in tex
     si = table.to_latex(siunitx=True, longtable=True)
     assert si.startswith(r"\begin{longtable}") and r"$\unit{\byte\per\param}$" in si
-    assert "| $P$ | parameters of the named model | $\\mathrm{param}$ |" in table.to_markdown()
+    assert "| $P$ | parameters of the named model (one gradient of them per example) | $\\mathrm{param/sample}$ |" in table.to_markdown()
     assert table.to_records()[1] == {"symbol": "B", "meaning": "examples per step", "unit": r"\mathrm{sample}"}
 
 

@@ -45,8 +45,29 @@ def test_every_dimension_changing_mutant_is_refused(tool):
     assert s.caught_consistent == 0                                         # and nothing consistent is refused
     assert s.load_tried >= 0.99 * s.changing
     assert s.load_refused == s.load_tried and not s.load_escaped, [(m.what, m.note) for m in s.load_escaped[:10]]
-    for kind in ("unit", "drop", "extra", "add-bytes", "swap"):
+    for kind in ("unit", "drop", "extra", "add-bytes", "swap", *tool.COUNTED_MUTATIONS):
         assert s.by_kind[kind, "changing"] > 0
+        assert s.by_kind[kind, "caught"] == s.by_kind[kind, "changing"], kind   # every counted-kind slip too
+    assert s.by_kind["kind-swap", "made"] >= 1000 and s.by_kind["kind-drop", "made"] >= 300
+
+
+def test_counted_kind_mutations_of_one_symbol(tool):
+    """param ↔ token in a declared unit, and a per-token left out, are made and change the dimension."""
+    unit = parse_unit("flop/(param*token)")
+    made = dict(tool._kind_mutations(unit))
+    assert set(made) == {"param swapped for token", "param swapped for sample", "param swapped for request", "param left out",
+                         "token swapped for param", "token swapped for sample", "token swapped for request", "token left out"}
+    assert parse_unit(made["token left out"]).dimensionality == parse_unit("flop/param").dimensionality
+    assert parse_unit(made["param swapped for token"]).dimensionality == parse_unit("flop/token**2").dimensionality
+    k, N, D = sympy.symbols("k N D", positive=True)
+    units = {k: unit, N: parse_unit("param"), D: parse_unit("token")}
+    flop = parse_unit("flop")
+    assert not tool.changes_dimension(k * N * D, units, flop)
+    assert tool.changes_dimension(k * N * D, {**units, k: parse_unit(made["token left out"])}, flop)
+    r = sympy.Symbol("r", positive=True)
+    ratio = {r: parse_unit("token/param"), N: parse_unit("param"), D: parse_unit("token")}
+    assert tool.changes_dimension(r * D, ratio, parse_unit("token"))              # N and D exchanged in D_opt = r·N
+    assert not tool.changes_dimension(r * N, ratio, parse_unit("token"))
 
 
 def test_the_oracle_tells_consistent_from_inconsistent(tool):
@@ -74,3 +95,4 @@ def test_the_script_runs_as_a_command():
     out = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "mutants made:" in out.stdout and "escaped: 0" in out.stdout
+    assert "counted kinds (param, token, sample, request):" in out.stdout

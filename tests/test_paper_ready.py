@@ -83,10 +83,10 @@ CASES = [
          r"W_{\mathrm{write}} = \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M}}"),
     # ---- terms in the order of the equation text ("2 * L * n_kv * d_h * b_kv", "(1 - a) * D", "lam * W")
     Case("KV bytes per token", lambda: L.equation(Scenarios.Llama3_70BLongContextAdmissionDgxH100, "kv_per_token"),
-         r"m_{t} = 2 L n_{kv} d_{h} b_{kv}"),
+         r"m_{t} = n_{V} L n_{kv} d_{h} b_{kv}"),   # n_V = 2 vectors (K and V) per token, declared as a counted constant
     Case("KV bytes per token, numbers in the same order", lambda: L.substituted(Scenarios.Llama3_70BLongContextAdmissionDgxH100, "kv_per_token"),
-         r"m_{t} = 2 L n_{kv} d_{h} b_{kv} = 2 L n_{kv} \left\lfloor \frac{h}{a} \right\rfloor b_{kv}"
-         r" = 2 \cdot 80 \cdot 8 \cdot \left\lfloor \frac{8192}{64} \right\rfloor \cdot 2\,\mathrm{B} = 327.7\,\mathrm{kB}"),
+         r"m_{t} = n_{V} L n_{kv} d_{h} b_{kv} = n_{V} L n_{kv} \left\lfloor \frac{h}{a} \right\rfloor b_{kv}"
+         r" = 2 \cdot 80 \cdot 8 \cdot \left\lfloor \frac{8192}{64} \right\rfloor \cdot 2\,\mathrm{B} = 327.7\,\mathrm{kB/token}"),
     Case("downtime", lambda: L.equation(Scenarios.FourNinesAvailability10K, "downtime"), r"T_{\mathrm{down}} = \left(1 - a\right) D"),
     Case("max in declared order", lambda: L.equation(GPT3, "larger"), r"X = \max\left(V, H\right)"),   # SymPy sorts: H, V
     Case("Little's law", lambda: L.equation(Scenarios.VisionServingLittlesLaw, "in_flight"), r"L = \lambda W"),

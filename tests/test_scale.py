@@ -121,9 +121,10 @@ def test_per_bit_energy_keeps_float64_precision(energy_per_bit, expected_per_byt
 
 def test_a_big_integer_input_is_bound_exactly():
     s = GPT2.variant(batch_size=2**62 + 1)
-    assert s.inputs["batch_size"] == 2**62 + 1 and isinstance(s.inputs["batch_size"], int)
+    bound = s.inputs["batch_size"]   # a batch is samples, a counted kind: a Quantity with an exact int magnitude
+    assert bound.magnitude == 2**62 + 1 and isinstance(bound.magnitude, int) and str(bound.units) == "sample"
     assert ulps(s.per_batch("GPT-2").magnitude, F(6 * 10**9) * (2**62 + 1)) <= 1
-    assert GPT2.variant(batch_size=np.int64(2**62)).inputs["batch_size"] == 2**62
+    assert GPT2.variant(batch_size=np.int64(2**62)).inputs["batch_size"].magnitude == 2**62
 
 
 @pytest.mark.parametrize("values", [
@@ -242,7 +243,7 @@ def test_replicas_at_a_decimal_utilization(rate, utilization, replicas):
 
 @pytest.mark.parametrize("batch, micro, count", [(512, 128, 4), (513, 128, 5), (2**40, 2**20, 2**20), (2**40 + 1, 2**20, 2**20 + 1)])
 def test_microbatch_count_ceil(batch, micro, count):
-    s = CLASSES["MicrobatchedDpSgdScenario"](models={"R": "ResNet18"}, batch_size=batch, microbatch_size=micro, bytes_per_param="4 B")
+    s = CLASSES["MicrobatchedDpSgdScenario"](models={"R": "ResNet18"}, batch_size=batch, microbatch_size=micro, bytes_per_param="4 B/param")
     assert s.num_microbatches.magnitude == count
 
 

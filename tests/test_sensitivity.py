@@ -74,13 +74,13 @@ def test_derivative_through_composed_outputs():
 # ---------------------------------------------------------------------- 2. one at a time and tornado
 def test_one_at_a_time_sorted_by_swing_with_given_ranges():
     s = Scenarios.DpSgdPerExampleGradients
-    t = s.one_at_a_time("per_batch", "GPT-2", ranges={"batch_size": (128, 1024), "bytes_per_param": ("2 B", "4 B")})
+    t = s.one_at_a_time("per_batch", "GPT-2", ranges={"batch_size": (128, 1024), "bytes_per_param": ("2 B/param", "4 B/param")})
     rows = t.to_records()
     assert [r["input"] for r in rows][:2] == ["batch_size", "bytes_per_param"]
     # hand: 1.5e9*4*(1024-128) B and 1.5e9*256*(4-2) B
     assert rows[0]["swing"].to("B").magnitude == pytest.approx(1.5e9 * 4 * 896)
     assert rows[1]["swing"].to("B").magnitude == pytest.approx(1.5e9 * 256 * 2)
-    assert rows[2]["low"].to("param").magnitude == pytest.approx(1.35e9)   # default +-10 %
+    assert rows[2]["low"].to("param/sample").magnitude == pytest.approx(1.35e9)   # default +-10 %
 
 
 def test_one_at_a_time_rejects_unknown_ranges():
@@ -153,7 +153,7 @@ def test_global_bad_ranges():
 # ---------------------------------------------------------------------- 6. uncertainty
 def test_linear_and_monte_carlo_agree_for_a_nearly_linear_output():
     s = Scenarios.DpSgdPerExampleGradients
-    u = s.uncertainty("per_batch", "GPT-2", inputs={"batch_size": ("normal", 256, 2), "bytes_per_param": ("normal", "4 B", "0.01 B")},
+    u = s.uncertainty("per_batch", "GPT-2", inputs={"batch_size": ("normal", 256, 2), "bytes_per_param": ("normal", "4 B/param", "0.01 B/param")},
                       samples=200_000, seed=5)
     # hand: relative sd = sqrt((2/256)^2 + (0.01/4)^2); mean 1.536e12 B
     rel = math.hypot(2 / 256, 0.01 / 4)

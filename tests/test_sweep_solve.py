@@ -35,7 +35,7 @@ def test_two_input_grid_broadcasts_one_axis_per_input():
 
 
 def test_sweep_accepts_units_and_text():
-    r = S.sweep("per_batch", "GPT-2", bytes_per_param=["16 bit", "2 B", "fp32"])
+    r = S.sweep("per_batch", "GPT-2", bytes_per_param=["16 bit/param", "2 B/param", "fp32"])
     np.testing.assert_allclose(r.values.to("GB").magnitude, [768, 768, 1536])
 
 

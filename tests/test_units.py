@@ -32,8 +32,8 @@ def test_mixing_dimensions_raises(left, right):
     "a, b, unit, expected",
     [
         (Q_(1.5e9, "param"), Q_(4, "B/param"), "B", 6e9),
-        (Q_(1.5e9, "param"), Q_(4, "B"), "B", 6e9),          # counts are dimensionless
-        (Q_(2, "token"), Q_(3, "sample"), "count", 6),
+        (Q_(1024, "token/sample"), Q_(8, "sample"), "token", 8192),   # tokens per sample times samples
+        (Q_(6, "flop/(param*token)"), Q_(7e10, "param"), "TFLOP/token", 0.42),
         (Q_(2, "flop/param"), Q_(7e10, "param"), "TFLOP", 0.14),
     ],
 )
@@ -84,3 +84,47 @@ def test_bad_quantity_text(bad):
 def test_unknown_units(bad):
     with pytest.raises(UnitError):
         parse_unit(bad)
+
+
+# ---------------------------------------------------------------- counted kinds (issue 11)
+
+@pytest.mark.parametrize("a, b", [("param", "token"), ("param", "sample"), ("token", "sample"), ("sample", "request"),
+                                  ("B/param", "B/token"), ("flop/(param*token)", "flop/param"), ("param", "count")])
+def test_counted_kinds_do_not_mix(a, b):
+    with pytest.raises(pint.DimensionalityError):
+        Q_(1, a).to(b)
+
+
+@pytest.mark.parametrize("unit, words", [
+    ("B/param", "bytes per parameter"), ("flop/(param*token)", "operations per parameter per token"),
+    ("token/sample", "tokens per sample"), ("GB", "bytes"), ("request/s", "requests per second"), ("1", "a plain number"),
+])
+def test_describe_unit_speaks_the_fields_words(unit, words):
+    from mlsysim_symbolic.units import describe_unit
+
+    assert describe_unit(unit) == words
+
+
+def test_importing_the_package_leaves_pints_application_registry_alone():
+    """The registry stays private: run in a fresh interpreter, since this process imported the package long ago."""
+    import subprocess
+    import sys
+
+    code = (
+        "import pint\n"
+        "before = pint.get_application_registry().get()\n"
+        "import mlsysim_symbolic\n"
+        "from mlsysim_symbolic import Scenarios\n"
+        "Scenarios.DpSgdPerExampleGradients.per_batch('GPT-2')\n"
+        "assert pint.get_application_registry().get() is before\n"
+        "print(pint.Quantity(5, 'mile').to('km'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("8.04672 kilometer")
+
+
+def test_the_package_registry_is_not_pints_default():
+    from mlsysim_symbolic.units import ureg
+
+    assert pint.get_application_registry().get() is not ureg

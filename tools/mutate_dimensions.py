@@ -8,7 +8,14 @@ For every branch of every output of every scenario type, the script plants mista
 - ``extra``: the equation (or one term of a sum) multiplied by a time or divided by a bandwidth;
 - ``add-bytes``: a bytes term added to the equation or to one sum (bytes added to a count);
 - ``swap``: a denominator moved to the numerator (``a / b`` written ``a * b``), or the whole
-  equation inverted.
+  equation inverted;
+- ``kind-swap``: one counted kind of a symbol's declared unit replaced by another (``B/param``
+  declared ``B/token``, ``token/sample`` declared ``token/request``, ``param`` declared ``token``:
+  N and D swapped), as a slip between parameters, tokens, samples and requests would;
+- ``kind-drop``: one counted kind left out of a declared unit (``flop/(param·token)`` declared
+  ``flop/param``: the per token forgotten; ``token/sample`` declared ``token``);
+- ``kind-symbol``: two symbols that count different kinds exchanged in the equation (``r * N``
+  written ``r * D``: parameters and tokens swapped where they are used).
 
 Each mutant is classified by an independent oracle, which evaluates the tree with pint
 Quantities (a random magnitude and the declared unit for each symbol): a mutant *changes the
@@ -52,7 +59,9 @@ from mlsysim_symbolic.dimensions import check_equation  # noqa: E402
 from mlsysim_symbolic.errors import DerivationError, DimensionError  # noqa: E402
 from mlsysim_symbolic.paths import derivations_dir  # noqa: E402
 from mlsysim_symbolic.spec import ScenarioType  # noqa: E402
-from mlsysim_symbolic.units import parse_unit, ureg  # noqa: E402
+from mlsysim_symbolic.units import COUNTED_KINDS, parse_unit, ureg  # noqa: E402
+
+COUNTED_DIMS = {dim for dim, _, _ in COUNTED_KINDS.values()}
 
 #: For a symbol in a unit of this dimension, the units a planted mistake declares it in instead.
 OTHER_UNITS = ["s", "B", "flop", "B/s", "flop/s", "param", "J", "USD"]
@@ -159,7 +168,11 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
     if isinstance(expr, (sympy.Max, sympy.Min)):
         return _same([_eval(a, env) for a in expr.args], "max/min arguments")
     if isinstance(expr, (sympy.floor, sympy.ceiling)):
-        return abs(_dimensionless(_eval(expr.args[0], env), "floor/ceil")) + 1.0   # dimensionless; never 0
+        inner = _eval(expr.args[0], env)
+        if isinstance(inner, pint.Quantity) and inner.dimensionality and all(
+                d in COUNTED_DIMS and p > 0 for d, p in inner.dimensionality.items()):
+            return ureg.Quantity(abs(inner.magnitude) + 1.0, inner.units)   # whole counted things (floor of 2.5 requests)
+        return abs(_dimensionless(inner, "floor/ceil")) + 1.0   # dimensionless; never 0
     if isinstance(expr, (sympy.log, sympy.exp)):
         args = [_dimensionless(_eval(a, env), "log/exp") for a in expr.args]
         if isinstance(expr, sympy.exp):
@@ -217,6 +230,26 @@ def _other_units(unit: pint.Unit) -> list[str]:
     return [others[hash(str(unit)) % len(others)], times]
 
 
+def _unit_text(unit: pint.Unit) -> str:
+    """Unit text that :func:`parse_unit` reads back (``byte**1*token**-1``), for a mutated unit."""
+    return "*".join(f"{name}**{power:g}" for name, power in unit._units.items()) or "1"
+
+
+def _kind_mutations(unit: pint.Unit) -> Iterator[tuple[str, str]]:
+    """(what, unit text) for each counted kind of ``unit`` swapped for each other kind, and left out."""
+    for name, power in unit._units.items():
+        if name not in COUNTED_KINDS:
+            continue
+        for other in COUNTED_KINDS:
+            if other != name:
+                yield f"{name} swapped for {other}", _unit_text(unit / ureg.Unit(name) ** power * ureg.Unit(other) ** power)
+        yield f"{name} left out", _unit_text(unit / ureg.Unit(name) ** power)
+
+
+def _counted_of(unit: pint.Unit) -> dict[str, float]:
+    return {d: p for d, p in unit.dimensionality.items() if d in COUNTED_DIMS}
+
+
 def _replace_node(expr: Any, target: Any, replacement: Any) -> Any:
     """``expr`` with the one subtree ``target`` (by identity of position) replaced."""
     if expr is target:
@@ -257,6 +290,17 @@ def plant(stype: ScenarioType, output: str, index: int, expr: sympy.Expr) -> Ite
             changed = dict(base)
             changed[sym] = parse_unit(text)
             yield mutant("unit", f"{sym} declared in {text} instead of {units[sym]:~C}", expr, changed, (sym, text))
+        for what, text in _kind_mutations(units[sym]):   # counted kinds: parameters, tokens, samples, requests
+            changed = dict(base)
+            changed[sym] = parse_unit(text)
+            kind = "kind-drop" if what.endswith("left out") else "kind-swap"
+            yield mutant(kind, f"{sym} in {units[sym]:~C}: {what} ({text})", expr, changed, (sym, text))
+    counted = sorted((sym for sym in expr.free_symbols if sym in units and _counted_of(units[sym])), key=lambda x: x.name)
+    for i, a in enumerate(counted):   # kind-symbol: two symbols of different counted kinds exchanged
+        for b in counted[i + 1:]:
+            if _counted_of(units[a]) != _counted_of(units[b]):
+                yield mutant("kind-symbol", f"{a} ({units[a]:~C}) and {b} ({units[b]:~C}) exchanged",
+                             expr.xreplace({a: b, b: a}))
     nodes = _nodes(expr)
     for node in nodes:
         if isinstance(node, sympy.Mul) and len(node.args) >= 2:
@@ -484,12 +528,19 @@ def run(load: str = "none", sample_every: int = 10, types: Mapping[str, Scenario
     return summary
 
 
+KINDS = ("unit", "drop", "extra", "add-bytes", "swap", "kind-swap", "kind-drop", "kind-symbol")
+COUNTED_MUTATIONS = ("kind-swap", "kind-drop", "kind-symbol")
+
+
 def report(s: Summary) -> str:
     lines = [f"equations (branches): {s.originals}, consistent by the pint oracle: {s.originals_consistent}",
              f"{'mistake':<10} {'made':>7} {'changing':>9} {'caught':>7}"]
-    for kind in ("unit", "drop", "extra", "add-bytes", "swap"):
+    for kind in KINDS:
         lines.append(f"{kind:<10} {s.by_kind[kind, 'made']:>7} {s.by_kind[kind, 'changing']:>9} {s.by_kind[kind, 'caught']:>7}")
     lines.append(f"{'total':<10} {s.made:>7} {s.changing:>9} {s.caught:>7}")
+    counted = [sum(s.by_kind[k, col] for k in COUNTED_MUTATIONS) for col in ("made", "changing", "caught")]
+    lines.append(f"counted kinds (param, token, sample, request): {counted[0]} mutants, {counted[1]} change the dimension, "
+                 f"{counted[2]} caught")
     lines.append(f"mutants made: {s.made}; dimension-changing: {s.changing}; caught by check_equation: {s.caught}; "
                  f"escaped: {len(s.escaped)}; refused although consistent: {s.caught_consistent}")
     if s.load_tried:

@@ -221,7 +221,7 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
 
     >>> from mlsysim_symbolic import Scenarios
     >>> substituted_parts(Scenarios.DpSgdPerExampleGradients, "per_example", "KWS")
-    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB}']
+    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB/sample}']
     """
     config, arguments = split_options(config, options)
     t = scenario.type
@@ -354,7 +354,7 @@ def align(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all
     >>> from mlsysim_symbolic import Scenarios
     >>> print(align(Scenarios.DpSgdPerExampleGradients, "GPT-2"))
     \\begin{aligned}
-    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB}\\quad \\text{(GPT-2)} \\\\
+    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB/sample}\\quad \\text{(GPT-2)} \\\\
     M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB}\\quad \\text{(GPT-2)}
     \\end{aligned}
     """

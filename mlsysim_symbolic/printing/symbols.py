@@ -7,7 +7,7 @@ paper (``pJ/bit``).
 >>> from mlsysim_symbolic import Scenarios
 >>> t = symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example")
 >>> t.rows[0]
-('P', 'parameters of the named model', '\\mathrm{param}')
+('P', 'parameters of the named model (one gradient of them per example)', '\\mathrm{param/sample}')
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class SymbolTable:
 
         >>> from mlsysim_symbolic import Scenarios
         >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_latex(siunitx=True).splitlines()[4])
-        $P$ & parameters of the named model & $\\unit{\\param}$ \\\\
+        $P$ & parameters of the named model (one gradient of them per example) & $\\unit{\\param\\per\\sample}$ \\\\
         """
         units = self.siunitx_units if siunitx and self.siunitx_units else tuple(r[2] for r in self.rows)
         body = " \\\\\n".join(f"${s}$ & {escape_text(m)} & {_math(u)}" for (s, m, _), u in zip(self.rows, units))
@@ -64,7 +64,7 @@ class SymbolTable:
 
         >>> from mlsysim_symbolic import Scenarios
         >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_markdown().splitlines()[2])
-        | $P$ | parameters of the named model | $\\mathrm{param}$ |
+        | $P$ | parameters of the named model (one gradient of them per example) | $\\mathrm{param/sample}$ |
         """
         lines = ["| Symbol | Meaning | Unit |", "|---|---|---|"]
         for s, m, u in self.rows:

@@ -75,10 +75,12 @@ class Composition(Mapping):
                     f"uses.{use}: {sub.name} is in {sub.variable.unit_text} but {parent.name} is in {parent.variable.unit_text}", "uses", use)
             mapping[sub.variable.symbol] = parent.variable.symbol
         for var in sub.attributes.values():
-            match = next((v for v in parent.attributes.values() if v.extra["paths"] == var.extra["paths"]), None)
+            match = next((v for v in parent.attributes.values()   # the same field read in the same unit (param, or param/sample)
+                          if v.extra["paths"] == var.extra["paths"] and v.unit.dimensionality == var.unit.dimensionality), None)
             if match is None:
                 raise self.fail(
-                    f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} (needed for {sub.name}.{var.symbol})", "uses", use)
+                    f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} in {var.unit_text} "
+                    f"(needed for {sub.name}.{var.symbol})", "uses", use)
             mapping[var.symbol] = match.symbol
         if sub.index and parent.index:
             mapping[sympy.Symbol(sub.index, integer=True, positive=True)] = sympy.Symbol(parent.index, integer=True, positive=True)

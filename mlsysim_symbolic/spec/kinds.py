@@ -14,7 +14,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 >>> bound = Bound()
 >>> KINDS["quantity"].bind(spec, "256 sample", bound)
 >>> bound.values["batch_size"], bound.scalars
-(256, {B: 256})
+(<Quantity(256, 'sample')>, {B: 256})
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ class ObjectKind(InputKind):
             unit = attr["unit"]
         if unit is None:
             raise InputError(f"symbol {sym_name}: field {first!r} has no known unit; declare 'unit'")
-        extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default")}
+        extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default"), "counted": attr.get("counted")}
         label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
         return Variable.make(
             label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),

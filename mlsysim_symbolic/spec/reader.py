@@ -31,7 +31,7 @@ VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "meaning", "latex", "inte
 OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
-                              "default", "name"})
+                              "default", "name", "counted"})
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 

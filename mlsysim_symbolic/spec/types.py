@@ -16,7 +16,7 @@ P*b
 ...     "outputs": {"y": {"unit": "B", "equation": "m + t"}}})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.DerivationError: <derivations>: Bad: output y: equation for y: terms disagree in dimension: m is in B ([information]) but t is in s ([time])
+mlsysim_symbolic.errors.DerivationError: <derivations>: Bad: output y: equation for y: terms disagree in dimension: m is in B ([information]: bytes) but t is in s ([time]: seconds)
 """
 
 from __future__ import annotations

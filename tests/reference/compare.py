@@ -1,7 +1,9 @@
 """Comparing our values with the reference package mlsysim 0.3.0.
 
 mlsysim has its own pint registry; its quantities are carried into ours through
-their magnitude and unit name, then compared at 1e-9 relative.
+their magnitude and unit name, then compared at 1e-9 relative.  mlsysim has no counted
+kinds (its ``param`` is a dimensionless count), so ours are dropped before comparing
+(``uncounted``: 6 GB/sample is mlsysim's 6 GB).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 import pint
 
-from mlsysim_symbolic.units import Q_
+from mlsysim_symbolic.units import Q_, uncounted
 
 REL = 1e-9
 
@@ -31,9 +33,10 @@ def _unit_text(q: Any) -> str:
 def magnitude_like(ours: Any, theirs: Any) -> tuple[float, float]:
     """Our value expressed in the reference value's unit, and the reference magnitude."""
     if isinstance(ours, pint.Quantity):
+        ours = uncounted(ours)
         if hasattr(theirs, "magnitude") and hasattr(theirs, "units"):
             unit = _unit_text(theirs)
-            return float(ours.to(Q_(1, unit).units).magnitude), float(theirs.magnitude)
+            return float((ours / uncounted(Q_(1, unit))).to("dimensionless").magnitude), float(theirs.magnitude)
         return float(ours.to("").magnitude), float(theirs)
     if hasattr(theirs, "magnitude"):
         return float(ours), float(theirs.to("").magnitude)

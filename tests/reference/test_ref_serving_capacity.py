@@ -85,7 +85,10 @@ ARGUMENTS: dict[tuple[str, str], tuple] = {
 }
 
 # Inputs we add to mlsysim's fields (constants made explicit, with mlsysim's value as default).
-ADDED_INPUTS = {"MM1CapacityPlanScenario": {"failed_accelerators", "priced_requests"}}
+ADDED_INPUTS = {   # beyond mlsysim's fields: the counted constants its equations leave implicit (derivations/README.md)
+    "MM1CapacityPlanScenario": {"failed_accelerators", "priced_requests", "requests_per_service"},
+    "WeightReadScenario": {"kv_vectors", "latent_vectors", "tokens_per_step"},
+}
 
 CLASS_OF = {key: cls for cls, keys in SCENARIOS.items() for key in keys}
 
@@ -196,7 +199,7 @@ def test_method(cat, key, member, arg):
 def test_known_values(cat):
     """Spot values from mlsysim's scenario descriptions and formula notes (E = 2.7731, knee 80, 13 replicas, ...)."""
     assert cat.scenario("Gpt2XlSpeculativeGpt2SmallH100").expected_tokens.to("").magnitude == pytest.approx(2.7731, rel=1e-12)
-    assert cat.scenario("LlmDecodeBatchingKnee").knee.to("").magnitude == pytest.approx(80)
+    assert cat.scenario("LlmDecodeBatchingKnee").knee.to("request").magnitude == pytest.approx(80)
     assert cat.scenario("VisionServingLittlesLaw").replicas_needed.magnitude == 13
     assert cat.scenario("KernelAt200FlopPerByteH100").attainable.to("TFLOP/s").magnitude == pytest.approx(670)
     plan = cat.scenario("ResNet50FleetPlanH100")
@@ -243,6 +246,6 @@ def test_weight_read_model_size_fallback(cat, width):
 
     model = mlsysim.Models.Recommendation.DLRM
     theirs = reference_scenario("Gpt2XlFp16WeightReadPhone").variant(workload=model, bytes_per_weight=MQ(width))
-    ours = cat.scenario("Gpt2XlFp16WeightReadPhone").variant(workload="DLRM", bytes_per_weight=width)
+    ours = cat.scenario("Gpt2XlFp16WeightReadPhone").variant(workload="DLRM", bytes_per_weight=f"{width}/param")
     assert_close(ours.weight_bytes, theirs.weight_bytes, "DLRM.weight_bytes")
     assert_close(ours.read_time, theirs.read_time, "DLRM.read_time")
