@@ -138,8 +138,9 @@ def _label(name: str, unit_text: str) -> str:
     return f"{name} [{unit_text}]" if unit_text else name
 
 
-def format_value(q: pint.Quantity, sig: int = 3) -> str:
-    """A scalar Quantity as short text in a readable unit: ``230 sample``, ``2.68 TB/s``, ``1.35x10^9 param``.
+def format_value(q: pint.Quantity, sig: int = 3, tex: bool = True) -> str:
+    """A scalar Quantity as short text in a readable unit: ``230 sample``, ``2.68 TB/s``, ``1.35x10^9 param``
+    (a power of ten in mathtext for a figure; ``tex=False`` keeps ``1.35e+09`` for plain text).
 
     >>> format_value(Q_(2.68e12, "B/s"))
     '2.68 TB/s'
@@ -154,7 +155,7 @@ def format_value(q: pint.Quantity, sig: int = 3) -> str:
     number = f"{magnitude:.{sig}g}"
     if "e" in number and 1e3 <= abs(magnitude) < 1e6:
         number = f"{magnitude:,.0f}"
-    elif "e" in number:    # a count far from 1: a power of ten in mathtext, not 1.35e+09
+    elif "e" in number and tex:    # a count far from 1: a power of ten in mathtext, not 1.35e+09
         mantissa, exponent = number.split("e")
         number = rf"${mantissa}\times 10^{{{int(exponent)}}}$"
     return number + (f" {unit}" if unit else "")
