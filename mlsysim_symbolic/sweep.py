@@ -357,7 +357,7 @@ class Reduction:
 
         rows = [("reduce", self.reduce + (f" of {html.escape(self.output)}" if self.output else ""))]
         if self.limit is not None:
-            rows.append(("limit", f"{html.escape(self.sense)} {show(self.limit)}"))
+            rows.append(("limit", html.escape(f"{self.sense} {format_value(self.limit, 4, tex=False)}")))
         rows += [("value", show(self.value)), ("points", f"{self.points:,}"), ("chunks", str(self.chunks))]
         rows += [(f"at {html.escape(k)}", show(v)) for k, v in self.at.items()]
         rows += [(f"feasible {html.escape(k)}", f"{show(lo)} .. {show(hi)}") for k, (lo, hi) in self.bounds.items()]
