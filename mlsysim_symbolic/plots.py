@@ -250,8 +250,8 @@ def plot_sweep(result: Any, ax: Any = None, **kwargs: Any) -> Any:
 
             options["norm"] = LogNorm(vmin=float(np.nanmin(z)), vmax=float(np.nanmax(z)))
         mesh = ax.pcolormesh(cell_edges(c[co], clog), cell_edges(r[ro], rlog), z, **{**options, **kwargs})
-        _scale(ax, "x", clog)
-        _scale(ax, "y", rlog)
+        _scale(ax, "x", clog, c[co])
+        _scale(ax, "y", rlog, r[ro])
         ax.set_xlabel(_label(names[1], cunit))
         ax.set_ylabel(_label(names[0], runit))
         fig.colorbar(mesh, ax=ax, label=_label(result.output, zunit))
@@ -260,11 +260,18 @@ def plot_sweep(result: Any, ax: Any = None, **kwargs: Any) -> Any:
     return fig
 
 
-def _scale(ax: Any, which: str, log: bool) -> None:
-    if log:
-        (ax.set_xscale if which == "x" else ax.set_yscale)("log")
-    else:
+def _scale(ax: Any, which: str, log: bool, grid: np.ndarray | None = None) -> None:
+    """A log or plain linear axis; a log axis of a mesh over at most 12 grid values gets a tick at each value."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    if not log:
         ax.ticklabel_format(axis=which, style="plain", useOffset=False)
+        return
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    if grid is not None and len(grid) <= 12:
+        from matplotlib.ticker import NullLocator
+
+        axis.set_ticks(list(grid), [f"{v:g}" for v in grid])
+        axis.set_minor_locator(NullLocator())
 
 
 # ---------------------------------------------------------------------- tornado
@@ -373,8 +380,8 @@ def regime_map(x: Any, y: Any, labels: Any, *, x_name: str = "x", y_name: str = 
     cmap = ListedColormap([chosen[n] for n in names])
     norm = BoundaryNorm(np.arange(len(names) + 1) - 0.5, len(names))
     ax.pcolormesh(cell_edges(xs[xo], xlog), cell_edges(ys[yo], ylog), codes.T, cmap=cmap, norm=norm, shading="flat")
-    _scale(ax, "x", xlog)
-    _scale(ax, "y", ylog)
+    _scale(ax, "x", xlog, xs[xo])
+    _scale(ax, "y", ylog, ys[yo])
     ax.set_xlabel(_label(x_name, xunit))
     ax.set_ylabel(_label(y_name, yunit))
     ax.legend(handles=[Patch(facecolor=chosen[n], edgecolor="black", linewidth=0.5, label=n) for n in names],

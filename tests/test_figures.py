@@ -120,6 +120,7 @@ def test_a_heat_map_on_an_uneven_grid_has_cells_on_the_real_grid(tmp_path):
     assert ax.get_xlabel() == "seq_length [token]" and ax.get_ylabel() == "batch_size [sample]"
     assert ax.get_xscale() == "log" and ax.get_yscale() == "linear"
     assert bar.get_ylabel() == "total [TB]"
+    assert ticks(ax.get_xticklabels()) == ["128", "256", "512", "1024", "2048", "8192"]
     mesh = ax.collections[0]
     coords = mesh.get_coordinates()
     x_edges, y_edges = coords[0, :, 0], coords[:, 0, 1]
@@ -175,7 +176,8 @@ def test_regime_map_colours_a_hand_made_label_grid_with_a_legend(tmp_path):
     assert legend.get_title().get_text() == "dominant"
     assert ax.get_xlabel() == "batch_size [sample]" and ax.get_ylabel() == "seq_len [token]"
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"          # both grids are geometric
-    assert "$\\mathdefault{10^{3}}$" in ticks(ax.get_yticklabels())
+    assert ticks(ax.get_yticklabels()) == ["128", "512", "2048", "8192"]   # a tick at each grid value of a log mesh
+    assert ticks(ax.get_xticklabels()) == ["1", "2", "4", "8", "16", "32"]
     mesh = ax.collections[0]
     codes = np.asarray(mesh.get_array()).reshape(len(seq), len(batch))    # rows: y (seq), columns: x (batch)
     names = ["overhead", "compute", "memory"]
