@@ -18,6 +18,7 @@ array([0.5, 1.5, 3. , 5. ])
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -219,9 +220,12 @@ def plot_sweep(result: Any, ax: Any = None, **kwargs: Any) -> Any:
     names = list(result.axes)
     if len(names) not in (1, 2):
         raise ValueError(f"plot_sweep draws one or two inputs; this sweep has {len(names)}")
-    fig, ax = _figure(ax)
     values = result.values
     data = np.asarray(values.magnitude, dtype=float)
+    if data.ndim != len(names):
+        raise ValueError(f"plot_sweep draws a grid with one axis per input; this sweep of {len(names)} inputs has values of "
+                         f"shape {data.shape} (evaluated with grid=False?)")
+    fig, ax = _figure(ax)
     if len(names) == 1:
         xq = result.axes[names[0]]
         xlog, ylog = _wants_log(np.asarray(xq.magnitude, dtype=float), grid=True), _wants_log(data)
@@ -275,10 +279,22 @@ def _scale(ax: Any, which: str, log: bool, grid: np.ndarray | None = None) -> No
 
 
 # ---------------------------------------------------------------------- tornado
-def _short(text: str, width: int = 28) -> str:
-    """A variable's meaning as an axis label: the words before any parenthesis or semicolon, wrapped."""
-    head = text.split(" (")[0].split(";")[0].strip()
-    return "\n".join(textwrap.wrap(head, width)) or text
+def _short(text: str, width: int = 30, lines: int = 2) -> str:
+    """A variable's meaning as an axis label: the words before any parenthesis, colon or semicolon, wrapped to
+    at most ``lines`` lines (an ellipsis marks a cut).
+
+    >>> _short("Adam state bytes per parameter: fp32 master copy, momentum, variance")
+    'Adam state bytes per parameter'
+    >>> print(_short("activation bytes per token, example and hidden unit outside the attention scores"))
+    activation bytes per token,
+    example and hidden unit…
+    """
+    head = re.split(r" \(|[:;]", text, maxsplit=1)[0].strip() or text
+    wrapped = textwrap.wrap(head, width)
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1].rstrip(",") + "\u2026"
+    return "\n".join(wrapped)
 
 
 def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] | None = None) -> Any:
@@ -297,7 +313,7 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
     """
     rows = list(table.records)[::-1]          # widest on top: matplotlib counts rows from the bottom
     own = ax is None
-    fig, ax = _figure(ax, size=(7.2, 1.4 + 0.45 * max(len(rows), 1)))
+    fig, ax = _figure(ax, size=(7.2, 1.4 + 0.5 * max(len(rows), 1)))
     labels = labels or {}
     if not rows:
         ax.set_title(title or f"Tornado: {table.title}")
@@ -321,7 +337,7 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
             lo_side, hi_side = -1.0, 1.0
         for end, side, q in ((lo, lo_side, r["low"]), (hi, hi_side, r["high"])):
             ax.annotate(format_value(q), (end, i), xytext=(3 * side, 0), textcoords="offset points",
-                        ha="left" if side > 0 else "right", va="center", fontsize="x-small")
+                        ha="left" if side > 0 else "right", va="center", fontsize=8)
     line = ax.axvline(b, color="black", linewidth=1, label=f"baseline {format_value(base)}")
     ax.set_xlim(b - 1.6 * reach, b + 1.6 * reach)
     ax.set_ylim(-0.7, len(rows) - 0.3)
