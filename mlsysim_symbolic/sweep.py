@@ -202,7 +202,8 @@ class SweepResult:
         if isinstance(data, np.ndarray) and data.size:
             unit = readable(Q_(np.nanmax(np.abs(data)), self.values.units)).units
             low, high = (Q_(v, self.values.units).to(unit).magnitude for v in (np.nanmin(data), np.nanmax(data)))
-            values = f"; {self.output} {low:.4g} .. {high:.4g} {unit:~C}"
+            shown = f"{low:.4g}" if f"{low:.4g}" == f"{high:.4g}" else f"{low:.4g} .. {high:.4g}"
+            values = f"; {self.output} {shown} {unit:~C}"
         return (f"SweepResult({self.output} [{self.values.units:~C}]" + (f" of {label}" if label else "")
                 + f" over {axes}; shape {self.shape}{values})")
 

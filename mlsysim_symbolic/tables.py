@@ -37,7 +37,11 @@ class Table:
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame; Quantity columns become magnitudes with the unit in the column name."""
-        import pandas as pd
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ModuleNotFoundError('to_pandas needs pandas, which is not installed: pip install pandas '
+                                      '(or pip install "mlsysim-symbolic[test]")', name="pandas") from exc
 
         data: dict[str, list[Any]] = {}
         for col in self.columns:

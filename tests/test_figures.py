@@ -222,6 +222,13 @@ def test_global_sensitivity_without_salib_names_the_sensitivity_extra(monkeypatc
             run("per_batch", "GPT-2", ranges=ranges)
 
 
+def test_to_pandas_without_pandas_says_what_to_install(monkeypatch):
+    t = S.one_at_a_time("per_batch", "GPT-2")
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ModuleNotFoundError, match="pip install pandas"):
+        t.to_pandas()
+
+
 # ---------------------------------------------------------------------- text forms
 def test_sweep_result_repr_names_output_unit_axes_ranges_and_shape():
     r = S.sweep("per_batch", "GPT-2", batch_size=range(1, 65), bytes_per_param=["2 B", "4 B"])
@@ -231,6 +238,8 @@ def test_sweep_result_repr_names_output_unit_axes_ranges_and_shape():
     assert "batch_size = 1 .. 64 sample (64 values)" in text and "bytes_per_param = 2 .. 4 B/param (2 values)" in text
     assert "shape (64, 2)" in text and "per_batch 3 .. 384 GB" in text
     assert str(r) == text and r.shape == (64, 2)
+    one = repr(S.sweep("per_batch", "GPT-2", batch_size=[5]))
+    assert one.endswith("over batch_size = 5 sample; shape (1,); per_batch 30 GB)")
     assert "object at 0x" not in repr(r._axes["batch_size"]) and "1 .. 64 sample" in repr(r._axes["batch_size"])
 
 
