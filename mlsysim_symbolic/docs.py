@@ -1,14 +1,23 @@
-"""Reference pages of scenario types: the docstring ``help()`` shows, and Markdown pages.
+"""Reference pages of scenario types: the docstring ``help()`` shows, and Markdown pages; and the docs site.
 
 Each page follows the shape of a scenario specification: summary, Equation,
 Assumptions, Excludes, Derivation, References, Inputs and Outputs (plain text,
 :func:`~mlsysim_symbolic.spec.page.type_docstring`); the Markdown page (:func:`markdown_page`) adds Examples
 (the named scenarios with their substituted lines), Attributes and Methods, with
 LaTeX math.  :func:`write_docs` writes one page per type and an index.
+
+:func:`build_site` writes a browsable site: the reference pages (Markdown and HTML), the notebooks of
+``notebooks/`` executed and converted to HTML with their figures, and an ``index.html`` linking
+everything.  From a shell: ``python -m mlsysim_symbolic.docs OUT_DIR`` or ``python tools/build_site.py OUT_DIR``.
 """
 
 from __future__ import annotations
 
+import argparse
+import html
+import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -199,3 +208,164 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
     index.write_text(markdown_index(cat, family=family), encoding="utf-8")
     written.append(index)
     return written
+
+
+# ---------------------------------------------------------------------- the docs site
+NOTEBOOKS = ("quickstart", "sensitivity", "new_scenario")
+SITE_EXTRA = 'pip install -e ".[test]"'
+MATHJAX = ('<script>window.MathJax = {tex: {inlineMath: [["$", "$"]], displayMath: [["$$", "$$"]]}};</script>\n'
+           '<script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>')
+STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;vertical-align:top}"
+         "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto}code{background:#f6f8fa}")
+
+
+def notebooks_dir(start: str | Path | None = None) -> Path:
+    """The ``notebooks/`` folder of a source checkout: beside the package, or under ``start`` (default: the
+    working directory).  A wheel does not ship the notebooks, so an installed copy raises a clear error.
+
+    >>> sorted(p.stem for p in notebooks_dir().glob("*.ipynb"))
+    ['new_scenario', 'quickstart', 'sensitivity']
+    """
+    here = Path(__file__).resolve().parent
+    candidates = [here.parent / "notebooks", Path(start if start is not None else Path.cwd()) / "notebooks"]
+    for folder in candidates:
+        if all((folder / f"{name}.ipynb").is_file() for name in NOTEBOOKS):
+            return folder
+    raise FileNotFoundError(
+        "cannot find the notebooks/ folder (looked in " + ", ".join(str(c) for c in candidates) + "): the notebooks are part "
+        "of the source repository, not of an installed wheel; build the site from a checkout "
+        "(git clone ...; pip install -e \".[test]\") or pass notebooks=PATH")
+
+
+def _page(title: str, body: str, *, up: str = "") -> str:
+    """A standalone HTML page with MathJax for the ``$...$`` math of the reference pages."""
+    nav = f'<p><a href="{up}index.html">&larr; mlsysim_symbolic documentation</a></p>' if up else ""
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>\n"
+            f"<style>{STYLE}</style>\n{MATHJAX}</head>\n<body>{nav}\n{body}\n</body></html>\n")
+
+
+def markdown_html(text: str) -> str:
+    """Markdown (with ``$...$`` math kept for MathJax) as an HTML fragment; links to ``X.md`` become ``X.html``.
+
+    >>> markdown_html("See [the page](PerExampleGradientScenario.md), $P b$.")
+    '<p>See <a href="PerExampleGradientScenario.html">the page</a>, $P b$.</p>\\n'
+    """
+    try:
+        from nbconvert.filters.markdown import markdown2html
+    except ImportError as exc:
+        raise ModuleNotFoundError(f"the docs site needs nbconvert: {SITE_EXTRA}", name="nbconvert") from exc
+    return re.sub(r'href="([A-Za-z0-9_./-]+)\.md"', r'href="\1.html"', markdown2html(text))
+
+
+def _notebook_title(nb: object, fallback: str) -> str:
+    for cell in getattr(nb, "cells", []):
+        if cell.cell_type == "markdown":
+            first = cell.source.strip().splitlines()[0] if cell.source.strip() else ""
+            if first.startswith("# "):
+                return first[2:].strip()
+    return fallback
+
+
+def run_notebook(path: str | Path, *, timeout: int = 600, kernel_name: str = "python3") -> object:
+    """Execute the notebook at ``path`` top to bottom (nbclient, in its own folder) and return the executed
+    notebook; a cell that raises stops the run with an error naming the notebook."""
+    try:
+        import nbformat
+        from nbclient import NotebookClient
+        from nbclient.exceptions import CellExecutionError
+    except ImportError as exc:
+        raise ModuleNotFoundError(f"executing notebooks needs nbclient and nbformat: {SITE_EXTRA}", name="nbclient") from exc
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, resources={"metadata": {"path": str(path.parent)}})
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        raise RuntimeError(f"notebook {path.name} failed while building the docs site:\n{exc}") from exc
+    return nb
+
+
+def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, catalog: Catalog | None = None,
+               timeout: int = 600, kernel_name: str = "python3") -> list[Path]:
+    """Write the docs site into ``out_dir`` and return the paths written, ``index.html`` last.
+
+    - ``reference/``: one Markdown page per scenario type and its index (:func:`write_docs`), each also as HTML;
+    - ``notebooks/``: each notebook of :data:`NOTEBOOKS` executed (outputs and figures kept) as ``.ipynb``
+      and converted to ``.html`` with its plots embedded (nbclient and nbconvert, in the ``[test]`` extra);
+    - ``index.html``: links to the notebooks and the reference, by family.
+
+    ``notebooks`` is the folder holding the notebooks (default: :func:`notebooks_dir`).
+    """
+    try:
+        import nbformat
+        from nbconvert import HTMLExporter
+    except ImportError as exc:
+        raise ModuleNotFoundError(f"the docs site needs nbconvert and nbformat: {SITE_EXTRA}", name="nbconvert") from exc
+    from .catalog import catalog as shipped
+
+    cat = catalog if catalog is not None else shipped()
+    source = Path(notebooks) if notebooks is not None else notebooks_dir()
+    missing = [name for name in NOTEBOOKS if not (source / f"{name}.ipynb").is_file()]
+    if missing:
+        raise FileNotFoundError(f"{source}: no {', '.join(f'{m}.ipynb' for m in missing)}")
+    out = Path(out_dir)
+    written: list[Path] = []
+
+    reference = out / "reference"
+    for md in write_docs(reference, cat):
+        page = md.with_suffix(".html")
+        text = md.read_text(encoding="utf-8")
+        title = text.splitlines()[0].lstrip("# ").strip() if text else md.stem
+        page.write_text(_page(title, markdown_html(text), up="../"), encoding="utf-8")
+        written += [md, page]
+
+    folder = out / "notebooks"
+    folder.mkdir(parents=True, exist_ok=True)
+    exporter = HTMLExporter(template_name="lab")
+    titles = {}
+    for name in NOTEBOOKS:
+        nb = run_notebook(source / f"{name}.ipynb", timeout=timeout, kernel_name=kernel_name)
+        titles[name] = _notebook_title(nb, name)
+        executed = folder / f"{name}.ipynb"
+        nbformat.write(nb, executed)
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]}})
+        page = folder / f"{name}.html"
+        page.write_text(body, encoding="utf-8")
+        written += [executed, page]
+
+    items = "".join(f'<li><a href="notebooks/{n}.html">{html.escape(t)}</a> (<a href="notebooks/{n}.ipynb">executed notebook</a>)</li>'
+                    for n, t in titles.items())
+    families = "".join(
+        f"<li>{html.escape(cat.titles.get(fam, fam))}: "
+        + ", ".join(f'<a href="reference/{n}.html">{html.escape(n)}</a>' for n in cat.families[fam]) + "</li>"
+        for fam in sorted(cat.families))
+    body = (f"<h1>mlsysim_symbolic documentation</h1>\n<p>The back-of-envelope equations of machine-learning systems as "
+            f"SymPy expression trees with units: numbers, LaTeX and sensitivities from one declaration.</p>\n"
+            f"<h2>Notebooks</h2>\n<p>Executed when this site was built, with their outputs and figures.</p>\n<ul>{items}</ul>\n"
+            f"<h2>Reference</h2>\n<p><a href=\"reference/index.html\">All {len(cat.types)} scenario types</a> "
+            f"and {len(cat.declared)} named scenarios, by family:</p>\n<ul>{families}</ul>\n")
+    index = out / "index.html"
+    index.write_text(_page("mlsysim_symbolic documentation", body), encoding="utf-8")
+    written.append(index)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m mlsysim_symbolic.docs OUT_DIR [--notebooks DIR]``: build the docs site (:func:`build_site`)."""
+    parser = argparse.ArgumentParser(prog="python -m mlsysim_symbolic.docs", description=(
+        "Build the docs site: reference pages, the notebooks executed and converted to HTML, and an index."))
+    parser.add_argument("out_dir", metavar="OUT_DIR", help="folder to write the site into")
+    parser.add_argument("--notebooks", help="folder holding the notebooks (default: notebooks/ of the source checkout)")
+    args = parser.parse_args(argv)
+    try:
+        paths = build_site(args.out_dir, notebooks=args.notebooks)
+    except (FileNotFoundError, ModuleNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(paths)} files; open {paths[-1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

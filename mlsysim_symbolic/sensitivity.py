@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ import sympy
 from .errors import InputError
 from .evaluate import compile_tree
 from .plan import Analysable
+from .plots import format_value, readable
 from .plots import tornado as draw_tornado
 from .sweep import VectorPlan, vector_plan
 from .symbolic import elasticities
@@ -140,13 +142,38 @@ def _relative_step(x: float, var: Variable, pct: float) -> tuple[float, float, b
 
 
 def tornado(scenario: Analysable, output: str, *keys: Any, ax: Any = None, **options: Any) -> Any:
-    """A tornado chart (matplotlib Figure) of :func:`one_at_a_time`."""
+    """A tornado chart (matplotlib Figure) of :func:`one_at_a_time`: bars labelled by the inputs' meanings,
+    a legend for the low and high input values (shown at the bar ends), the output in a readable unit.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> fig = tornado(Scenarios.DpSgdPerExampleGradients, "per_batch", "GPT-2")
+    >>> [" ".join(t.get_text().split()) for t in fig.axes[0].get_yticklabels()]
+    ['parameters of the named model', 'gradient bytes per parameter', 'examples per step']
+    """
     table = one_at_a_time(scenario, output, *keys, **options)
     label = getattr(scenario, "key", None) or scenario.name
-    return draw_tornado(table, ax=ax, title=f"{label}: {output}")
+    args = scenario.planner.plan(output).args
+    meanings = {}
+    for r in table:
+        _, var = scenario.planner.resolve(r["input"], args)
+        meanings[r["input"]] = var.meaning or var.name
+    return draw_tornado(table, ax=ax, title=f"{label}: {output}", labels=meanings)
 
 
 # ---------------------------------------------------------------------- global (SALib)
+SENSITIVITY_EXTRA = 'pip install "mlsysim-symbolic[sensitivity]"'
+
+
+def _salib(kind: str) -> tuple[Any, Any]:
+    """SALib's ``sample`` and ``analyze`` modules of ``kind`` (``sobol`` or ``morris``), or an error naming the extra."""
+    try:
+        import importlib
+
+        return (importlib.import_module(f"SALib.sample.{kind}"), importlib.import_module(f"SALib.analyze.{kind}"))
+    except ImportError as exc:
+        raise ModuleNotFoundError(f"{kind} needs SALib, which is not installed: {SENSITIVITY_EXTRA}", name="SALib") from exc
+
+
 def _problem(names: Sequence[str], bounds: Sequence[tuple[float, float]]) -> dict[str, Any]:
     if len(names) != len(bounds):
         raise InputError("one (low, high) bound per input is needed")
@@ -164,9 +191,7 @@ def _count(value: Any, name: str, least: int) -> None:
 def sobol_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence[str], bounds: Sequence[tuple[float, float]],
                   n: int = 1024, seed: int = 0, title: str = "") -> Table:
     """First-order and total Sobol indices of ``function`` (rows of X -> Y) over uniform ``bounds``, via SALib."""
-    from SALib.analyze import sobol as sobol_analyze
-    from SALib.sample import sobol as sobol_sample
-
+    sobol_sample, sobol_analyze = _salib("sobol")
     _count(n, "n", 2)
     problem = _problem(names, bounds)
     X = sobol_sample.sample(problem, n, calc_second_order=False, seed=seed)
@@ -181,9 +206,7 @@ def sobol_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence[
 def morris_indices(function: Callable[[np.ndarray], np.ndarray], names: Sequence[str], bounds: Sequence[tuple[float, float]],
                    n: int = 100, levels: int = 4, seed: int = 0, title: str = "") -> Table:
     """Morris elementary-effects screening (mu*, mu, sigma) of ``function`` via SALib."""
-    from SALib.analyze import morris as morris_analyze
-    from SALib.sample import morris as morris_sample
-
+    morris_sample, morris_analyze = _salib("morris")
     _count(n, "n", 2)
     _count(levels, "levels", 2)
     problem = _problem(names, bounds)
@@ -219,14 +242,24 @@ def sobol(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, tu
           **arguments: Any) -> Table:
     """Sobol first-order (S1) and total (ST) indices of ``output`` over uniform input ``ranges``."""
     function, names, bounds, _ = _scenario_function(scenario, output, keys, ranges, arguments)
-    return sobol_indices(function, names, bounds, n=n, seed=seed, title=output)
+    t = sobol_indices(function, names, bounds, n=n, seed=seed, title=output)
+    t.title = f"Sobol indices of {output}"
+    t.note = (f"S1: first-order and ST: total shares of the variance of {output} (fractions, no unit), "
+              f"inputs uniform over their ranges; _conf: 95 % confidence half-widths")
+    return t
 
 
 def morris(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, tuple[Any, Any]], n: int = 100, levels: int = 4,
            seed: int = 0, **arguments: Any) -> Table:
     """Morris screening of ``output`` over input ``ranges`` (mu* in the output's declared unit)."""
-    function, names, bounds, _ = _scenario_function(scenario, output, keys, ranges, arguments)
-    return morris_indices(function, names, bounds, n=n, levels=levels, seed=seed, title=output)
+    function, names, bounds, plan = _scenario_function(scenario, output, keys, ranges, arguments)
+    t = morris_indices(function, names, bounds, n=n, levels=levels, seed=seed, title=output)
+    unit = f"{plan.unit:~C}"
+    t.units.update({c: unit for c in ("mu_star", "mu", "sigma", "mu_star_conf")} if unit else {})
+    t.title = f"Morris screening of {output}"
+    t.note = (f"mu*: mean |elementary effect| of {output} per input range (in {unit or 'its unit'}); "
+              f"mu: mean effect; sigma: its spread (interactions, non-linearity)")
+    return t
 
 
 # ---------------------------------------------------------------------- uncertainty
@@ -380,8 +413,39 @@ class Uncertainty:
         return [{"method": "linear", "mean": self.linear_mean, "sd": self.linear_sd},
                 {"method": "monte carlo", "mean": self.mc_mean, "sd": self.mc_sd, "p05": self.mc_p05, "p95": self.mc_p95}]
 
+    def summary(self) -> Table:
+        """Linear and Monte Carlo rows (mean, sd, 5th and 95th percentiles) in a readable unit of the output."""
+        unit = readable(self.mc_p95).units
+
+        def shown(q: Any) -> Any:
+            return q.to(unit) if isinstance(q, pint.Quantity) else q
+
+        records = [{k: shown(v) for k, v in r.items()} for r in self.to_records()]
+        return Table(("method", "mean", "sd", "p05", "p95"), records,
+                     title=f"Uncertainty of {self.output} ({self.samples:,} Monte Carlo samples)")
+
+    def __str__(self) -> str:
+        """The summary, the Monte Carlo/linear sd ratio, each input's share of the linear variance, and notes.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> u = Scenarios.DpSgdPerExampleGradients.uncertainty("per_batch", "GPT-2", inputs={"batch_size": (128, 384)}, samples=1000)
+        >>> print(str(u).splitlines()[0])
+        Uncertainty of per_batch (1,000 Monte Carlo samples)
+        """
+        parts = [str(self.summary()), f"Monte Carlo sd / linear sd = {self.sd_ratio:.3g}", "", str(self.contributions)]
+        if self.notes:
+            parts += ["", "notes:", *(f"- {n}" for n in self.notes)]
+        return "\n".join(parts)
+
+    def __repr__(self) -> str:
+        return (f"Uncertainty({self.output}: linear {format_value(self.linear_mean, 4)} +/- {format_value(self.linear_sd, 3)}, "
+                f"Monte Carlo {format_value(self.mc_mean, 4)} +/- {format_value(self.mc_sd, 3)} "
+                f"[p05 {format_value(self.mc_p05, 4)}, p95 {format_value(self.mc_p95, 4)}], {self.samples:,} samples)")
+
     def _repr_html_(self) -> str:
-        return Table(("method", "mean", "sd", "p05", "p95"), self.to_records(), title=f"Uncertainty of {self.output}")._repr_html_()
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        return (self.summary()._repr_html_() + f"<p>Monte Carlo sd / linear sd = {self.sd_ratio:.3g}</p>"
+                + self.contributions._repr_html_() + (f"<ul>{notes}</ul>" if notes else ""))
 
 
 def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[str, Any], samples: int = 100_000, seed: int = 0,

@@ -26,7 +26,7 @@ import sympy
 
 from .errors import InputError, UnitError
 from .plan import Analysable
-from .plots import plot_sweep
+from .plots import format_value, plot_sweep, readable
 from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
 from .variables import Variable
 
@@ -156,6 +156,12 @@ class _Axis:
         self.array = None if isinstance(source, range) else array
         self.var = var
 
+    def __len__(self) -> int:
+        return len(self.source) if self.array is None else int(self.array.size)
+
+    def __repr__(self) -> str:
+        return f"Axis({self.var.name}: {_span(self.quantity())})"
+
     def quantity(self) -> pint.Quantity:
         if self.array is None:
             assert self.source is not None
@@ -178,6 +184,33 @@ class SweepResult:
     def axes(self) -> dict[str, pint.Quantity]:
         """Each swept input's values (a Quantity array in its declared unit), by name."""
         return {name: a.quantity() if isinstance(a, _Axis) else a for name, a in self._axes.items()}
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The grid's shape: one axis per swept input (or the broadcast shape with ``grid=False``)."""
+        return tuple(self.values.magnitude.shape)
+
+    def __repr__(self) -> str:
+        """The output and its unit, each swept input with its range, unit and count, and the shape.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> Scenarios.DpSgdPerExampleGradients.sweep("per_batch", "GPT-2", batch_size=range(1, 65), bytes_per_param=[2, 4])
+        SweepResult(per_batch [B] of DpSgdPerExampleGradients over batch_size = 1 .. 64 sample (64 values), bytes_per_param = 2 .. 4 B/param (2 values); shape (64, 2); per_batch 3 .. 384 GB)
+        """
+        axes = ", ".join(f"{name} = {_span(q)}" for name, q in self.axes.items())
+        label = getattr(self.scenario, "key", None) or getattr(self.scenario, "name", "")
+        data = self.values.magnitude
+        values = ""
+        if isinstance(data, np.ndarray) and data.size:
+            unit = readable(Q_(np.nanmax(np.abs(data)), self.values.units)).units
+            low, high = (Q_(v, self.values.units).to(unit).magnitude for v in (np.nanmin(data), np.nanmax(data)))
+            shown = f"{low:.4g}" if f"{low:.4g}" == f"{high:.4g}" else f"{low:.4g} .. {high:.4g}"
+            values = f"; {self.output} {shown} {unit:~C}"
+        return (f"SweepResult({self.output} [{self.values.units:~C}]" + (f" of {label}" if label else "")
+                + f" over {axes}; shape {self.shape}{values})")
+
+    def __str__(self) -> str:
+        return self.__repr__()
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """A line (one input) or heat map (two inputs) with labelled axes and units."""
@@ -223,6 +256,15 @@ class SweepResult:
         rows = "".join(f"<tr><td>{k}</td><td>{html.escape(str(v))}</td></tr>"
                        for k, v in (("shape", data.shape), ("min", f"{np.min(data):.4g}"), ("max", f"{np.max(data):.4g}")))
         return f"<table>{caption}<tbody>{rows}</tbody></table>"
+
+
+def _span(q: pint.Quantity) -> str:
+    """An axis's values as ``low .. high unit (n values)`` (one value alone as ``value unit``)."""
+    data = np.atleast_1d(np.asarray(q.magnitude, dtype=float))
+    unit = f"{q.units:~C}"
+    if data.size == 1:
+        return f"{data[0]:.4g} {unit}".rstrip()
+    return f"{np.nanmin(data):.4g} .. {np.nanmax(data):.4g} {unit}".rstrip() + f" ({data.size} values)"
 
 
 def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, pint.Quantity]]:
@@ -286,6 +328,33 @@ class Reduction:
     feasible: int | None = None
     bounds: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # per input: feasible min, max
     chunks: int = 0
+    output: str = ""                     # the reduced output's name
+    limit: Any = None                    # the feasible region's limit (a Quantity), and its sense
+    sense: str = "<="
+
+    def __repr__(self) -> str:
+        """What was reduced and the result, with units.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> Scenarios.DpSgdPerExampleGradients.reduce_sweep("per_batch", "GPT-2", reduce="max", batch_size=range(1, 1025))
+        Reduction(max of per_batch = 6.144 TB at batch_size = 1024 sample; 1,024 points in 1 chunk)
+        >>> Scenarios.DpSgdPerExampleGradients.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit="80 GB", batch_size=range(1, 100))
+        Reduction(feasible: 13 of 99 points with per_batch <= 80 GB; batch_size 1 sample .. 13 sample; 99 points in 1 chunk)
+        """
+        def show(v: Any) -> str:
+            return format_value(v, 4, tex=False) if isinstance(v, pint.Quantity) else str(v)
+
+        of = f" of {self.output}" if self.output else ""
+        size = f"{self.points:,} points in {self.chunks} chunk{'s' if self.chunks != 1 else ''}"
+        if self.reduce == "feasible":
+            where = f" with {self.output or 'output'} {self.sense} {show(self.limit)}" if self.limit is not None else ""
+            ranges = "".join(f"; {k} {show(lo)} .. {show(hi)}" for k, (lo, hi) in self.bounds.items())
+            return f"Reduction(feasible: {self.feasible} of {self.points:,} points{where}{ranges}; {size})"
+        at = ", ".join(f"{k} = {show(v)}" for k, v in self.at.items())
+        return f"Reduction({self.reduce}{of} = {show(self.value)}" + (f" at {at}" if at else "") + f"; {size})"
+
+    def __str__(self) -> str:
+        return self.__repr__()
 
     def _repr_html_(self) -> str:
         """An HTML table for Jupyter: the reduced value, where it was reached, and the feasible bounds."""
@@ -294,7 +363,10 @@ class Reduction:
         def show(v: Any) -> str:
             return html.escape(f"{v:~.4gP}" if isinstance(v, pint.Quantity) else str(v))
 
-        rows = [("reduce", self.reduce), ("value", show(self.value)), ("points", f"{self.points:,}"), ("chunks", str(self.chunks))]
+        rows = [("reduce", self.reduce + (f" of {html.escape(self.output)}" if self.output else ""))]
+        if self.limit is not None:
+            rows.append(("limit", html.escape(f"{self.sense} {format_value(self.limit, 4, tex=False)}")))
+        rows += [("value", show(self.value)), ("points", f"{self.points:,}"), ("chunks", str(self.chunks))]
         rows += [(f"at {html.escape(k)}", show(v)) for k, v in self.at.items()]
         rows += [(f"feasible {html.escape(k)}", f"{show(lo)} .. {show(hi)}") for k, (lo, hi) in self.bounds.items()]
         return "<table><tbody>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</tbody></table>"
@@ -368,8 +440,9 @@ def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "m
                     v = values[n][ok]
                     lo[n] = min(lo[n], float(v.min()))
                     hi[n] = max(hi[n], float(v.max()))
-    result = Reduction(reduce=reduce, points=total, chunks=chunks)
+    result = Reduction(reduce=reduce, points=total, chunks=chunks, output=output)
     if reduce == "feasible":
+        result.limit, result.sense = Q_(limit_value, plan.unit), sense
         result.value = count
         result.feasible = count
         for n in names:
@@ -395,8 +468,9 @@ def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str,
         arrays.append(da.from_array(a, chunks=tuple(side if s > 1 else 1 for s in a.shape)))
     bcast = da.broadcast_arrays(*arrays)
     y = da.map_blocks(lambda *blocks: plan(**dict(zip(names, blocks))), *bcast, dtype=np.float64)
-    result = Reduction(reduce=reduce, points=math.prod(shape), chunks=int(np.prod(y.numblocks)))
+    result = Reduction(reduce=reduce, points=math.prod(shape), chunks=int(np.prod(y.numblocks)), output=plan.output)
     if reduce == "feasible":
+        result.limit, result.sense = Q_(limit_value, plan.unit), sense
         ok = y <= limit_value if sense == "<=" else y >= limit_value
         result.value = result.feasible = int(ok.sum().compute())
         return result

@@ -59,10 +59,10 @@ def test_integer_inputs_do_not_overflow_in_a_sweep():
 def test_plots_have_labelled_axes_and_units(tmp_path):
     fig = S.sweep("per_batch", "GPT-2", batch_size=range(1, 65)).plot()
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "batch_size [sample]" and ax.get_ylabel() == "per_batch [B]"
+    assert ax.get_xlabel() == "batch_size [sample]" and ax.get_ylabel() == "per_batch [GB]"   # 6 .. 384 GB: a readable prefix
     fig2 = S.sweep("per_batch", "GPT-2", batch_size=range(1, 65), bytes_per_param=[1, 2, 4]).plot()
     assert fig2.axes[0].get_ylabel() == "batch_size [sample]"
-    assert fig2.axes[1].get_ylabel() == "per_batch [B]"     # the colour bar
+    assert fig2.axes[1].get_ylabel() == "per_batch [GB]"     # the colour bar
     fig2.savefig(tmp_path / "heat.png")
 
 

@@ -1,0 +1,96 @@
+"""The docs site builds from the repository: reference pages, the three notebooks executed and converted
+to HTML with their figures, and an index linking everything."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.docs import NOTEBOOKS, build_site, notebooks_dir
+
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbconvert")
+pytest.importorskip("nbclient")
+IMAGE = re.compile(r'<img[^>]*src="data:image/png;base64,')
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """The ``python3`` kernelspec (installed into this environment if it is missing), as in test_notebooks."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True, capture_output=True)
+    return "python3"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, kernel):
+    out = tmp_path_factory.mktemp("site")
+    return out, build_site(out, kernel_name=kernel)
+
+
+def test_every_reference_page_is_written_as_markdown_and_html(site):
+    out, written = site
+    cat = catalog()
+    for name in [*cat.types, "index"]:
+        for suffix in (".md", ".html"):
+            page = out / "reference" / f"{name}{suffix}"
+            assert page in written and page.stat().st_size > 100, page
+    page = (out / "reference" / "PerExampleGradientScenario.html").read_text()
+    assert "<h2" in page and "M_{\\mathrm{batch}}" in page and "MathJax" in page       # math kept for MathJax
+    index = (out / "reference" / "index.html").read_text()
+    assert 'href="PerExampleGradientScenario.html"' in index and ".md\"" not in index   # links point at the HTML pages
+
+
+def test_every_notebook_ran_without_error_and_shows_its_figures(site):
+    out, written = site
+    for name in NOTEBOOKS:
+        page, executed = out / "notebooks" / f"{name}.html", out / "notebooks" / f"{name}.ipynb"
+        assert page in written and executed in written
+        nb = nbformat.read(executed, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code and all(c.execution_count is not None for c in code), f"{name}: a cell did not run"
+        errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+        assert not errors, f"{name}: {errors[0].ename}: {errors[0].evalue}"
+        text = page.read_text()
+        assert len(IMAGE.findall(text)) >= 1, f"{name}: no embedded PNG figure in the HTML"
+        assert "jp-OutputArea-output" in text
+    sensitivity = (out / "notebooks" / "sensitivity.html").read_text()
+    assert len(IMAGE.findall(sensitivity)) >= 3      # tornado, heat map, regime map
+
+
+def test_the_index_links_every_page(site):
+    out, written = site
+    index = out / "index.html"
+    assert written[-1] == index
+    html = index.read_text()
+    links = re.findall(r'href="([^"#]+)"', html)
+    for name in NOTEBOOKS:
+        assert f"notebooks/{name}.html" in links
+    assert "reference/index.html" in links
+    assert all((out / link).is_file() for link in links), [link for link in links if not (out / link).is_file()]
+    assert len([link for link in links if link.startswith("reference/")]) == len(catalog().types) + 1
+
+
+def test_without_notebooks_the_error_says_where_they_live(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no quickstart.ipynb"):
+        build_site(tmp_path / "out", notebooks=tmp_path)
+    assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def test_an_installed_copy_without_notebooks_says_so(tmp_path, monkeypatch):
+    from mlsysim_symbolic import docs
+
+    monkeypatch.setattr(docs, "__file__", str(tmp_path / "site-packages" / "mlsysim_symbolic" / "docs.py"))
+    monkeypatch.chdir(tmp_path)                              # no notebooks/ in the working directory either
+    with pytest.raises(FileNotFoundError, match="not of an installed wheel"):
+        docs.notebooks_dir(tmp_path)
+    assert docs.main([str(tmp_path / "out")]) == 1          # the command reports it as an error, exit status 1
