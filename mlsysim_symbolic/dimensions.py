@@ -153,6 +153,9 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
     mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B*param/token ([param] * [information] / [token]: parameters × bytes per token), but the declared unit is B ([information]: bytes)
     """
     label = f"equation for {output}: " if output else ""
+    if isinstance(expr, sympy.logic.boolalg.Boolean) and not isinstance(expr, sympy.Expr):   # a predicate's condition
+        check_condition(expr, units, output=output)
+        return declared
     if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit
         return declared
     try:

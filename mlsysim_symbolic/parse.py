@@ -276,6 +276,8 @@ def parse_equation(
             raise
         raise EquationError(f"not a valid expression: {exc}") from None
     if condition:
+        if result in (sympy.true, sympy.false):   # a comparison of constants: the fallback of a predicate ("1 < 0")
+            return result
         if not isinstance(result, (sympy.core.relational.Relational, sympy.And, sympy.Or, sympy.Not)):
             raise EquationError("a predicate must be a comparison such as 'total <= capacity'")
         for side in result.atoms(sympy.core.relational.Relational):

@@ -28,6 +28,7 @@ from . import symbolic
 from .errors import InputError, MissingInputError, UnexpectedNameError
 from .plan import NeededBy, Planner, needed_by, thawed
 from .registry import Entry
+from .results import ResultView
 from .sensitivity import SensitivityAccessor
 from .solve import InverseAccessor
 from .spec import RESERVED, OutputSpec, ScenarioType, type_docstring
@@ -183,6 +184,15 @@ class Scenario(metaclass=_ScenarioMeta):
         """
         out = self._type.output(output)
         return sympy.Eq(out.variable.symbol, self.expression(output, expand=expand), evaluate=False)
+
+    @property
+    def result(self) -> ResultView:
+        """mlsysim's result object for this scenario: its field names and values (types that declare one)."""
+        spec = self._type.result
+        if spec is None:
+            raise AttributeError(f"{self._type.name} has no result view (its mlsysim class has no result object); "
+                                 f"read the outputs: {', '.join(self._type.outputs)}")
+        return ResultView(spec, self._planner)
 
     # ------------------------------------------------------------------ accessors
     @property

@@ -466,6 +466,8 @@ def printed_types_load(types: Mapping[str, ScenarioType], raws: Mapping[str, Any
             continue
         raw = copy.deepcopy(dict(raws[name]))
         for output, out in stype.outputs.items():
+            if out.kind != "quantity":   # predicates and labels: compared terms, mutated through the outputs they compare
+                continue
             table = raw["outputs"][output]
             texts = [to_text(b.expr, stype) for b in out.branches]
             if isinstance(table["equation"], str):
@@ -493,6 +495,8 @@ def run(load: str = "none", sample_every: int = 10, types: Mapping[str, Scenario
     n = 0
     for name, stype in types.items():
         for output, out in stype.outputs.items():
+            if out.kind != "quantity":   # a predicate or label compares outputs that are mutated themselves
+                continue
             declared = out.variable.unit
             for index, branch in enumerate(out.branches):
                 summary.originals += 1

@@ -12,10 +12,10 @@
 from __future__ import annotations
 
 from .builder import RESERVED, TypeBuilder
-from .definitions import Branch, InputSpec, OutputSpec, Reference
+from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
 from .kinds import KINDS, Bound, InputKind, kind_of
 from .page import type_docstring
 from .types import ScenarioType
 
-__all__ = ["KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputSpec", "Reference", "ScenarioType",
+__all__ = ["KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputSpec", "Reference", "ResultSpec", "ScenarioType",
            "TypeBuilder", "kind_of", "type_docstring"]

@@ -19,11 +19,21 @@ import sympy
 from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
+from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
-from .definitions import LABEL_RULES, OUTPUT_KINDS, STYLES, Branch, OutputSpec
+from .definitions import LABEL_RULES, OUTPUT_KINDS, STYLES, Branch, OutputSpec, ResultSpec
 from .kinds import kind_of, read_input
-from .reader import OUTPUT_FIELDS, check_fields, check_name, check_type_table, read_reference, read_variable
+from .reader import (
+    OUTPUT_FIELDS,
+    RESULT_FIELDS,
+    check_fields,
+    check_name,
+    check_type_table,
+    read_reference,
+    read_table,
+    read_variable,
+)
 
 if TYPE_CHECKING:
     from .types import ScenarioType
@@ -36,7 +46,7 @@ Locate = Callable[..., "int | None"]
 #: output called ``sensitivity``), and the analysis stays reachable through its module's functions.
 RESERVED = frozenset({
     "type", "planner", "name", "description", "key", "inputs", "outputs", "evaluate", "values", "variant", "keys",
-    "expression", "equation", "self", "cls",
+    "expression", "equation", "result", "self", "cls",
 })
 
 
@@ -70,6 +80,7 @@ class TypeBuilder:
         self.read_equations()
         self.t.check_cycles(self.fail)
         self.settle_styles()
+        self.read_result()
         return self.t
 
     # ------------------------------------------------------------------ names
@@ -236,7 +247,7 @@ class TypeBuilder:
             kind = self.out_kinds[out_name]
             cases: tuple[tuple[str, sympy.Expr], ...] = ()
             if kind == "predicate":
-                branches = (self.predicate(out_name, raw, units),)
+                branches = self.predicate(out_name, raw, units)
             elif kind == "label":
                 branch, cases = self.label(out_name, raw, units)
                 branches = (branch,)
@@ -258,16 +269,22 @@ class TypeBuilder:
         except EquationError as exc:
             raise self.fail(f"output {out_name}: {exc} in {text!r}", "outputs", out_name) from None
 
-    def predicate(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> Branch:
-        """A yes/no output: a comparison whose two sides share a dimension (``fits = "total <= capacity"``)."""
+    def predicate(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> tuple[Branch, ...]:
+        """A yes/no output: a comparison whose two sides share a dimension (``fits = "total <= capacity"``), or a
+        list of them, the first whose inputs are set ("1 < 0" as the last: false when no device is given)."""
         if "cases" in raw or "choice" in raw:
-            raise self.fail(f"output {out_name}: a predicate is one comparison ('equation'), without cases or choice", "outputs", out_name)
-        expr = self.parse(out_name, raw.get("equation"), condition=True)
-        try:
-            check_condition(expr, units, output=out_name)
-        except DimensionError as exc:
-            raise self.fail(f"output {out_name}: {exc}", "outputs", out_name) from None
-        return Branch(expr=expr, text=raw["equation"])
+            raise self.fail(f"output {out_name}: a predicate is a comparison ('equation'), without cases or choice", "outputs", out_name)
+        texts = raw.get("equation")
+        texts = texts if isinstance(texts, list) and texts else [texts]
+        branches = []
+        for text in texts:
+            expr = self.parse(out_name, text, condition=True)
+            try:
+                check_condition(expr, units, output=out_name)
+            except DimensionError as exc:
+                raise self.fail(f"output {out_name}: {exc}", "outputs", out_name) from None
+            branches.append(Branch(expr=expr, text=text))
+        return tuple(branches)
 
     def label(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> tuple[Branch, tuple[tuple[str, sympy.Expr], ...]]:
         """The name of the largest (``argmax``) or smallest (``argmin``) of named terms of one dimension; a tie
@@ -313,6 +330,47 @@ class TypeBuilder:
         except DimensionError as exc:
             raise self.fail(f"output {out_name}: {exc}", *where) from None
         return Branch(expr=expr, text=text, when=when)
+
+    def read_result(self) -> None:
+        """The result view: each field shows a same-named output (without keys' arguments), an output named in
+        ``from``, or else echoes a same-named input (mlsysim's results repeat some inputs)."""
+        raw = self.data.get("result")
+        if raw is None:
+            return
+        where = ("result",)
+        t = self.t
+        try:
+            check_fields(read_table(raw, "result"), RESULT_FIELDS, "result")
+        except InputError as exc:
+            raise self.fail(str(exc), *where) from None
+        names, renames = raw.get("fields"), raw.get("from") or {}
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(renames, Mapping):
+            raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output or input", *where)
+        fields = []
+        for field in names:
+            source = str(renames.get(field, field))
+            out = t.outputs.get(source)
+            if out is not None and not out.arguments:
+                fields.append((field, "output", source))
+            elif out is not None and len(out.arguments) == 1 and t.arguments[out.arguments[0]].extra.get("options"):
+                fields.append((field, "by option", source))   # a dict over the options of its one choice argument
+            elif source in t.inputs:
+                fields.append((field, "input", source))
+            else:
+                raise self.fail(f"result field {field!r} is neither an output without arguments nor an input; "
+                                f"name its source in result.from", *where)
+        unknown = sorted(set(renames) - set(names))
+        if unknown:
+            raise self.fail(f"result.from names fields that are not in result.fields: {', '.join(unknown)}", *where)
+        plain = raw.get("plain") or {}
+        if not isinstance(plain, Mapping) or set(plain) - set(names):
+            raise self.fail("result.plain must be a table of result fields -> the unit mlsysim states them in", *where)
+        try:
+            for unit in plain.values():
+                parse_unit(str(unit))
+        except UnitError as exc:
+            raise self.fail(f"result.plain: {exc}", *where) from None
+        t.result = ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

@@ -93,6 +93,15 @@ class OutputSpec:
 
 
 @dataclass(frozen=True)
+class ResultSpec:
+    """A result view (mlsysim's ``scenario.result``): its class name and each field with the output or input it shows."""
+
+    name: str
+    fields: tuple[tuple[str, str, str], ...]   # (field, "output" | "input" | "by option", our name)
+    plain: tuple[tuple[str, str], ...] = ()    # fields mlsysim keeps as plain numbers in a unit: (field, unit)
+
+
+@dataclass(frozen=True)
 class Reference:
     """A citation: text, with an optional section and URL."""
 

@@ -116,3 +116,7 @@ def check_type_table(data: Mapping[str, Any], fail: Fail) -> None:
     for key in ("assumptions", "excludes", "references"):
         if not isinstance(data.get(key, ()), (list, tuple)):
             raise fail(f"'{key}' must be a list, got {type(data[key]).__name__}", key)
+
+
+#: The fields of a ``[types.NAME.result]`` table.
+RESULT_FIELDS = frozenset({"name", "fields", "from", "plain"})

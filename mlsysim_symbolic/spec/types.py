@@ -30,7 +30,7 @@ import sympy
 from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, did_you_mean
 from ..variables import Variable
 from .builder import Locate, TypeBuilder
-from .definitions import Branch, InputSpec, OutputSpec, Reference
+from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
 
 
 class ScenarioType:
@@ -62,6 +62,7 @@ class ScenarioType:
         self.composed_variables: dict[sympy.Symbol, Variable] = {}
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
         self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
+        self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
 
     @classmethod
     def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,

@@ -1,0 +1,102 @@
+"""Result views: mlsysim's ``scenario.result`` objects, read from a scenario's outputs and inputs.
+
+A type whose mlsysim counterpart has a result object declares ``[types.T.result]`` (the class name and
+its fields, each an output, or an input the result repeats).  ``scenario.result`` is then an immutable
+view with mlsysim's field names and values: Quantities, floats, bools, labels, and keyed fields as dicts.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> r = Scenarios.Llama3_70B_DecodeH100.result
+>>> type(r).__name__, r.bottleneck
+('DecodeBoundResult', 'Memory')
+>>> r.weight_bytes.to("GB")
+<Quantity(141.2, 'gigabyte')>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pint
+
+from .errors import MissingInputError, did_you_mean
+from .plan import Planner
+from .spec import ResultSpec
+from .units import is_counted_only, uncounted
+
+
+def _shown(value: Any, unit: str | None) -> Any:
+    """A value as mlsysim's results carry it: plain numbers for ratios and counts (and, where the type says so,
+    for a quantity mlsysim keeps as a number in a stated unit: a cost in USD), Quantities otherwise."""
+    if isinstance(value, dict):
+        return {k: _shown(v, unit) for k, v in value.items()}
+    if not isinstance(value, pint.Quantity):
+        return value
+    if unit is not None:
+        return value.to(unit).magnitude
+    if is_counted_only(value.units):
+        return uncounted(value).to("").magnitude
+    return value
+
+
+class ResultView:
+    """The fields of one result, evaluated once; read-only, with mlsysim's field names."""
+
+    __slots__ = ("_name", "_values")
+
+    def __init__(self, spec: ResultSpec, planner: Planner) -> None:
+        values: dict[str, Any] = {}
+        plain = dict(spec.plain)
+        for field, source, name in spec.fields:
+            if source == "input":
+                values[field] = planner.inputs.get(name)
+                continue
+            if source == "by option":   # {option: value} over the options whose inputs are set, as mlsysim's dicts
+                argument = planner.type.output(name).arguments[0]
+                values[field] = {}
+                for option in planner.type.arguments[argument].extra["options"]:
+                    try:
+                        values[field][option] = _shown(planner.evaluate(name, **{argument: option}), plain.get(field))
+                    except MissingInputError:
+                        continue
+                continue
+            try:
+                values[field] = _shown(planner.member(name), plain.get(field))
+            except MissingInputError:
+                values[field] = None   # as mlsysim, a field whose optional input is unset is None
+        object.__setattr__(self, "_name", spec.name)
+        object.__setattr__(self, "_values", values)
+
+    def __getattr__(self, field: str) -> Any:
+        values = object.__getattribute__(self, "_values")
+        if field in values:
+            return values[field]
+        raise AttributeError(f"{object.__getattribute__(self, '_name')} has no field {field!r}"
+                             + did_you_mean(field, values) + f" Fields: {', '.join(values)}")
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        raise AttributeError(f"{self._name} is read-only")
+
+    def __dir__(self) -> list[str]:
+        return [*self._values, "fields", "model_dump"]
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(self._values.items())
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The field names, in mlsysim's order."""
+        return tuple(self._values)
+
+    def model_dump(self) -> dict[str, Any]:
+        """The fields as a dict (as pydantic's ``model_dump``, which mlsysim's results have)."""
+        return dict(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ResultView) and self._name == other._name and self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"{self._name}({shown})"
