@@ -194,6 +194,10 @@ def _place(*paths: Path) -> str:
     return hashlib.sha256("\n".join(os.path.abspath(p) for p in paths).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+#: What a cached structure records; raised when the reader records more (scenario inputs count as dependencies).
+STRUCTURE_FORMAT = 2
+
+
 def _cache_read(place: str, part: str, digest: str) -> Any:
     """The cached ``part`` of the file(s) at ``place`` if it was made from content with this ``digest``, else None."""
     folder = cache_dir()
@@ -203,8 +207,8 @@ def _cache_read(place: str, part: str, digest: str) -> Any:
         entry = json.loads((folder / f"{place}.{part}.json").read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(entry, dict) or entry.get("digest") != digest:
-        return None   # stale (the file changed since) or not ours: ignored
+    if not isinstance(entry, dict) or entry.get("digest") != digest or entry.get("format") != STRUCTURE_FORMAT:
+        return None   # stale (the file or what the reader records changed since) or not ours: ignored
     return entry.get("data")
 
 
@@ -215,7 +219,7 @@ def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
         return
     path = folder / f"{place}.{part}.json"
     try:
-        text = json.dumps({"digest": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps({"digest": digest, "format": STRUCTURE_FORMAT, "data": data}, ensure_ascii=False, separators=(",", ":"))
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -327,6 +331,9 @@ def _head(path: Path, data: dict[str, Any], locator: _Locator) -> dict[str, Any]
             raise DerivationError("a type must be a table", path=where, line=line, scenario=type_name)
         uses = raw.get("uses") or {}
         deps = [u["type"] for u in uses.values() if isinstance(u, Mapping) and isinstance(u.get("type"), str)] if isinstance(uses, Mapping) else []
+        inputs = raw.get("inputs") or {}   # a scenario input's type is built first too
+        deps += [i["type"] for i in inputs.values() if isinstance(i, Mapping) and i.get("kind") == "scenario"
+                 and isinstance(i.get("type"), str)] if isinstance(inputs, Mapping) else []
         types.append([type_name, str(raw.get("family", family)), str(raw.get("summary", "")), line, deps])
     scenarios = []
     for key, raw in (data.get("scenarios") or {}).items():

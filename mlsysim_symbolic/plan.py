@@ -37,7 +37,7 @@ from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
 from .spec.kinds import to_base_checked
 from .units import base_ratio, from_base, make_quantity, scaling, ureg
-from .variables import KeyedSymbol, Variable
+from .variables import KeyedSymbol, NestedSymbol, Variable
 
 _EVAL_ERRORS = (ZeroDivisionError, OverflowError, ValueError)
 _INF = float("inf")
@@ -174,6 +174,31 @@ class Planner:
         for sym, index in t.positions.items():   # each key's position, for the *_upto reductions
             for position, key in enumerate(keys.get(index, []), start=1):
                 self._bound.keyed[index][key][sym] = position
+        self._subs: dict[str, Planner] = {}
+        for name, spec in t.inputs.items():
+            if spec.kind == "scenario":
+                self._bind_scenario(name, spec)
+
+    def _bind_scenario(self, name: str, spec: Any) -> None:
+        """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its
+        outputs our equations use, in base units (choice arguments taken from the linked choice inputs)."""
+        value = self._bound.values.get(name)
+        proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.extra.get("scenario_input") == name]
+        if value is None:
+            for sym, _ in proxies:
+                self._bound.scalars[sym] = None
+            return
+        sub = value.planner if hasattr(value, "planner") else Planner(spec.sub_type, value)
+        self._subs[name] = sub
+        for sym, var in proxies:
+            output = var.extra["output"]
+            arguments = {a: self._bound.choices.get(c) for a, c in spec.links.items() if a in spec.sub_type.output(output).arguments}
+            try:
+                q = sub.evaluate(output, **arguments)
+            except MissingInputError:
+                self._bound.scalars[sym] = None
+                continue
+            self._bound.scalars[sym] = to_base_checked(q.magnitude, var, var.name)
 
     def changed(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """The inputs a variant binds: the given ones, with ``changes`` applied through each input's kind."""
@@ -226,6 +251,8 @@ class Planner:
             return leaves[sym]
         if isinstance(sym, KeyedSymbol) and sym.base in leaves:
             return leaves[sym.base]
+        if isinstance(sym, NestedSymbol) and sym.variable is not None:
+            return sym.variable
         raise UnknownNameError(f"{self.type.name}: no variable for symbol {sym}")
 
     def resolve(self, name: str | sympy.Symbol, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
@@ -258,6 +285,11 @@ class Planner:
         """The tree of ``output`` at this scenario's choices: over inputs and earlier outputs, or the leaves only."""
         picked = {**self._bound.choices, **(choices or {})}
         if expand:
+            if self._subs:   # reach through bound scenario inputs to their leaves (needs their values)
+                try:
+                    return self.plan(output, tuple((choices or {}).items())).expr
+                except MissingInputError:
+                    pass
             return self.type.expand(output, picked, available=self.available)
         return self.type.branch(output, picked, self.available).expr
 
@@ -341,6 +373,11 @@ class Planner:
             if sym in seen:
                 return
             seen.add(sym)
+            nested = self._nested(sym)
+            if nested is not None:   # a bound scenario input's output: that scenario's chain, over its own leaves
+                chain.extend(d for d in nested if d[0] == sym or d[0] not in seen)
+                seen.update(d[0] for d in nested)
+                return
             if expr.has(sympy.Sum, sympy.Product):
                 expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: e.func(inline(e.function), *e.limits))
             for dep in sorted(expr.free_symbols, key=lambda s: s.name):
@@ -348,11 +385,34 @@ class Planner:
                     visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
                 elif dep in t.composed:
                     visit(dep, t.composed[dep])
+                elif dep in t.leaves and t.leaves[dep].extra.get("scenario_input") in self._subs:
+                    visit(dep, dep)
             chain.append((sym, self._expand_reductions(expr)))
 
         out = t.output(output)
         visit(out.variable.symbol, t.branch(output, picked, self.available).expr)
         return tuple(chain)
+
+    def _nested(self, sym: sympy.Symbol) -> list[tuple[sympy.Symbol, sympy.Expr]] | None:
+        """For the leaf standing for a bound scenario input's output: that scenario's definitions with its symbols
+        scoped by the input's name, ending with ``(leaf, its result)``; their leaves' values join ours."""
+        var = self.type.leaves.get(sym)
+        name = var.extra.get("scenario_input") if var is not None else None
+        sub = self._subs.get(name) if name else None
+        if sub is None:
+            return None
+        spec, output = self.type.inputs[name], var.extra["output"]
+        links = tuple((a, self._bound.choices[c]) for a, c in spec.links.items()
+                      if a in spec.sub_type.output(output).arguments and c in self._bound.choices)
+        plan = sub.plan(output, links)
+        rename = {s: NestedSymbol(s, name, sub.variable(s)) for s in plan.args}
+        rename.update({d: NestedSymbol(d, name) for d, _ in plan.definitions})
+        for leaf, value in zip(plan.args, sub.values(plan)):
+            self._bound.scalars[rename[leaf]] = value
+        chain = [(rename[d], e.xreplace(rename)) for d, e in plan.definitions]
+        scale = plan.factor / plan.divisor * base_ratio(var.unit)   # 1 for a result already in base units
+        chain.append((sym, rename[plan.definitions[-1][0]] * scale if scale != 1 else rename[plan.definitions[-1][0]]))
+        return chain
 
     # ------------------------------------------------------------------ plans
     def plan(self, output: str, choices: tuple[tuple[str, str], ...] = (), *, slack: bool = False) -> Plan:

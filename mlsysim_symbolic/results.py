@@ -6,8 +6,8 @@ view with mlsysim's field names and values: Quantities, floats, bools, labels, a
 
 >>> from mlsysim_symbolic import Scenarios
 >>> r = Scenarios.Llama3_70B_DecodeH100.result
->>> type(r).__name__, r.bottleneck
-('DecodeBoundResult', 'Memory')
+>>> r.bottleneck, repr(r).split("(")[0]
+('Memory', 'DecodeBoundResult')
 >>> r.weight_bytes.to("GB")
 <Quantity(141.2, 'gigabyte')>
 """

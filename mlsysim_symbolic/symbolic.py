@@ -49,8 +49,12 @@ def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
 
 def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
-    sym = _symbol(scenario, wrt)
-    return sympy.simplify(sympy.diff(scenario.planner.numeric_plan(output).expr, sym))
+    plan = scenario.planner.numeric_plan(output)
+    if isinstance(wrt, str) and not any(wrt in (v.name, v.symbol.name) for v in scenario.type.leaves.values()):
+        sym = scenario.planner.resolve(wrt, plan.args)[1].symbol   # a leaf of a scenario input ("model.micro_batch")
+    else:
+        sym = _symbol(scenario, wrt)
+    return sympy.simplify(sympy.diff(plan.expr, sym))
 
 
 def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
@@ -63,8 +67,8 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     out_unit = plan.unit
     results = []
     for sym, x in zip(plan.args, values):
-        var = t.leaves.get(sym)
-        if var is None or t.leaf_input.get(sym) in t.arguments:
+        var = scenario.planner.variable(sym)   # a scenario input's own leaves count too
+        if t.leaf_input.get(sym) in t.arguments:
             continue
         d = sympy.diff(expr, sym)
         e = sympy.simplify(d * sym / expr)

@@ -17,6 +17,7 @@ mlsysim_symbolic.errors.InputError: batch_size: expected a whole number of sampl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -122,6 +123,36 @@ def check_latex(latex: str, *, symbol: str = "") -> str:
     if depth:
         raise InputError(f"{where}latex {latex!r} leaves a brace open")
     return latex
+
+
+class NestedSymbol(sympy.Symbol):
+    """A symbol of a scenario bound as an input of another (``activation_model``'s micro-batch ``b``): kept apart
+    from the outer type's own symbols, and carrying its variable for units, names and printing.
+
+    >>> b = Variable.make("micro_batch", symbol="b", unit="sample", integer=True)
+    >>> n = NestedSymbol(b.symbol, "activation_model", b)
+    >>> n.base, n.scope, n.variable.name, n == NestedSymbol(b.symbol, "activation_model", b)
+    (b, 'activation_model', 'activation_model.micro_batch', True)
+    """
+
+    base: sympy.Symbol
+    scope: str
+    variable: Any
+
+    def __new__(cls, base: sympy.Symbol, scope: str, variable: Any = None) -> NestedSymbol:
+        obj = sympy.Symbol.__xnew__(cls, f"{scope}.{base.name}", **base.assumptions0)
+        obj.base = base
+        obj.scope = scope
+        if variable is not None:
+            variable = dataclasses.replace(variable, name=f"{scope}.{variable.name}", symbol=obj)
+        obj.variable = variable
+        return obj
+
+    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.base, self.scope), {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}
 
 
 _DOMAIN = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")

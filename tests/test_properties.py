@@ -329,6 +329,31 @@ def check_derivatives(plan: Any, base: tuple, counts: Counter) -> None:
         counts["derivative"] += 1
 
 
+def check_answer(s: Any, name: str, keys: tuple, value: Any) -> None:
+    """A predicate agrees with the sign of its slack evaluated exactly; a label names the case whose term is largest
+    (smallest for argmin) when every case is evaluated exactly."""
+    out = s.type.outputs[name]
+    if out.kind == "predicate":
+        assert isinstance(value, bool)
+        rel = out.branches[0].expr
+        if isinstance(rel, sympy.core.relational.Relational) and s.planner.available(rel):
+            plan = s.planner.plan(name, slack=True)
+            base = s.planner.values(plan, keys)
+            slack = exact_value(plan.expr, exact_numbers(plan.args, base))
+            if slack != 0:
+                assert value == (slack > 0), f"{s.type.name}.{name}: {value} but the exact slack is {slack}"
+        return
+    assert value in out.labels
+    plan = s.planner.plan(name)
+    base = s.planner.values(plan, keys)
+    done = {}
+    for sym, e in plan.definitions[:-1]:
+        done[sym] = e.xreplace(done)
+    terms = [exact_value(term.xreplace(done), exact_numbers(plan.args, base)) for _, term in out.cases]
+    best = max(terms) if out.rule == "argmax" else min(terms)
+    assert terms[out.labels.index(value)] == best, f"{s.type.name}.{name}: {value} but the terms are {terms}"
+
+
 def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     """Checks 1, 2 and 4 for output ``name`` of ``s``; returns how it was called and its value (for check 3)."""
     t = s.type
@@ -353,6 +378,11 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
         value = s.evaluate(name, *keys, **dict(arguments))
     except MissingInputError:
         counts["not applicable"] += 1
+        return None
+    if out.kind != "quantity":   # an answer: checked against the exact values it compares
+        check_answer(s, name, keys, value)
+        counts["answers"] += 1
+        TOTALS[(t.name, name)] += 1
         return None
     # 4. units, and the public member agrees with evaluate
     assert value.units == out.variable.unit, f"{t.name}.{name} is in {value.units}, declared {out.variable.unit}"
@@ -447,6 +477,10 @@ def test_named_scenarios_compiled_equals_exact(key):
             for idx in plan.indices:
                 combos = [(*c, k) for c in combos for k in s.keys(idx)]
             for keys in combos:
+                if out.kind != "quantity":
+                    check_answer(s, name, keys, s.evaluate(name, *keys, **numeric, **dict(choice)))
+                    checked += 1
+                    continue
                 base = s.planner.values(plan, keys, numeric)
                 subs = exact_numbers(plan.args, base)
                 expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)

@@ -23,7 +23,7 @@ from typing import Any
 import sympy
 from sympy.printing.latex import LatexPrinter
 
-from ..variables import KeyedSymbol
+from ..variables import KeyedSymbol, NestedSymbol
 from .text import escape_text, key_text
 
 __all__ = ["Radical", "SymbolPrinter", "ValuePrinter", "arrange", "with_subscript"]
@@ -181,6 +181,8 @@ class SymbolPrinter(LatexPrinter):
             return self._names[expr]
         if isinstance(expr, KeyedSymbol) and expr.base in self._names:
             return with_subscript(self._names[expr.base], key_text(expr.key))
+        if isinstance(expr, NestedSymbol) and expr.variable is not None:   # a symbol of a scenario input: b^{(model)}
+            return rf"{{{expr.variable.latex}}}^{{(\mathrm{{{escape_text(expr.scope)}}})}}"
         return super()._print_Symbol(expr, style=style)
 
     def _print_Radical(self, expr: Radical) -> str:

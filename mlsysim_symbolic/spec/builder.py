@@ -125,6 +125,8 @@ class TypeBuilder:
                 spec = read_input(in_name, raw)
             except (InputError, UnitError, EquationError) as exc:
                 raise self.fail(f"input {in_name}: {exc}", *where) from None
+            if spec.kind == "scenario":
+                spec = self.scenario_input(in_name, spec)
             t.inputs[in_name] = spec
             index = spec.index if kind_of(spec).keyed else None
             if spec.variable is not None:
@@ -135,6 +137,22 @@ class TypeBuilder:
                 t.add_leaf(var, in_name, spec.index)
             if spec.index:
                 t.index_inputs.setdefault(spec.index, []).append(in_name)
+
+    def scenario_input(self, in_name: str, spec: Any) -> Any:
+        """A scenario input's type (built before this one) and its links to our choice inputs, checked."""
+        where = ("inputs", in_name)
+        sub = self.types.get(spec.type_name)
+        if sub is None:
+            raise self.fail(f"input {in_name}: unknown scenario type {spec.type_name!r}", *where)
+        for argument, choice in spec.links.items():
+            options = tuple(sub.arguments[argument].extra.get("options", ())) if argument in sub.arguments else ()
+            if not options:
+                raise self.fail(f"input {in_name}: {spec.type_name} has no choice argument {argument!r} to link", *where)
+            ours = self.t.inputs.get(choice)
+            if ours is None or ours.kind != "choice" or set(options) - set(ours.options):
+                raise self.fail(f"input {in_name}: link {argument} -> {choice!r} needs a choice input declared before it "
+                                f"with the options {', '.join(options)}", *where)
+        return replace(spec, sub_type=sub)
 
     def read_arguments(self) -> None:
         t = self.t

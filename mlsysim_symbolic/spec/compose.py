@@ -88,10 +88,41 @@ class Composition(Mapping):
 
     # Mapping protocol for the parser
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and len(key) == 2 and key[0] in self.subs
+        if not (isinstance(key, tuple) and len(key) == 2):
+            return False
+        spec = self.owner.inputs.get(key[0])
+        return key[0] in self.subs or (spec is not None and spec.kind == "scenario")
+
+    def scenario_output(self, name: str, output: str) -> sympy.Symbol:
+        """``name.output`` of a scenario input: a leaf of ours whose value the bound scenario gives (and whose tree
+        the plan writes out over that scenario's own leaves)."""
+        spec = self.owner.inputs[name]
+        sub = spec.sub_type
+        if output not in sub.outputs:
+            raise EquationError(f"{name} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
+        out = sub.outputs[output]
+        if out.kind != "quantity" or out.indices:
+            raise EquationError(f"{name}.{output} is a {'keyed output' if out.indices else out.kind}; only numbers compose")
+        unlinked = [a for a in out.arguments if a not in spec.links]
+        if unlinked:
+            raise EquationError(f"{name}.{output} takes {', '.join(unlinked)}; link each to a choice input: "
+                                f"link = {{ {unlinked[0]} = \"...\" }}")
+        key = (name, output)
+        if key not in self.proxies:
+            proxy = sympy.Symbol(f"{out.variable.symbol.name}_{name}", real=True)
+            tag = name.replace("_", r"\_")
+            var = Variable(name=f"{name}.{output}", symbol=proxy, unit=out.variable.unit,
+                           meaning=f"{out.doc or out.variable.meaning} (of {name})", role="scenario output",
+                           latex=f"{out.variable.latex}^{{(\\mathrm{{{tag}}})}}", extra={"scenario_input": name, "output": output})
+            self.owner.add_leaf(var, name, None)
+            self.units[proxy] = out.variable.unit
+            self.proxies[key] = proxy
+        return self.proxies[key]
 
     def __getitem__(self, key: tuple[str, str]) -> sympy.Expr:
         use, output = key
+        if use not in self.subs:
+            return self.scenario_output(use, output)
         sub, mapping, choice_map = self.subs[use]
         if output not in sub.outputs:
             raise EquationError(f"{use} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")

@@ -54,6 +54,9 @@ class InputSpec:
     index: str | None = None                    # keyed inputs
     attributes: Mapping[str, Variable] = field(default_factory=dict)  # object inputs: symbol -> variable
     annotation: str = "Any"                     # the Python type a user passes, for signatures and pages
+    type_name: str | None = None                # scenario inputs: the scenario type of the value
+    links: Mapping[str, str] = field(default_factory=dict)   # scenario inputs: its outputs' choice arguments -> our choice inputs
+    sub_type: Any = field(default=None, compare=False, repr=False)   # scenario inputs: that type, once built
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'hardware', 'list', 'map', 'quantity', 'workload', 'workloads']
+['choice', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -344,9 +344,40 @@ class WorkloadsKind(KeyedKind, WorkloadKind):
     update = InputKind.update
 
 
+class ScenarioKind(InputKind):
+    """Another scenario of a declared type (an instance, or a table of its inputs): its outputs enter the
+    equations as ``input.output`` and its leaves reach the plan, so sensitivity reaches through it."""
+
+    name = "scenario"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        check_fields(raw, frozenset({"kind", "type", "link", "required", "meaning", "doc"}))
+        if not isinstance(raw.get("type"), str):
+            raise InputError("a scenario input names its scenario type: type = \"ActivationMemoryScenario\"")
+        links = raw.get("link") or {}
+        if not isinstance(links, Mapping) or not all(isinstance(v, str) for v in links.values()):
+            raise InputError("'link' must be a table: the scenario's choice argument -> our choice input")
+        return InputSpec(name, self.name, str(raw.get("meaning", "")), bool(raw.get("required", False)), None,
+                         annotation=raw["type"], type_name=raw["type"], links=dict(links))
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        if value is None or isinstance(value, Mapping):
+            bound.values[spec.name] = value if value is None else ReadOnlyDict(value)
+            return
+        got = getattr(getattr(value, "type", None), "name", None)
+        if got != spec.type_name or not hasattr(value, "planner"):
+            raise InputError(f"{spec.name}: expected a {spec.type_name} scenario (or a table of its inputs), "
+                             f"got {got or type(value).__name__}")
+        bound.values[spec.name] = value
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        links = ", ".join(f"its {a} from {c}" for a, c in spec.links.items())
+        return [f"    a {spec.type_name} scenario" + (f" ({links})" if links else "")]
+
+
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
-    QuantityKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind())}
+    QuantityKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind(), ScenarioKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:
