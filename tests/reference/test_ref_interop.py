@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from typing import Any
 
 import mlsysim
@@ -311,3 +313,18 @@ def test_mlsysim_quantity_of_the_wrong_dimension_is_refused():
         s.variant(bytes_per_param=mu.Quantity(2, "byte"))
     with pytest.raises(UnitError, match=r"workload: Llama3_70B.parameters expects param \(parameters\); got 70000000000.0 GB \(bytes\)"):
         Scenarios.Llama3_70B_DecodeH100.variant(workload={"parameters": mu.Quantity(7e10, "GB")})
+
+
+def test_package_path_never_imports_mlsysim():
+    """Binding, reading and the interop module itself run with mlsysim unimportable (it is only duck-typed)."""
+    code = (
+        "import sys; sys.modules['mlsysim'] = None\n"
+        "from mlsysim_symbolic import Scenarios\n"
+        "from mlsysim_symbolic.interop import from_mlsysim, mlsysim_kind\n"
+        "from mlsysim_symbolic.registry import Workload\n"
+        "s = Scenarios.Llama3_70B_DecodeH100.variant(workload='Llama3_8B', hardware={'memory_bandwidth': '4 TB/s'})\n"
+        "assert s.values() and from_mlsysim(object(), Workload) is None and mlsysim_kind('Llama3_8B') is None\n"
+        "assert sys.modules['mlsysim'] is None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
