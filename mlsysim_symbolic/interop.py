@@ -84,6 +84,7 @@ IGNORED: dict[str, str] = {
 #: Nested mlsysim objects read field by field (anything else nested and unmapped is refused).
 _GROUPS = frozenset({"metadata", "metadata.provenance", "compute", "memory", "storage", "interconnect", "nvlink"})
 
+
 def mlsysim_kind(value: Any) -> str | None:
     """``"workload"`` or ``"hardware"`` for an mlsysim workload or ``HardwareNode`` (by class name and attributes), else ``None``."""
     if isinstance(value, (str, bytes, Mapping, Entry, pint.Quantity)) or value is None:
