@@ -26,7 +26,7 @@ import pint
 
 from .errors import DerivationError, InputError, UnitError, UnknownNameError, did_you_mean
 from .paths import derivations_dir
-from .units import Q_, parse_quantity, parse_unit
+from .units import Q_, is_counted_only, parse_quantity, parse_unit, ureg
 from .variables import Variable
 
 #: Field name -> (unit, meaning, integer) of the numeric fields a workload may carry.
@@ -220,6 +220,57 @@ def _convert(value: Any, where: str, path: Path) -> Any:
 _TEXT_FIELDS = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
 
 
+#: Unit names of other registries (mlsysim's) that ours spells otherwise: ``Bparam`` is a billion parameters.
+FOREIGN_UNIT_ALIASES: dict[str, str] = {"Bparam": "Gparam"}
+
+
+def field_quantity(value: pint.Quantity, unit: str | None, label: str) -> pint.Quantity:
+    """A Quantity of any pint registry (ours, mlsysim's, the user's) as ours in the dimension of a field's ``unit``.
+
+    Another registry's unit is read by its unit names (``mm²``, ``Bparam`` included); a plain count of
+    another registry (mlsysim's ``count``) is the kind the field counts; any other mismatch is refused.
+    Without a ``unit`` (a field outside the schema) the Quantity is only brought into our registry.
+
+    >>> field_quantity(pint.UnitRegistry().Quantity(1.5e13, "count"), "token", "training_tokens")
+    <Quantity(1.5e+13, 'token')>
+    >>> field_quantity(pint.UnitRegistry().Quantity(2, "GB"), "param", "parameters")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 2 GB (bytes): dimension [information], not [param]
+    """
+    ours = value
+    if value._REGISTRY is not ureg:
+        try:
+            units = ureg.dimensionless
+            for name, power in value.units._units.items():
+                units = units * parse_unit(FOREIGN_UNIT_ALIASES.get(name, name)) ** power
+        except UnitError:
+            raise UnitError(f"{label}: unit {value.units} (from another pint registry) is not known to mlsysim_symbolic") from None
+        ours = Q_(value.magnitude, units)
+    if unit is None:
+        return ours
+    target = parse_unit(unit)
+    if value._REGISTRY is not ureg and not ours.dimensionality and target.dimensionality and is_counted_only(target):
+        ours = Q_(ours.to("dimensionless").magnitude, target)   # mlsysim's count: what the field counts (its GB is not plain)
+    if ours.dimensionality != target.dimensionality:
+        raise UnitError(_unit_variable(unit).unit_mismatch(ours, label))
+    return ours
+
+
+@cache
+def _unit_variable(unit: str) -> Variable:
+    return Variable.make("value", unit=unit)
+
+
+def _carried(value: Any, unit: str | None, label: str) -> Any:
+    """A field's value with another registry's Quantities (in a table of rates too) brought into ours."""
+    if isinstance(value, dict):
+        return {k: _carried(v, unit, f"{label}.{k}") for k, v in value.items()}
+    if isinstance(value, pint.Quantity) and value._REGISTRY is not ureg:
+        return field_quantity(value, unit, label)
+    return value
+
+
 def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mapping[str, tuple[str, str, bool]], where: str = "",
                *, strict: bool | tuple[str, ...] = False) -> Entry:
     """One registry entry from its table (quantities as ``"<number> <unit>"`` text).
@@ -240,6 +291,7 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
         converted = _convert(value, f"{key}.{name}", Path(where or "."))
         if name in schema:
             unit, _, integer = schema[name]
+            converted = _carried(converted, unit, f"{key}.{name}")
             if isinstance(converted, (int, float)) and not isinstance(converted, bool):
                 converted = Q_(converted, unit) if unit != "count" or not integer else converted
             if isinstance(converted, pint.Quantity) and isinstance(converted.magnitude, int):
@@ -248,7 +300,7 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
                 raise UnitError(f"{key}: {name} = {value!r} is not a quantity in {unit}")
             fields[name] = converted
         elif isinstance(converted, (pint.Quantity, dict)) or (isinstance(converted, (int, float)) and not isinstance(converted, bool)):
-            fields[name] = converted
+            fields[name] = _carried(converted, None, f"{key}.{name}")
         else:
             info[name] = converted
     info.update({k: raw[k] for k in _TEXT_FIELDS if k in raw})

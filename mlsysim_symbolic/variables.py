@@ -418,9 +418,14 @@ class Variable:
             raise UnitError(f"{label}: {exc}") from None
         if ours.dimensionality == self.unit.dimensionality:
             return ours
-        foreign_plain = not value.dimensionality and not counted_part(ours.units)
+        foreign_plain = not ours.dimensionality   # in our reading of its units: mlsysim's byte is dimensionless there
         if foreign_plain and is_counted_only(self.unit):
             return Q_(value.to("dimensionless").magnitude, self.unit)
+        def rest(unit: pint.Unit) -> dict[str, Any]:   # the dimension less its counted kinds
+            return {d: p for d, p in unit.dimensionality.items() if d not in counted_part(unit)}
+
+        if rest(ours.units) != rest(self.unit):
+            raise UnitError(f"{self.unit_mismatch(ours, label)} (from another pint registry)")   # 2 GB for a batch size
         got = f"{value:~C}".strip() if hasattr(value, "_REGISTRY") else str(value)
         raise UnitError(
             f"{self.expects(label)}; got {got} from another pint registry ({describe_unit(ours.units)}), which cannot say "

@@ -29,6 +29,7 @@ import sympy
 
 from ..errors import InputError, UnknownNameError
 from ..evaluate import compile_tree, to_base_factor
+from ..interop import from_mlsysim
 from ..parse import parse_equation
 from ..registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
 from ..units import Q_, parse_quantity, to_base
@@ -196,7 +197,7 @@ class ObjectKind(InputKind):
             domain=attr.get("domain"), role="attribute", extra=extra)
 
     def entry(self, value: Any, label: str) -> Entry:
-        """A registry entry from its key, an entry, or a table of its fields (an entry stated inline)."""
+        """A registry entry from its key, an entry, a table of its fields (an entry stated inline), or mlsysim's object."""
         registry = self.registry()
         if isinstance(value, Entry):
             return value
@@ -210,8 +211,11 @@ class ObjectKind(InputKind):
                 return make_entry(self.entry_class, str(value.get("name", label)), value, self.schema, strict=True)
             except (InputError, UnknownNameError) as exc:
                 raise type(exc)(f"{label}: {exc}") from None
-        raise InputError(f"{label}: expected a {registry.kind} (its registry name, or a table of its fields), "
-                         f"got {type(value).__name__}")
+        converted = from_mlsysim(value, self.entry_class, label)   # mlsysim's own workload or HardwareNode
+        if converted is not None:
+            return converted
+        raise InputError(f"{label}: expected a {registry.kind} (its registry name, a table of its fields, or mlsysim's "
+                         f"object), got {type(value).__name__}")
 
     def attributes(self, spec: InputSpec, entry: Entry, label: str, choices: Mapping[str, str]) -> dict[sympy.Symbol, Any]:
         """Each declared symbol of the input read from ``entry`` (base units; ``None`` where absent)."""
