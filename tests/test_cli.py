@@ -7,6 +7,7 @@ numbers are by hand: GPT-2 has 1.5e9 parameters, DS-CNN 200,000, FP32 is 4 bytes
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import json
 import shlex
@@ -545,8 +546,8 @@ def test_model_picks_the_key_and_a_single_key_is_used(capsys):
 # ---------------------------------------------------------------------- every --help has examples that work
 def _subparsers() -> dict[str, object]:
     parser = build_parser()
-    action = next(a for a in parser._actions if isinstance(a, type(parser._subparsers._group_actions[0])))
-    return {"": parser, **action.choices}
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {"": parser, **commands.choices}
 
 
 def _example_lines() -> list[tuple[str, str]]:
@@ -741,3 +742,14 @@ KV = "Gpt2XlKvFullWindow"
 def test_bad_values_are_one_line_errors(capsys, argv, message):
     err = fails(capsys, *argv)
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_readme_command_line_example_prints_what_it_shows(capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Command line\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [b for b in section.split("```text\n")[1:] if b.startswith("$ ")]
+    assert blocks
+    for block in blocks:
+        command, *shown = block.split("\n```", 1)[0].splitlines()
+        code, out, err = run(capsys, *shlex.split(command[2:])[1:])
+        assert code == 0 and err == "" and out.splitlines() == shown
