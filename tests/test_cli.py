@@ -663,6 +663,11 @@ kind = "predicate"
 equation = "per_batch <= C"
 doc = "whether the batch's gradients fit"
 
+[types.GradientFitScenario.outputs.larger]
+kind = "label"
+cases = { gradients = "per_batch", capacity = "C" }
+doc = "which is larger: the gradients or the memory"
+
 [scenarios.GradientsIn80GB]
 type = "GradientFitScenario"
 name = "FP32 per-example gradients in 80 GB"
@@ -702,6 +707,10 @@ def test_solve_a_predicate_without_a_target(capsys, fit_catalog):
     assert code == 0 and data["value"] == 100_000 and data["target"] is None            # 80e9 / (200,000 x 4)
     code, out, _ = run(capsys, "solve", "GradientsIn80GB", "fits", "capacity", "--model", "GPT-2", "--json")
     assert code == 0 and json.loads(out)["exact"] == {"value": pytest.approx(1536), "unit": "GB"}   # 1.5e9 x 4 B x 256
+    code, out, _ = run(capsys, "eval", "GradientsIn80GB")
+    rows = table(out)[1]
+    assert {"output": "fits", "key": "GPT-2", "value": "False", "unit": ""} in rows       # 1,536 GB > 80 GB
+    assert {"output": "larger", "key": "KWS", "value": "capacity", "unit": ""} in rows     # 0.2 GB < 80 GB
 
 
 @pytest.mark.parametrize("argv,code,message", [
@@ -711,6 +720,8 @@ def test_solve_a_predicate_without_a_target(capsys, fit_catalog):
     (["solve", "GradientsIn80GB", "fits", "batch_size"], 2, "--model: fits has one value per models key (KWS, GPT-2)"),
     (["solve", "GradientsIn1GB", "fits", "batch_size"], 1, "mlsysim-symbolic solve: no batch_size gives fits"),    # 6 GB > 1 GB at batch 1
     (["solve", "GradientsIn1GB", "per_batch", "batch_size", "1 GB"], 1, "no batch_size gives per_batch <= 1 GB"),
+    (["solve", "GradientsIn80GB", "larger", "batch_size", "--model", "GPT-2"], 2,
+     "OUTPUT: larger is a label (a name, not a number); solve takes a quantity or a predicate output"),
 ])
 def test_predicate_errors(capsys, fit_catalog, argv, code, message):
     got, out, err = run(capsys, *argv)
