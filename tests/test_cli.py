@@ -7,7 +7,10 @@ numbers are by hand: GPT-2 has 1.5e9 parameters, DS-CNN 200,000, FP32 is 4 bytes
 
 from __future__ import annotations
 
+import argparse
+import importlib.metadata
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -15,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from mlsysim_symbolic.catalog import catalog
-from mlsysim_symbolic.cli import main
+import mlsysim_symbolic
+from mlsysim_symbolic import cli
+from mlsysim_symbolic.catalog import catalog, load_derivations
+from mlsysim_symbolic.cli import build_parser, main
 
 NAME = "DpSgdPerExampleGradients"
 
@@ -36,6 +41,26 @@ def fails(capsys, *argv: str) -> str:
     return err
 
 
+def table(text: str) -> tuple[list[str], list[dict[str, str]]]:
+    """A printed table: its header cells and its rows as {header: cell}, read at the header's column starts
+    (the code lays columns out two spaces apart; this reader only needs each header to start its column)."""
+    lines = text.rstrip("\n").splitlines()
+    header = lines[0]
+    names, starts, i = [], [], 0
+    for cell in [c for c in header.split("  ") if c.strip()]:
+        i = header.index(cell.strip(), i)
+        names.append(cell.strip())
+        starts.append(i)
+        i += len(cell.strip())
+    bounds = [*starts[1:], None]
+    return names, [{n: line[a:b].strip() for n, a, b in zip(names, starts, bounds)} for line in lines[1:]]
+
+
+def values_section(out: str) -> str:
+    """The table under 'Values' of a named scenario's 'show' page."""
+    return out.split("Values\n------\n", 1)[1].split("\n\n", 1)[0]
+
+
 # ---------------------------------------------------------------------- --help
 @pytest.mark.parametrize("command", [[], ["list"], ["show"], ["eval"], ["latex"], ["sensitivity"], ["solve"], ["docs"], ["check"]])
 def test_help(capsys, command):
@@ -43,7 +68,7 @@ def test_help(capsys, command):
     assert code == 0 and err == ""
     assert out.startswith("usage: mlsysim-symbolic" + (f" {command[0]}" if command else ""))
     if command == ["solve"]:
-        assert "NAME OUTPUT INPUT TARGET" in out and "--sense {<=,>=}" in out
+        assert "NAME OUTPUT INPUT [TARGET]" in out and "--sense {<=,>=}" in out
     if command == ["latex"]:
         assert "--document" in out and "--siunitx" in out and "--family" in out and "[NAME]" in out
 
@@ -57,9 +82,16 @@ def test_no_command_and_an_unknown_command(capsys):
 def test_list(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    assert "training (14 types): Training memory" in out
-    assert "  PerExampleGradientScenario: Naive DP-SGD keeps one gradient per example" in out
-    assert f"    - {NAME}" in out
+    headers, rows = table(out)
+    assert headers == ["family", "type", "scenario", "summary"]
+    assert {"family": "training", "type": "", "scenario": "", "summary": "Training memory (14 types)"} in rows
+    mine = [r for r in rows if r["type"] == "PerExampleGradientScenario"]
+    assert mine[0]["scenario"] == "" and mine[0]["summary"].startswith("Naive DP-SGD keeps one gradient per example")
+    assert {r["scenario"] for r in mine[1:]} == {NAME}
+    assert mine[1]["summary"] == "Per-example FP32 gradients for the KWS DS-CNN and GPT-2 at batch 256"
+    # every type and named scenario has its row
+    assert len([r for r in rows if r["type"] and not r["scenario"]]) == len(catalog().info)
+    assert len([r for r in rows if r["scenario"]]) == len(catalog().declared)
 
 
 def test_list_family_and_json(capsys):
@@ -84,7 +116,9 @@ def test_show_prints_the_reference_page_values_and_latex(capsys):
     assert out.startswith(f"{NAME}: Per-example FP32 gradients")
     for heading in ("Equation\n--------", "Assumptions", "Excludes", "Derivation", "References", "Inputs", "Outputs", "Values\n------", "LaTeX\n-----"):
         assert heading in out
-    assert "per_batch[GPT-2] = 1.536×10¹² B" in out
+    headers, rows = table(values_section(out))
+    assert headers == ["output", "key", "value", "unit"]
+    assert {"output": "per_batch", "key": "GPT-2", "value": "1.536e+12", "unit": "B"} in rows      # 1.5e9 x 4 B x 256
     assert r"= 1.536\,\mathrm{TB}    (GPT-2)" in out
 
 
@@ -95,9 +129,12 @@ def test_show_markdown(capsys):
 
 def test_show_a_scenario_with_two_keys_and_methods(capsys):
     code, out, _ = run(capsys, "show", "AlphaBetaHdrNdrSmallMessage")
-    assert code == 0 and "times[NDR][small] = 1.7×10⁻⁶ s" in out     # 1.5 us + 10 kB / 50 GB/s
+    assert code == 0
+    assert {"output": "times", "key": "NDR, small", "value": "1.7e-06", "unit": "s"} in table(values_section(out))[1]   # 1.5 us + 10 kB / 50 GB/s
     code, out, _ = run(capsys, "show", "Gpt3CheckpointInterval10K")
-    assert code == 0 and "waste_at(...): a method of tau" in out
+    headers, rows = table(values_section(out))
+    assert code == 0 and headers == ["output", "value", "unit"]
+    assert {"output": "waste_at(...)", "value": "a method of tau", "unit": ""} in rows
 
 
 def test_show_unknown_scenario_suggests_the_closest(capsys):
@@ -108,7 +145,7 @@ def test_show_unknown_scenario_suggests_the_closest(capsys):
 # ---------------------------------------------------------------------- eval
 def test_eval_text_and_json(capsys):
     code, out, _ = run(capsys, "eval", NAME)
-    assert code == 0 and "per_example[KWS] = 800000 B" in out
+    assert code == 0 and {"output": "per_example", "key": "KWS", "value": "800000", "unit": "B/sample"} in table(out)[1]
     code, out, _ = run(capsys, "eval", NAME, "--json")
     data = json.loads(out)
     assert data["scenario"] == NAME and data["key"] is None
@@ -122,7 +159,7 @@ def test_eval_model_and_set(capsys):
     assert code == 0 and data["key"] == "GPT-2" and data["set"] == {"batch_size": 1024, "bytes_per_param": "2 B/param"}
     assert data["values"]["per_batch"] == {"value": 1.5e9 * 2 * 1024, "unit": "B"}
     code, out, _ = run(capsys, "eval", "GpuFailuresTraining10K", "--set", "n_components=20000")
-    assert code == 0 and "interval = 2.5 h" in out                    # 50,000 h / 20,000
+    assert code == 0 and {"output": "interval", "value": "2.5", "unit": "h"} in table(out)[1]      # 50,000 h / 20,000
 
 
 def test_eval_scenario_without_keys_as_json(capsys):
@@ -192,7 +229,11 @@ def test_latex_errors(capsys, argv, message):
 # ---------------------------------------------------------------------- sensitivity
 def test_sensitivity(capsys):
     code, out, _ = run(capsys, "sensitivity", NAME, "per_batch", "--model", "GPT-2")
-    assert code == 0 and len(out.splitlines()) == 3 and all("+1.0000" in line for line in out.splitlines())
+    headers, rows = table(out)
+    assert code == 0 and headers == ["input", "symbol", "elasticity", "d per_batch/d input", "unit", "elasticity formula"]
+    assert len(rows) == 3 and all(r["elasticity"] == "+1.0000" for r in rows)              # M = P b B: each input one for one
+    by_input = {r["input"]: r for r in rows}
+    assert by_input["batch_size"]["d per_batch/d input"] == "6e+09" and by_input["batch_size"]["unit"] == "B/sample"   # P b = 1.5e9 x 4 B
     code, out, _ = run(capsys, "sensitivity", "GpuFailuresTraining10K", "expected_failures", "--json")
     data = json.loads(out)
     by_input = {r["input"]: r for r in data["elasticities"]}
@@ -214,6 +255,7 @@ def test_sensitivity_of_a_two_key_output(capsys):
     (["sensitivity", NAME, "per_bach"], "OUTPUT: DpSgdPerExampleGradients has no output 'per_bach'; outputs: per_example, per_batch (closest: per_batch"),
     (["sensitivity", "Gpt3CheckpointInterval10K", "waste_at"], "OUTPUT: waste_at is a method of tau"),
     (["sensitivity", NAME, "per_batch", "--model", "GPT-3"], "--model: unknown models key 'GPT-3'"),
+    (["sensitivity", NAME, "per_batch"], "--model: per_batch has one value per models key (KWS, GPT-2); choose one with --model"),
     (["sensitivity", "GPipeFourStageWalkthrough", "bubble", "--model", "x"], "--model: output bubble is not keyed"),
     (["sensitivity", NAME], "the following arguments are required: OUTPUT"),
 ])
@@ -224,10 +266,13 @@ def test_sensitivity_errors(capsys, argv, message):
 # ---------------------------------------------------------------------- solve
 def test_solve_text_and_json(capsys):
     code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-2")
-    assert code == 0 and out.startswith("batch_size = 13  (exact 13.33 sample; per_batch <= 80 GB at GPT-2; closed form B = M_batch/(P*b)")
-    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "80 GB", "--json")
+    headers, rows = table(out)
+    assert code == 0 and headers == ["input", "value (sample)", "exact (sample)", "constraint", "at", "method", "note"]
+    assert rows == [{"input": "batch_size", "value (sample)": "13", "exact (sample)": "13.33", "constraint": "per_batch <= 80 GB",
+                     "at": "GPT-2", "method": "closed form B = M_batch/(P*b)", "note": "integer input: floor keeps per_batch <= target"}]
+    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "KWS", "--json")
     data = json.loads(out)
-    assert data["keys"] == ["KWS"]                                               # without --model: the first key
+    assert data["keys"] == ["KWS"]
     assert data["value"] == 100_000                                               # 80e9 B / (200,000 x 4 B) per example
     assert data["exact"] == {"value": pytest.approx(1e5), "unit": "sample"} and data["method"] == "closed form"
     assert data["target"] == {"value": 80, "unit": "GB"} and data["expression"] == "M_batch/(P*b)"
@@ -236,11 +281,13 @@ def test_solve_text_and_json(capsys):
 def test_solve_sense_and_bare_number_target(capsys):
     code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "1 TB", "--model", "GPT-2", "--sense", ">=", "--json")
     assert code == 0 and json.loads(out)["value"] == 167                         # ceil(1e12 / 6e9) = ceil(166.7)
-    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "6e10", "--model", "GPT-2", "--json")
+    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "6e10 B", "--model", "GPT-2", "--json")
     assert json.loads(out)["value"] == 10                                        # 6e10 B / 6e9 B per example
-    code, out, _ = run(capsys, "solve", "GpuFailuresTraining10K", "interval", "n_components", "2.5", "--json")
+    code, out, _ = run(capsys, "solve", "GpuFailuresTraining10K", "interval", "n_components", "2.5 h", "--json")
     data = json.loads(out)
     assert data["value"] == 20_000 and data["target"]["unit"] == "h"             # 50,000 h / 2.5 h
+    code, out, _ = run(capsys, "solve", CKPT, "waste_at", "mtbf", "0.05", "--arg", "tau=600s", "--json")
+    assert code == 0 and json.loads(out)["target"] == {"value": 0.05, "unit": "1"}   # a plain-number output takes a bare number
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -252,9 +299,13 @@ def test_solve_sense_and_bare_number_target(capsys):
     (["solve", NAME, "per_batch", "batch_size", "lots"], "TARGET: 'lots' is not a quantity"),
     (["solve", NAME, "per_batch", "batch_size", "inf"], "TARGET: must be finite"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-3"], "--model: unknown models key 'GPT-3'"),
+    (["solve", NAME, "per_batch", "batch_size", "80 GB"], "--model: per_batch has one value per models key (KWS, GPT-2); choose one with --model"),
+    (["solve", NAME, "per_batch", "batch_size", "80", "--model", "GPT-2"], "TARGET: target 80 needs a unit, e.g. '80 B' (per_batch is in B"),
+    (["solve", NAME, "per_batch", "batch_size", "--model", "GPT-2"], "TARGET: per_batch is a quantity in B: give the target"),
+    (["solve", NAME, "per_batch", "batch_size", "1 GB^1001/B^1000", "--model", "GPT-2"], "TARGET: cannot read '1 GB^1001/B^1000' as a quantity in B"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--sense", "<"], "argument --sense: invalid choice: '<'"),
     (["solve", "Gpt3CheckpointInterval10K", "waste_at", "tau", "0.1"], "OUTPUT: waste_at is a method of tau; give --arg tau=VALUE"),
-    (["solve", NAME, "per_batch"], "the following arguments are required: INPUT, TARGET"),
+    (["solve", NAME, "per_batch"], "the following arguments are required: INPUT"),
 ])
 def test_solve_errors(capsys, argv, message):
     assert message in fails(capsys, *argv)
@@ -301,8 +352,8 @@ def test_python_dash_m_and_a_closed_pipe():
     proc = subprocess.run([sys.executable, "-m", "mlsysim_symbolic", "--help"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "solve" in proc.stdout and "docs" in proc.stdout
     # the reader of a long listing goes away early (| head): no traceback
-    proc = subprocess.run(f"'{_script()}' list | head -1", shell=True, capture_output=True, text=True, timeout=120)
-    assert proc.stdout.startswith("distributed") and "Traceback" not in proc.stderr
+    proc = subprocess.run(f"'{_script()}' list | head -2", shell=True, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.startswith("family") and proc.stdout.splitlines()[1].startswith("distributed") and "Traceback" not in proc.stderr
 
 
 def test_every_named_scenario_shows_evaluates_and_prints_latex(capsys):
@@ -358,7 +409,7 @@ def test_eval_with_an_argument(capsys):
     mtbf = interval ** 2 / (2 * write)
     assert data["values"]["waste_at"] == {"value": pytest.approx(write / 600 + 600 / (2 * mtbf), rel=1e-12), "unit": "1"}
     code, out, _ = run(capsys, "eval", CKPT, "--arg", "tau=10 min")     # a bare number or any unit of time
-    assert code == 0 and f"waste_at = {write / 600 + 600 / (2 * mtbf):.6g}" in out
+    assert code == 0 and {"output": "waste_at", "value": f"{write / 600 + 600 / (2 * mtbf):.6g}", "unit": "1"} in table(out)[1]
     code, out, _ = run(capsys, "eval", CKPT)
     assert code == 0 and "waste_at" not in out                         # without --arg, methods are left out
 
@@ -419,3 +470,297 @@ def test_check_a_file_with_an_unknown_name(capsys, tmp_path):
     code, out, err = run(capsys, "check", str(bad))
     assert code == 1 and f"{bad}:4: Tiny:" in err and "unknown name 'q'" in err
     assert run(capsys, "list")[0] == 0                                 # reading it did not touch the shipped catalog
+
+
+# ---------------------------------------------------------------------- --version
+def test_version(capsys):
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and err == ""
+    assert out == f"mlsysim-symbolic {mlsysim_symbolic.__version__}\n"
+    assert mlsysim_symbolic.__version__ == importlib.metadata.version("mlsysim-symbolic")   # the installed distribution's
+    proc = subprocess.run([_script(), "--version"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == out
+
+
+# ---------------------------------------------------------------------- headers on every table
+@pytest.mark.parametrize("argv,headers", [
+    (["list"], ["family", "type", "scenario", "summary"]),
+    (["list", "--family", "dp"], ["family", "type", "scenario", "summary"]),
+    (["eval", NAME], ["output", "key", "value", "unit"]),
+    (["eval", NAME, "--model", "GPT-2"], ["output", "key", "value", "unit"]),
+    (["eval", "GPipeFourStageWalkthrough"], ["output", "value", "unit"]),                # no keyed output: no key column
+    (["sensitivity", "GpuFailuresTraining10K", "expected_failures"],
+     ["input", "symbol", "elasticity", "d expected_failures/d input", "unit", "elasticity formula"]),
+    (["solve", NAME, "per_batch", "batch_size", "1 TB", "--model", "GPT-2", "--sense", ">="],
+     ["input", "value (sample)", "exact (sample)", "constraint", "at", "method", "note"]),
+    (["solve", "Llama2_70BGradientRing64Ndr", "ring_byte_time", "message", "1 s"],
+     ["input", "value (B)", "exact (B)", "constraint", "at", "method"]),                  # a real input: no rounding note
+    (["solve", CKPT, "waste_at", "mtbf", "0.05", "--arg", "tau=600s"], ["input", "value (h)", "exact (h)", "constraint", "method"]),
+])
+def test_every_table_starts_with_its_header(capsys, argv, headers):
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "", err
+    found, rows = table(out)
+    assert found == headers
+    assert rows and all(len(line) > 0 for line in out.splitlines())
+    assert out.splitlines()[0] == out.splitlines()[0].rstrip()                        # no trailing blanks
+
+
+def test_show_values_table_header(capsys):
+    code, out, _ = run(capsys, "show", "GPipeFourStageWalkthrough")
+    headers, rows = table(values_section(out))
+    assert code == 0 and headers == ["output", "value", "unit"]
+    assert {"output": "bubble", "value": f"{3 / 7:.6g}", "unit": "1"} in rows           # (p - 1) / (m + p - 1) = 3 / 7
+
+
+# ---------------------------------------------------------------------- outputs with keys need --model
+@pytest.mark.parametrize("argv,message", [
+    (["solve", NAME, "per_batch", "batch_size", "80 GB"], "--model: per_batch has one value per models key (KWS, GPT-2); choose one with --model, e.g. --model GPT-2"),
+    (["sensitivity", NAME, "per_batch", "--json"], "--model: per_batch has one value per models key (KWS, GPT-2)"),
+    (["sensitivity", "AlphaBetaNdrRoce", "times"], "--model: times has one value per path key"),
+    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR"],
+     "--model: times is keyed by path and message; give a second --model for message: one of control, shard"),
+    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "small"], "--model: unknown message key 'small'; known: control, shard"),
+    (["solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-2", "--model", "KWS"],
+     "--model: per_batch is keyed by models, so it takes 1 --model (one per index, in that order); got 2"),
+])
+def test_a_keyed_output_with_several_keys_needs_model(capsys, argv, message):
+    assert message in fails(capsys, *argv)
+
+
+def test_model_picks_the_key_and_a_single_key_is_used(capsys):
+    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-2", "--json")
+    assert code == 0 and json.loads(out)["value"] == 13                             # 80e9 / (1.5e9 x 4) = 13.3: floor
+    code, out, _ = run(capsys, "solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "KWS", "--json")
+    assert code == 0 and json.loads(out)["value"] == 100_000                        # 80e9 / (200,000 x 4)
+    # group_sizes = [64]: the output's only key is used without --model
+    code, out, _ = run(capsys, "solve", "Llama2_70BGradientRing64Ndr", "ring_byte_time", "message", "1 s", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["keys"] == [64]
+    # ring bytes: t = 2 (N - 1) / N x M / beta, so M = N beta t / (2 (N - 1)) with beta = 400 Gbps = 50 GB/s
+    assert data["exact"]["unit"] == "B" and data["exact"]["value"] == pytest.approx(64 * 50e9 * 1 / (2 * 63), rel=1e-12)
+    code, out, _ = run(capsys, "sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "shard", "--json")
+    assert code == 0 and json.loads(out)["keys"] == ["NDR", "shard"]
+
+
+# ---------------------------------------------------------------------- every --help has examples that work
+def _subparsers() -> dict[str, object]:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {"": parser, **commands.choices}
+
+
+def _example_lines() -> list[tuple[str, str]]:
+    return [(name, line.strip()) for name, p in _subparsers().items()
+            for line in (p.epilog or "").splitlines() if line.startswith("  mlsysim-symbolic ")]
+
+
+def test_every_command_has_examples(capsys):
+    examples = _example_lines()
+    for name in _subparsers():
+        assert [e for n, e in examples if n == name], f"'{name or 'mlsysim-symbolic'} --help' has no example"
+        if name:
+            assert all(e.startswith(f"mlsysim-symbolic {name} ") or e == f"mlsysim-symbolic {name}" for n, e in examples if n == name)
+        code, out, _ = run(capsys, *([name] if name else []), "--help")
+        assert code == 0 and "examples:\n  mlsysim-symbolic" in out
+
+
+@pytest.mark.parametrize("command", [line for _, line in _example_lines() if "--site" not in line])
+def test_help_examples_run(capsys, tmp_path, monkeypatch, command):
+    """Each example in a --help runs as written (in an empty folder, where the examples that write files write them)."""
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(command)
+    assert argv[0] == "mlsysim-symbolic"
+    code, out, err = run(capsys, *argv[1:])
+    assert code == 0, (command, err)
+    assert "error" not in err
+
+
+def test_the_site_example_is_there():
+    assert [line for _, line in _example_lines() if "--site" in line] == ["mlsysim-symbolic docs site --site"]
+
+
+# ---------------------------------------------------------------------- docs --site
+def test_docs_site(capsys, tmp_path, monkeypatch):
+    """docs --site runs the real build_site on the chosen types; the notebooks are stand-ins of one Markdown cell each
+    (tests/test_docs_site.py executes the real ones, which takes half a minute)."""
+    nbformat = pytest.importorskip("nbformat")
+    from mlsysim_symbolic import docs
+
+    for name in docs.NOTEBOOKS:
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# Stand-in {name}")]), tmp_path / f"{name}.ipynb")
+    monkeypatch.setattr(cli, "build_site", lambda out, *, catalog: docs.build_site(out, catalog=catalog, notebooks=tmp_path))
+    site = tmp_path / "site"
+    code, out, err = run(capsys, "docs", str(site), "PerExampleGradientScenario", "--site")
+    assert code == 0, err
+    assert out == f"wrote 11 files; open {site / 'index.html'}\n"   # 2 reference pages x (md, html), 3 notebooks x (ipynb, html), index
+    assert (site / "reference" / "PerExampleGradientScenario.html").is_file()
+    assert not (site / "reference" / "ZeroShardingScenario.md").exists()       # only the type asked for
+    assert "Stand-in quickstart" in (site / "notebooks" / "quickstart.html").read_text()
+    assert 'href="notebooks/quickstart.html"' in (site / "index.html").read_text()
+
+
+def test_docs_site_of_a_family_and_a_missing_extra(capsys, tmp_path, monkeypatch):
+    calls = []
+
+    def fake_build_site(out_dir, *, catalog):
+        calls.append((Path(out_dir), sorted(catalog.info)))
+        raise ModuleNotFoundError('the docs site needs nbconvert and nbformat: pip install -e ".[test]"', name="nbconvert")
+
+    monkeypatch.setattr(cli, "build_site", fake_build_site)
+    code, out, err = run(capsys, "docs", str(tmp_path / "s"), "--site", "--family", "dp")
+    assert code == 1 and out == ""
+    assert err == 'mlsysim-symbolic docs: --site: the docs site needs nbconvert and nbformat: pip install -e ".[test]"\n'
+    assert calls == [(tmp_path / "s", sorted(catalog().families["dp"]))]
+    code, out, _ = run(capsys, "docs", str(tmp_path / "md"))                          # without --site: the Markdown pages
+    assert code == 0 and len(calls) == 1 and (tmp_path / "md" / "index.md").is_file()
+
+
+# ---------------------------------------------------------------------- issue 13: targets, infeasible targets, predicates
+def test_an_infeasible_target_exits_1_with_the_reason(capsys):
+    code, out, err = run(capsys, "solve", NAME, "per_batch", "batch_size", "1 GB", "--model", "GPT-2")
+    # by hand: one GPT-2 example already needs 1.5e9 x 4 B = 6 GB
+    assert (code, out) == (1, "")
+    assert err == "mlsysim-symbolic solve: no batch_size gives per_batch <= 1 GB: even at batch_size = 1 sample, per_batch is 6 GB\n"
+    proc = subprocess.run([_script(), "solve", NAME, "per_batch", "batch_size", "1 GB", "--model", "GPT-2"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stdout == "" and proc.stderr == err and "Traceback" not in proc.stderr
+
+
+FIT_TOML = '''
+[types.GradientFitScenario]
+family = "dp"
+summary = "Whether a batch of per-example gradients fits in one device's memory."
+
+[types.GradientFitScenario.inputs.models]
+kind = "workloads"
+meaning = "models by name"
+symbols.P = { attribute = "parameters", unit = "param/sample", counted = "1/sample", meaning = "parameters per example" }
+
+[types.GradientFitScenario.inputs.batch_size]
+symbol = "B"
+unit = "sample"
+integer = true
+meaning = "examples per step"
+
+[types.GradientFitScenario.inputs.bytes_per_param]
+symbol = "b"
+unit = "B/param"
+meaning = "gradient bytes per parameter"
+
+[types.GradientFitScenario.inputs.capacity]
+symbol = "C"
+unit = "GB"
+meaning = "device memory"
+
+[types.GradientFitScenario.outputs.per_batch]
+symbol = "M_batch"
+unit = "B"
+equation = "P * b * B"
+doc = "gradient bytes of the batch"
+
+[types.GradientFitScenario.outputs.fits]
+kind = "predicate"
+equation = "per_batch <= C"
+doc = "whether the batch's gradients fit"
+
+[types.GradientFitScenario.outputs.larger]
+kind = "label"
+cases = { gradients = "per_batch", capacity = "C" }
+doc = "which is larger: the gradients or the memory"
+
+[scenarios.GradientsIn80GB]
+type = "GradientFitScenario"
+name = "FP32 per-example gradients in 80 GB"
+inputs.models = { "KWS" = "DS_CNN", "GPT-2" = "GPT2" }
+inputs.batch_size = 256
+inputs.bytes_per_param = "4 B/param"
+inputs.capacity = "80 GB"
+
+[scenarios.GradientsIn1GB]
+type = "GradientFitScenario"
+name = "FP32 per-example gradients of GPT-2 in 1 GB"
+inputs.models = { "GPT-2" = "GPT2" }
+inputs.batch_size = 1
+inputs.bytes_per_param = "4 B/param"
+inputs.capacity = "1 GB"
+'''
+
+
+@pytest.fixture
+def fit_catalog(tmp_path, monkeypatch):
+    """A catalog with a predicate output (the shipped one has none yet): fits = per_batch <= capacity."""
+    path = tmp_path / "fit.toml"
+    path.write_text(FIT_TOML)
+    cat = load_derivations(path)
+    monkeypatch.setattr(cli, "_catalog", lambda: cat)
+    return cat
+
+
+def test_solve_a_predicate_without_a_target(capsys, fit_catalog):
+    code, out, err = run(capsys, "solve", "GradientsIn80GB", "fits", "batch_size", "--model", "GPT-2")
+    headers, rows = table(out)
+    assert code == 0 and err == ""
+    assert headers == ["input", "value (sample)", "exact (sample)", "constraint", "at", "method", "note"]
+    assert rows[0]["value (sample)"] == "13" and rows[0]["constraint"] == "fits holds"   # floor(80e9 / (1.5e9 x 4)) = 13
+    code, out, _ = run(capsys, "solve", "GradientsIn80GB", "fits", "batch_size", "--model", "KWS", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == 100_000 and data["target"] is None            # 80e9 / (200,000 x 4)
+    code, out, _ = run(capsys, "solve", "GradientsIn80GB", "fits", "capacity", "--model", "GPT-2", "--json")
+    assert code == 0 and json.loads(out)["exact"] == {"value": pytest.approx(1536), "unit": "GB"}   # 1.5e9 x 4 B x 256
+    code, out, _ = run(capsys, "eval", "GradientsIn80GB")
+    rows = table(out)[1]
+    assert {"output": "fits", "key": "GPT-2", "value": "False", "unit": ""} in rows       # 1,536 GB > 80 GB
+    assert {"output": "larger", "key": "KWS", "value": "capacity", "unit": ""} in rows     # 0.2 GB < 80 GB
+
+
+@pytest.mark.parametrize("argv,code,message", [
+    (["solve", "GradientsIn80GB", "fits", "batch_size", "80 GB", "--model", "GPT-2"], 2,
+     "TARGET: fits is a predicate (true or false), so it takes no target"),
+    (["solve", "GradientsIn80GB", "fits", "batch_size", "--model", "GPT-2", "--sense", ">="], 2, "--sense: fits is a predicate"),
+    (["solve", "GradientsIn80GB", "fits", "batch_size"], 2, "--model: fits has one value per models key (KWS, GPT-2)"),
+    (["solve", "GradientsIn1GB", "fits", "batch_size"], 1, "mlsysim-symbolic solve: no batch_size gives fits"),    # 6 GB > 1 GB at batch 1
+    (["solve", "GradientsIn1GB", "per_batch", "batch_size", "1 GB"], 1, "no batch_size gives per_batch <= 1 GB"),
+    (["solve", "GradientsIn80GB", "larger", "batch_size", "--model", "GPT-2"], 2,
+     "OUTPUT: larger is a label (a name, not a number); solve takes a quantity or a predicate output"),
+])
+def test_predicate_errors(capsys, fit_catalog, argv, code, message):
+    got, out, err = run(capsys, *argv)
+    assert (got, out) == (code, "") and message in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------- issue 13: every bad --set/--arg value is one line, exit 2
+KV = "Gpt2XlKvFullWindow"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["eval", KV, "--set", "kv_share=1 GB^1000/B^1000"], "--set: kv_share: cannot read '1 GB^1000/B^1000' as a value in 1 (a number beyond float64)"),
+    (["eval", KV, "--set", "kv_share=1e400"], "--set: kv_share: expected a finite number in 1, got inf"),
+    (["eval", KV, "--set", "kv_share=" + "1" + "0" * 5000], "--set: kv_share: expected a finite number"),   # more digits than int() reads
+    (["eval", KV, "--set", "kv_share=nan"], "--set: kv_share: expected a finite number"),
+    (["eval", KV, "--set", "kv_share=abc"], "--set: kv_share: 'abc' is not a quantity"),
+    (["eval", KV, "--set", "kv_share=1 GB"], "--set: kv_share expects 1 (a plain number)"),
+    (["eval", KV, "--set", "kv_share=0.5", "--set", "tokens=1 ktoken^1000/token^999/request"],
+     "--set: tokens: cannot read '1 ktoken^1000/token^999/request' as a value in token/request (a number beyond float64)"),
+    (["eval", KV, "--set", "tokens=1 GB^1000/B^1000"], "--set: tokens expects token/request"),   # the dimension is checked first
+    (["eval", NAME, "--set", "models=GPT2"], "--set: models: expected a non-empty mapping of names to workloads"),
+    (["eval", "Gpt3GradientSync", "--set", "precision=fp99"], "--set: precision: expected one of 'fp32'"),
+    (["eval", CKPT, "--arg", "factor=1 GB^1000/B^1000"], "--arg: factor: cannot read '1 GB^1000/B^1000' as a value in 1"),
+    (["eval", CKPT, "--arg", "tau=1e999"], "--arg: tau: expected a finite number in s, got inf"),
+    (["eval", CKPT, "--arg", "tau=-5 s"], "--arg: tau: expected a value in (0, inf) s, got -5"),
+    (["sensitivity", CKPT, "waste_at", "--arg", "tau=1 s^1000/ms^1000"], "--arg: tau expects s (seconds)"),
+    (["solve", CKPT, "waste_at", "mtbf", "0.05", "--arg", "tau=1 ks^1000/s^999"], "--arg: tau: cannot read '1 ks^1000/s^999' as a value in s"),
+])
+def test_bad_values_are_one_line_errors(capsys, argv, message):
+    err = fails(capsys, *argv)
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_readme_command_line_example_prints_what_it_shows(capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Command line\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [b for b in section.split("```text\n")[1:] if b.startswith("$ ")]
+    assert blocks
+    for block in blocks:
+        command, *shown = block.split("\n```", 1)[0].splitlines()
+        code, out, err = run(capsys, *shlex.split(command[2:])[1:])
+        assert code == 0 and err == "" and out.splitlines() == shown
