@@ -21,6 +21,7 @@ import pint
 import sympy
 
 from .errors import InfeasibleError, InputError, UnitError
+from .evaluate import expanded_size
 from .plan import Analysable, Plan
 from .printing import format_quantity
 from .units import Q_, from_base, parse_quantity, to_base
@@ -89,6 +90,8 @@ def positive_real_roots(candidates: list[sympy.Expr], values: dict[sympy.Symbol,
 
 def _closed_form(plan: Plan, sym: sympy.Symbol, out_sym: sympy.Symbol, values: dict[sympy.Symbol, float],
                  y_base: float) -> tuple[float | None, sympy.Expr | None, str]:
+    if expanded_size(plan.definitions) > 4 * SOLVE_TIMEOUT_NODES:   # counted over the chain: count_ops and has walk
+        return None, None, ""                                      # the expanded tree, 2**n nodes for n chained outputs
     expr = plan.expr
     if sympy.count_ops(expr) > SOLVE_TIMEOUT_NODES or expr.has(sympy.floor, sympy.ceiling, sympy.Piecewise, sympy.Max, sympy.Min):
         return None, None, ""
