@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mlsysim_symbolic import DerivationError, InputError, Scenarios, load_derivations
+from mlsysim_symbolic.cli import main
 from mlsysim_symbolic.errors import InfeasibleError, UnknownNameError
 from mlsysim_symbolic.spec.reader import check_depth
 
@@ -117,6 +118,8 @@ equation = "P + p"
          InputError, ("lognormal sigma",)),
         ("10 unknown distribution", lambda: S.uncertainty("per_batch", "GPT-2", inputs={"batch_size": ("foo", 1, 2)}),
          InputError, ("unknown distribution 'foo'",)),
+        ("10 unit beyond float64", lambda: Scenarios.Llama2_7BKvAt2048Tokens.variant(kv_share="1 GB^1000/B^1000"),
+         InputError, ("kv_share", "beyond float64")),
         ("10 list key", lambda: S.per_batch(["GPT-2"]), UnknownNameError, ("a key must be a name",)),
         # 11: pickled after a first evaluation: batch 8 * 1.5e9 * 4 B = 4.8e10 B
         ("11 pickle", lambda: _pickled_value(), 4.8e10, ()),
@@ -196,6 +199,12 @@ def test_no_silent_wrong_number(rows, item):
         assert thunk() == pytest.approx(expected, rel=1e-12)
     else:
         assert thunk() == expected
+
+
+def test_cli_set_with_a_unit_beyond_float64_exits_2_without_a_traceback(capsys):
+    code = main(["eval", "Llama2_7BKvAt2048Tokens", "--set", "kv_share=1 GB^1000/B^1000"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "kv_share" in err and "beyond float64" in err and "Traceback" not in out + err
 
 
 # ---------------------------------------------------------------------- random chains of outputs

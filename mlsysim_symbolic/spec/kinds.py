@@ -53,8 +53,9 @@ def checked(var: Variable, value: Any, label: str | None = None) -> Any:
     ``OverflowError`` from the finiteness test."""
     try:
         return var.check(value, label=label)
-    except OverflowError:
-        raise InputError(f"{label or var.name}: {_short(value)} {var.unit_text} is beyond float64") from None
+    except OverflowError:   # 10**400; or a unit whose factor pint cannot hold ('1 GB^1000/B^1000')
+        shown = repr(_short(value)) if isinstance(value, str) else f"{_short(value)} {var.unit_text}"
+        raise InputError(f"{label or var.name}: {shown} is beyond float64") from None
 
 
 def _short(value: Any) -> str:
