@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..errors import MlsysimSymbolicError
+from ..errors import InputError, MlsysimSymbolicError
 from .config import Latex, LatexConfig, split_options
 from .order import symbol_order
 from .printer import SymbolPrinter, ValuePrinter
@@ -208,7 +208,11 @@ def equation(scenario: Scenario, output: str, *, expand: bool = False, **options
     """
     out = scenario.type.output(output)
     printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
-    return Latex(f"{out.variable.latex} = {printer.doprint(scenario.expression(output, expand=expand))}")
+    expr = scenario.expression(output, expand=expand)
+    if expand and tree_size(expr) > NODES_PER_WIDTH * 1000:
+        raise InputError(f"{output}: the expanded form has {tree_size(expr):.3g} nodes (outputs built on each other), "
+                         "too many to print; print it with expand=False (over the outputs it uses)")
+    return Latex(f"{out.variable.latex} = {printer.doprint(expr)}")
 
 
 def _intermediate_values(scenario: Scenario, declared: sympy.Expr, plan: Any, keys: tuple[Any, ...],
