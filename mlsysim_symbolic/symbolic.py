@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from .errors import UnknownNameError
-from .evaluate import compile_tree
+from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, derivative_chain, expanded_size
 from .plan import Analysable
 from .units import Q_, ureg
 
@@ -58,18 +58,24 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
     t = scenario.type
     plan = scenario.planner.plan(output)
-    expr = plan.expr
     values = scenario.planner.values(plan, keys, arguments)
     y = plan.function(*values)
     out_unit = plan.unit
     results = []
+    chained = expanded_size(plan.definitions) > INLINE_LIMIT   # outputs built on each other: 2**n nodes expanded
     for sym, x in zip(plan.args, values):
         var = t.leaves.get(sym)
         if var is None or t.leaf_input.get(sym) in t.arguments:
             continue
-        d = sympy.diff(expr, sym)
-        e = sympy.simplify(d * sym / expr)
-        d_value = compile_tree(d, plan.args)(*values)
+        if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
+            out_sym = plan.definitions[-1][0]
+            d = sympy.Derivative(out_sym, sym)
+            e = d * sym / out_sym
+            d_value = compile_chain(derivative_chain(plan.definitions, sym), plan.args)(*values)
+        else:
+            d = sympy.diff(plan.expr, sym)
+            e = sympy.simplify(d * sym / plan.expr)
+            d_value = compile_tree(d, plan.args)(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
         derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)
