@@ -44,6 +44,23 @@ equation = "params * tokens"
 """
 
 
+TWO_WORKLOADS = """
+[types.T.inputs.m1]
+kind = "workload"
+symbols.P = {{ attribute = "parameters" }}
+[types.T.inputs.m2]
+kind = "workload"
+symbols.Q = {{ attribute = "parameters"{name} }}
+[types.T.outputs.C]
+unit = "param"
+equation = "P + Q"
+[scenarios.S]
+type = "T"
+inputs.m1 = "GPT2"
+inputs.m2 = "GPT3"
+"""
+
+
 def _file(tmp_path: Path, text: str) -> Any:
     return lambda: load_text(tmp_path, text)
 
@@ -68,11 +85,18 @@ unit = "param"
 unit = "param"
 equation = "P + p"
 """), DerivationError, ("'P' of input p is already declared by input model",)),
+        ("1 one attribute, two workloads", _file(tmp_path, TWO_WORKLOADS.format(name="")), DerivationError,
+         ("'parameters' of input m2 is already declared by input m1", "need a 'name'")),
+        # with a name: GPT-2's 1.5e9 + GPT-3's 175e9 parameters = 176.5e9
+        ("1 two workloads named apart", lambda: load_text(tmp_path, TWO_WORKLOADS.format(name=', name = "draft_parameters"'))
+         .scenario("S").C.magnitude, 176.5e9, ()),
         # 2: a typo in an inline workload field
         ("2 inline typo", lambda: S.variant(models={"X": {"name": "x", "parameters": 1e9, "kv_head": 8}}),
          UnknownNameError, ("kv_head", "kv_heads")),
         # 3: a named scenario's keyed input cannot be changed in place
         ("3 read-only", lambda: S.models.__setitem__("GPT-2", "GPT3"), TypeError, ("read-only", "variant")),
+        # a given dict copied: changing it afterwards leaves the scenario at GPT-2, 1.5e9 * 4 B * 256 = 1.536e12 B
+        ("3 given copied", lambda: _given_dict_copied(), 1.536e12, ()),
         # 4: 1e300 samples * 1.5e9 params * 1e10 B = 1.5e319 B > 1.8e308; 10**400 samples; a 1e300 TB target
         ("4 result overflow", lambda: S.variant(batch_size=10**300, bytes_per_param="1e10 B").per_batch("GPT-2"),
          InputError, ("per_batch", "overflows float64", "batch_size = 1e+300")),
@@ -136,6 +160,13 @@ equation = "P + p"
         # 11: pickled after a first evaluation: batch 8 * 1.5e9 * 4 B = 4.8e10 B
         ("11 pickle", lambda: _pickled_value(), 4.8e10, ()),
     ]
+
+
+def _given_dict_copied() -> float:
+    models = {"GPT-2": "GPT2"}
+    s = S.variant(models=models)
+    models["GPT-2"] = "GPT3"
+    return s.per_batch("GPT-2").to("B").magnitude
 
 
 def _oat_at_batch_one() -> tuple[Any, ...]:
