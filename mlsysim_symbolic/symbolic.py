@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy
 
-from .errors import UnknownNameError
+from .errors import InputError, UnknownNameError
 from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, derivative_chain, expanded_size
 from .plan import Analysable
 from .units import Q_, ureg
@@ -47,10 +47,25 @@ def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
     raise UnknownNameError(f"{t.name} has no input {wrt!r}; inputs: {', '.join(known)}")
 
 
+#: Expanded trees above this many nodes are not differentiated or simplified symbolically: the catalog's largest
+#: has 544; 8 outputs o = (o' + x)(o' + 1) built on each other have 1403 and simplify to a polynomial of degree 256
+#: (7 such outputs, 699 nodes, already take SymPy about 20 s; 14 ran past a minute without an answer).
+SYMBOLIC_LIMIT = 1000
+
+
+def check_expandable(scenario: Analysable, output: str, what: str) -> None:
+    """An :class:`InputError` when ``output``'s expanded tree is too large for ``what`` (counted without building it)."""
+    size = expanded_size(scenario.planner.definitions(output))
+    if size > SYMBOLIC_LIMIT:
+        raise InputError(f"{output}: its expanded form has {size:.3g} nodes (outputs built on each other), too many to "
+                         f"{what} symbolically; elasticities() gives derivative values by the chain rule")
+
+
 def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
     sym = _symbol(scenario, wrt)
     scenario.type.output(output)
+    check_expandable(scenario, output, "differentiate")
     return sympy.simplify(sympy.diff(scenario.planner.expression(output, expand=True), sym))
 
 
@@ -84,4 +99,4 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     return results
 
 
-__all__ = ["Elasticity", "diff", "elasticities"]
+__all__ = ["SYMBOLIC_LIMIT", "Elasticity", "check_expandable", "diff", "elasticities"]

@@ -133,6 +133,7 @@ equation = "P + p"
         ("7 elasticity on 40", lambda: _chain(chain).elasticities("o40")[0].value,
          (_recurrence([0] * 40, 1e-3 + 1e-9) - _recurrence([0] * 40, 1e-3 - 1e-9)) / 2e-9 * 1e-3 / _recurrence([0] * 40, 1e-3),
          ("rel=1e-5",)),
+        ("7 diff on 40", lambda: _chain(chain).diff("o40", "x"), InputError, ("too many to differentiate symbolically",)),
         ("7 symbol table of 40", lambda: "o_{40}" in str(_chain(chain).tex.symbols("o40")), True, ()),
         ("7 expanded form of 40", lambda: _chain(chain).tex.equation("o40", expand=True), InputError, ("too many to print",)),
         # 8: a latex field that reads a file
