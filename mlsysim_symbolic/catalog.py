@@ -43,10 +43,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import DerivationError, MlsysimSymbolicError, UnknownNameError, closest
+from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest
 from .paths import derivations_dir
 from .scenario import Scenario, scenario_class
 from .spec import ScenarioType
+from .spec.reader import MAX_DEPTH, check_depth
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
@@ -304,10 +305,17 @@ def _parse(path: Path) -> tuple[dict[str, Any], str]:
     except (OSError, UnicodeDecodeError) as exc:
         raise DerivationError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", path=where) from None
     try:
-        return tomllib.loads(text), text
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise DerivationError(f"not valid TOML: {exc}", path=where, line=int(m.group(1)) if m else None) from None
+    except RecursionError:   # tomllib recurses into nested arrays and inline tables
+        raise DerivationError(f"tables or arrays nested deeper than {MAX_DEPTH} levels", path=where) from None
+    try:
+        check_depth(data)
+    except InputError as exc:
+        raise DerivationError(str(exc), path=where) from None
+    return data, text
 
 
 def _head(path: Path, data: dict[str, Any], locator: _Locator) -> dict[str, Any]:

@@ -247,6 +247,27 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
     return sympy.lambdify(list(args), final, modules=_modules(vector), cse=lambda e: (steps, e), docstring_limit=0)
 
 
+def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> list[Definition]:
+    """The chain of definitions extended, step by step, with the derivative of each output with respect to ``wrt``
+    (the chain rule over the declarations: linear in them, where differentiating the expanded tree is not).
+    The last definition is the derivative of the last output.
+
+    >>> x, o1, o2 = sympy.symbols("x o1 o2", positive=True)
+    >>> chain = derivative_chain([(o1, x**2), (o2, o1 * x)], x)
+    >>> compile_chain(chain, (x,))(3.0)    # d(x**3)/dx at 3
+    27.0
+    """
+    chain: list[Definition] = []
+    dsyms: dict[sympy.Symbol, sympy.Symbol] = {}
+    for sym, expr in definitions:
+        d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[s] for s in expr.free_symbols if s in dsyms),
+                                        sympy.Integer(0))
+        chain.append((sym, expr))
+        dsyms[sym] = sympy.Dummy(f"d_{sym.name}")
+        chain.append((dsyms[sym], d))
+    return chain
+
+
 @cache
 def to_base_factor(unit: pint.Unit) -> float | int:
     """The factor taking magnitudes in ``unit`` to the base unit of its dimension."""

@@ -35,7 +35,7 @@ from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownN
 from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
-from .spec.kinds import to_base_checked
+from .spec.kinds import checked, to_base_checked
 from .units import base_ratio, from_base, make_quantity, scaling, ureg
 from .variables import KeyedSymbol, NestedSymbol, Variable
 
@@ -535,7 +535,7 @@ class Planner:
         t = self.type
         var = t.arguments[name]
         if value is not None:
-            return to_base_checked(var.check(value, label=name), var, name)
+            return to_base_checked(checked(var, value, name), var, name)
         source = var.extra.get("default_input")
         bound = self._bound.scalars.get(t.inputs[source].variable.symbol) if source else None
         if bound is None:

@@ -234,6 +234,7 @@ class Scenario(metaclass=_ScenarioMeta):
 
     def simplify(self, output: str) -> sympy.Expr:
         """``sympy.simplify`` of the expanded tree of ``output``."""
+        symbolic.check_expandable(self, output, "simplify")
         return sympy.simplify(self.expression(output, expand=True))
 
     def diff(self, output: str, wrt: str) -> sympy.Expr:

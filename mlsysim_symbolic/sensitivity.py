@@ -23,10 +23,9 @@ from typing import Any
 
 import numpy as np
 import pint
-import sympy
 
 from .errors import InputError
-from .evaluate import compile_tree
+from .evaluate import compile_chain, derivative_chain
 from .plan import Analysable
 from .plots import format_value, readable
 from .plots import tornado as draw_tornado
@@ -457,17 +456,20 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
     plan = vector_plan(scenario, output, keys, list(inputs), numeric=True, **arguments)
     dists = {name: distribution(spec, plan.variables[name], name) for name, spec in inputs.items()}
     means = {name: d.mean for name, d in dists.items()}
-    expr = scenario.planner.numeric_plan(output).expr
+    definitions = scenario.planner.numeric_plan(output).definitions
     args = plan.args
     mean_args = list(plan.base)
     for name, m in means.items():
         mean_args[plan.positions[name]] = m
-    y_mean = float(plan.function(*mean_args))
+    with np.errstate(over="ignore", invalid="ignore"):
+        y_mean = float(plan.function(*mean_args))
+    if not math.isfinite(y_mean):
+        raise InputError(f"{output} overflows float64 at the means of {', '.join(inputs)}")
     variance = 0.0
     records = []
     for name, d in dists.items():
         sym = args[plan.positions[name]]
-        derivative = compile_tree(sympy.diff(expr, sym), args)(*mean_args)
+        derivative = compile_chain(derivative_chain(definitions, sym), args)(*mean_args)
         term = (float(derivative) * d.sd) ** 2
         variance += term
         records.append({"input": name, "sd": _q(d.sd, plan.variables[name]), "derivative": float(derivative), "variance_share": term})
@@ -486,14 +488,16 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
                          f"({rejected / (rejected + samples):.1%} of draws): a truncated {d.kind} distribution")
         if d.step is not None:
             notes.append(f"{name}: draws rounded to whole {var.unit_text}")
-    y = np.broadcast_to(plan.function(*[drawn.get(n, v) if (n := _name_at(plan, i)) in drawn else v for i, v in enumerate(plan.base)]), (samples,))
+    if not math.isfinite(variance):
+        raise InputError(f"{output}: the linear variance overflows float64 at the means of {', '.join(inputs)}")
+    y = np.broadcast_to(plan(**drawn), (samples,))   # in the declared unit; an overflowing draw is refused by name
     f = plan.to_unit
     unit = plan.unit
     return Uncertainty(
         output=output,
         linear_mean=Q_(f(y_mean), unit), linear_sd=Q_(f(math.sqrt(variance)), unit),
-        mc_mean=Q_(f(float(np.mean(y))), unit), mc_sd=Q_(f(float(np.std(y, ddof=1))), unit),
-        mc_p05=Q_(f(float(np.percentile(y, 5))), unit), mc_p95=Q_(f(float(np.percentile(y, 95))), unit),
+        mc_mean=Q_(float(np.mean(y)), unit), mc_sd=Q_(float(np.std(y, ddof=1)), unit),
+        mc_p05=Q_(float(np.percentile(y, 5)), unit), mc_p95=Q_(float(np.percentile(y, 95)), unit),
         samples=samples,
         contributions=Table(("input", "sd", "derivative", "variance_share"), records, title=f"linear variance shares of {output}"),
         notes=tuple(notes),

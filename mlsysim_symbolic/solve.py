@@ -21,6 +21,7 @@ import pint
 import sympy
 
 from .errors import InfeasibleError, InputError, UnitError
+from .evaluate import expanded_size
 from .plan import Analysable, Plan
 from .printing import format_quantity
 from .units import Q_, carry_in, from_base, parse_quantity, to_base
@@ -64,7 +65,10 @@ def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
         raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
     if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
         raise InputError(f"{name}: expected a finite quantity such as '80 GB', got {target!r}")
-    base = float(to_base(magnitude, source))
+    try:
+        base = float(to_base(magnitude, source))
+    except OverflowError:
+        base = math.inf
     if not math.isfinite(base):
         raise InputError(f"{name}: {target} is beyond float64 in base units")
     return base
@@ -90,6 +94,8 @@ def positive_real_roots(candidates: list[sympy.Expr], values: dict[sympy.Symbol,
 
 def _closed_form(plan: Plan, sym: sympy.Symbol, out_sym: sympy.Symbol, values: dict[sympy.Symbol, float],
                  y_base: float) -> tuple[float | None, sympy.Expr | None, str]:
+    if expanded_size(plan.definitions) > 4 * SOLVE_TIMEOUT_NODES:   # counted over the chain: count_ops and has walk
+        return None, None, ""                                      # the expanded tree, 2**n nodes for n chained outputs
     expr = plan.expr
     if sympy.count_ops(expr) > SOLVE_TIMEOUT_NODES or expr.has(sympy.floor, sympy.ceiling, sympy.Piecewise, sympy.Max, sympy.Min):
         return None, None, ""

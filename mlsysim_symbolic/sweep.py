@@ -53,10 +53,17 @@ class VectorPlan:
         for name, value in base_values.items():
             args[self.positions[name]] = value
         try:
-            return self.to_unit(self.function(*args))
+            with np.errstate(over="ignore", invalid="ignore"):
+                out = self.to_unit(self.function(*args))
         except (ZeroDivisionError, OverflowError, ValueError) as exc:   # scalar inputs at which the output has no value
             shown = ", ".join(f"{n} = {v!r}" for n, v in base_values.items())
             raise InputError(f"{self.output} has no value{' at ' + shown + ' (base units)' if shown else ''}: {exc}") from None
+        infinite = np.isinf(out)
+        if np.any(infinite):   # beyond float64: an inf in a table, a plot or a mean would be a silent wrong number
+            at = np.unravel_index(int(np.argmax(infinite)), np.shape(infinite)) if np.ndim(infinite) else ()
+            shown = ", ".join(f"{n} = {np.broadcast_to(v, np.shape(infinite))[at]:g}" for n, v in base_values.items())
+            raise InputError(f"{self.output} overflows float64{' at ' + shown + ' (base units)' if shown else ''}")
+        return out
 
     def to_unit(self, value: Any) -> Any:
         """A base-unit magnitude (or array) of the output in its declared unit."""

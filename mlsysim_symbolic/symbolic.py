@@ -15,8 +15,8 @@ from typing import Any
 
 import sympy
 
-from .errors import UnknownNameError
-from .evaluate import compile_tree
+from .errors import InputError, UnknownNameError
+from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, derivative_chain, expanded_size
 from .plan import Analysable
 from .units import Q_, ureg
 
@@ -47,8 +47,23 @@ def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
     raise UnknownNameError(f"{t.name} has no input {wrt!r}; inputs: {', '.join(known)}")
 
 
+#: Expanded trees above this many nodes are not differentiated or simplified symbolically: the catalog's largest
+#: has 544; 8 outputs o = (o' + x)(o' + 1) built on each other have 1403 and simplify to a polynomial of degree 256
+#: (7 such outputs, 699 nodes, already take SymPy about 20 s; 14 ran past a minute without an answer).
+SYMBOLIC_LIMIT = 1000
+
+
+def check_expandable(scenario: Analysable, output: str, what: str) -> None:
+    """An :class:`InputError` when ``output``'s expanded tree is too large for ``what`` (counted without building it)."""
+    size = expanded_size(scenario.planner.definitions(output))
+    if size > SYMBOLIC_LIMIT:
+        raise InputError(f"{output}: its expanded form has {size:.3g} nodes (outputs built on each other), too many to "
+                         f"{what} symbolically; elasticities() gives derivative values by the chain rule")
+
+
 def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Expr:
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
+    check_expandable(scenario, output, "differentiate")
     plan = scenario.planner.numeric_plan(output)
     if isinstance(wrt, str) and not any(wrt in (v.name, v.symbol.name) for v in scenario.type.leaves.values()):
         sym = scenario.planner.resolve(wrt, plan.args)[1].symbol   # a leaf of a scenario input ("model.micro_batch")
@@ -61,18 +76,24 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
     t = scenario.type
     plan = scenario.planner.numeric_plan(output)
-    expr = plan.expr
     values = scenario.planner.values(plan, keys, arguments)
     y = plan.function(*values)
     out_unit = plan.unit
     results = []
+    chained = expanded_size(plan.definitions) > INLINE_LIMIT   # outputs built on each other: 2**n nodes expanded
     for sym, x in zip(plan.args, values):
         var = scenario.planner.variable(sym)   # a scenario input's own leaves count too
         if t.leaf_input.get(sym) in t.arguments:
             continue
-        d = sympy.diff(expr, sym)
-        e = sympy.simplify(d * sym / expr)
-        d_value = compile_tree(d, plan.args)(*values)
+        if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
+            out_sym = plan.definitions[-1][0]
+            d = sympy.Derivative(out_sym, sym)
+            e = d * sym / out_sym
+            d_value = compile_chain(derivative_chain(plan.definitions, sym), plan.args)(*values)
+        else:
+            d = sympy.diff(plan.expr, sym)
+            e = sympy.simplify(d * sym / plan.expr)
+            d_value = compile_tree(d, plan.args)(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
         derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)
@@ -81,4 +102,4 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     return results
 
 
-__all__ = ["Elasticity", "diff", "elasticities"]
+__all__ = ["SYMBOLIC_LIMIT", "Elasticity", "check_expandable", "diff", "elasticities"]

@@ -164,7 +164,7 @@ def base_ratio(unit: pint.Unit) -> Fraction:
     >>> base_ratio(parse_unit("GB/h")), base_ratio(parse_unit("pJ/bit")), base_ratio(parse_unit("ms"))
     (Fraction(2500000, 9), Fraction(1, 125000000000), Fraction(1, 1000))
     """
-    whole = Q_(1, unit).to_base_units().magnitude
+    whole = Q_(1, unit).to_base_units().magnitude   # OverflowError for GB^1000/B^1000: callers name their input
     ratio = Fraction(1)
     for name, power in unit._units.items():
         if power != int(power):

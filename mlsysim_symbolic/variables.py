@@ -112,7 +112,7 @@ def check_latex(latex: str, *, symbol: str = "") -> str:
             if ch == "\\":
                 raise InputError(f"{where}latex {latex!r} uses {latex[at:at + 2]!r}, which a symbol name may not")
             raise InputError(f"{where}latex {latex!r} has the character {ch!r}, which a symbol name may not"
-                             " (letters, digits, _ ^ {{ }} ' , . / * + - ( ) | = < > ! [ ] and math commands)")
+                             " (letters, digits, _ ^ { } ' , . / * + - ( ) | = < > ! [ ] and math commands)")
         if m.group(1) is not None and m.group(1) not in LATEX_COMMANDS:
             raise InputError(f"{where}latex {latex!r} uses \\{m.group(1)}, which is not a math command a symbol may use"
                              " (fonts, accents, Greek letters)")

@@ -23,10 +23,12 @@ import gc
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
 import time
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -36,9 +38,12 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mlsysim_symbolic import DerivationError, EquationError, load_derivations
+from mlsysim_symbolic import DerivationError, EquationError, InputError, load_derivations
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.parse import parse_equation
+from mlsysim_symbolic.spec import RESERVED
+from mlsysim_symbolic.spec.reader import MAX_DEPTH, check_depth
+from mlsysim_symbolic.variables import LATEX_COMMANDS, check_latex
 
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")   # hypothesis, on the long corpus strings
 
@@ -477,6 +482,186 @@ def test_damaged_derivation_text(sentinels, tmp_path, cut, insert, at, drop):
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     kind, _ = timed(load_and_check, path)
     COUNTS[f"load {kind}"] += 1
+
+
+# ---------------------------------------------------------------------- names: collisions, reserved names, look-alikes
+# Names and symbols drawn from a small pool so that collisions are frequent: ASCII names, the Scenario's reserved
+# names, leading underscores, and Unicode look-alikes that NFKC (Python's parser) reads as N or P.
+LOOKALIKES = ["\uff2e", "\U0001d40d", "\u2115", "\uff30", "\u2119", "\U0001d40f"]   # Ｎ 𝐍 ℕ Ｐ ℙ 𝐏
+NAME_POOL = ["params", "tokens", "width", "N", "P", "b", "n", "name", "self", "type", "keys", "description", "values",
+             "cls", "_type", "_values", "__slots__", "parameters", *LOOKALIKES[:2]]
+SYMBOL_POOL = ["N", "P", "b", "n", "k", "M_x", *LOOKALIKES]
+declaration = st.tuples(st.sampled_from(["input", "output", "argument"]), st.sampled_from(NAME_POOL),
+                        st.one_of(st.none(), st.sampled_from(SYMBOL_POOL)))
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def expected_outcome(decls: list[tuple[str, str, str | None]], workload_symbol: str | None) -> str:
+    """'refused' when a name is not an ASCII identifier, is reserved, or two declarations share a name or symbol
+    after NFKC; 'ok' (it loads) when none of that holds and every symbol is ASCII; else 'either' (a non-ASCII symbol
+    with its default latex is refused for its latex)."""
+    owners: list[set[str]] = []
+    for _role, name, symbol in decls:
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in RESERVED:
+            return "refused"
+        owners.append({_nfkc(name), _nfkc(symbol or name)})
+    if workload_symbol is not None:
+        owners.append({"parameters", _nfkc(workload_symbol)})
+    names = [n for o in owners for n in o]
+    if len(names) != len(set(names)):
+        return "refused"
+    symbols = [sym for _, _, sym in decls if sym] + ([workload_symbol] if workload_symbol else [])
+    return "ok" if all(sym.isascii() for sym in symbols) else "either"
+
+
+def names_file(decls: list[tuple[str, str, str | None]], workload_symbol: str | None) -> str:
+    lines = []
+    for role, name, symbol in decls:
+        table = {"input": "inputs", "output": "outputs", "argument": "arguments"}[role]
+        lines.append(f"[types.Names.{table}.{toml_key(name)}]")
+        if symbol is not None:
+            lines.append(f"symbol = {json.dumps(symbol, ensure_ascii=False)}")
+        lines.append('unit = "1"')
+        if role == "output":
+            lines.append('equation = "2"')
+    if workload_symbol is not None:
+        lines.append("[types.Names.inputs.model]")
+        lines.append('kind = "workload"')
+        lines.append(f"symbols.{toml_key(workload_symbol)} = {{ attribute = \"parameters\" }}")
+    if not any(role == "output" for role, _, _ in decls):
+        lines += ["[types.Names.outputs.answer]", 'unit = "1"', 'equation = "3"']
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=1500, **SETTINGS)
+@given(decls=st.lists(declaration, min_size=1, max_size=4, unique_by=lambda d: (d[0], d[1])),
+       workload_symbol=st.one_of(st.none(), st.sampled_from(SYMBOL_POOL)))
+def test_name_collisions_reserved_names_and_lookalikes(sentinels, tmp_path, decls, workload_symbol):
+    if any(d[1] == "answer" for d in decls) or len({d[1] for d in decls}) < len(decls):
+        return   # one name in two tables is a TOML-level duplicate only in the same table; keep the oracle simple
+    path = tmp_path / "names.toml"
+    path.write_text(names_file(decls, workload_symbol), encoding="utf-8")
+    kind, error = timed(load_and_check, path)
+    expected = expected_outcome(decls, workload_symbol)
+    assert expected == "either" or kind == expected, (decls, workload_symbol, kind, error)
+    COUNTS[f"names {kind}"] += 1
+
+
+# ---------------------------------------------------------------------- latex fields
+DANGEROUS = ["\\input", "\\write18", "\\write", "\\def", "\\edef", "\\gdef", "\\catcode", "\\csname", "\\endcsname",
+             "\\immediate", "\\openout", "\\openin", "\\read", "\\include", "\\usepackage", "\\newcommand",
+             "\\renewcommand", "\\let", "\\expandafter", "\\makeatletter", "\\special", "\\directlua", "\\lowercase",
+             "\\uppercase", "\\string", "\\jobname", "\\endinput", "\\begin", "\\end", "\\verb", "\\url", "\\href"]
+FORBIDDEN = ("\\input", "\\write", "\\def", "\\catcode", "^^")
+LATEX_TOKENS = (["\\" + c for c in sorted(LATEX_COMMANDS)[:40]] + DANGEROUS + ["\\,", "\\;", "\\!", "\\ ", "\\\\", "\\",
+                "\\^", "\\_", "\\{", "\\%", "{", "}", "^", "^^", "^^5c", "^^M", "_", "%", "#", "$", "&", "~", "'", "|",
+                "x", "M", "1", " ", "(", ")", "[", "]", "=", "<", "!", "\n", "\x00", "é", "\u200b", "Ｎ", "@", "`", '"'])
+latex_texts = st.one_of(st.lists(st.sampled_from(LATEX_TOKENS), max_size=12).map("".join),
+                        st.text(alphabet="\\{}^_%#$&~abcinputwrdefcatcodeM1 @", max_size=30),
+                        st.tuples(st.sampled_from(DANGEROUS), st.sampled_from(["{x}", "x", "18{ls}", "\\x{}", ""])).map("".join))
+
+
+def grammar_accepts(latex: str) -> bool:
+    """The grammar of derivations/README.md, written again here independently of ``check_latex``."""
+    if "^^" in latex:
+        return False
+    depth, at = 0, 0
+    plain = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_^{} ',./*+-()|=<>![]")
+    while at < len(latex):
+        ch = latex[at]
+        if ch == "\\":
+            m = re.match(r"[A-Za-z]+", latex[at + 1:])
+            if m:
+                if m.group(0) not in LATEX_COMMANDS:
+                    return False
+                at += 1 + m.end()
+                continue
+            if at + 1 < len(latex) and latex[at + 1] in ",;:! ":
+                at += 2
+                continue
+            return False
+        if ch not in plain:
+            return False
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+        at += 1
+    return depth == 0
+
+
+@settings(max_examples=3000, **SETTINGS)
+@given(latex=latex_texts)
+def test_latex_fields_accepted_only_by_the_grammar(sentinels, latex):
+    kind, _ = timed(_check_latex_outcome, latex)
+    accepted = kind == "ok"
+    assert accepted == grammar_accepts(latex), (latex, accepted)
+    if accepted:
+        assert not any(bad in latex for bad in FORBIDDEN), latex
+    COUNTS[f"latex {'accepted' if accepted else 'refused'}"] += 1
+
+
+def _check_latex_outcome(latex: str) -> str:
+    try:
+        return check_latex(latex, symbol="x")
+    except InputError as exc:   # the loader turns it into a DerivationError naming the file; here: 'refused'
+        raise EquationError(str(exc)) from None
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(latex=latex_texts)
+def test_latex_fields_through_the_loader(sentinels, tmp_path, latex):
+    data = base_file()
+    data["types"]["Fuzz"]["inputs"]["width"]["latex"] = latex
+    path = tmp_path / "latex.toml"
+    path.write_text(to_toml(data), encoding="utf-8")
+    kind, _ = timed(load_and_check, path)
+    assert (kind == "ok") == grammar_accepts(latex), latex
+    COUNTS[f"load latex {kind}"] += 1
+
+
+# ---------------------------------------------------------------------- nesting depth
+nestings = st.tuples(st.sampled_from(["{{ x = {} }}", "[{}]", "[1, {}]", "{{ a = 1, b = {} }}"]), st.integers(1, 120))
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(nesting=nestings, where=st.sampled_from(["scenario", "type"]))
+def test_nested_values_in_derivation_files(sentinels, tmp_path, nesting, where):
+    template, depth = nesting
+    value = "1"
+    for _ in range(depth):
+        value = template.format(value)
+    text = equation_file("P * b")
+    text += (f"[scenarios.Deep]\ntype = \"Fuzz\"\ninputs.params = {value}\n" if where == "scenario"
+             else f"[types.Deep]\nassumptions = [{value}]\n[types.Deep.outputs.y]\nunit = \"1\"\nequation = \"2\"\n")
+    path = tmp_path / "deep.toml"
+    path.write_text(text, encoding="utf-8")
+    kind, _ = timed(load_and_check, path)   # loads or is refused by name: no RecursionError, no other exception
+    COUNTS[f"nesting {kind}"] += 1
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(depth=st.integers(0, 5000), kinds=st.lists(st.sampled_from(["table", "array"]), min_size=1, max_size=3))
+def test_check_depth_refuses_exactly_beyond_the_limit(depth, kinds):
+    data: Any = 1
+    for i in range(depth):
+        data = {"k": data} if kinds[i % len(kinds)] == "table" else [data]
+    if depth > MAX_DEPTH:
+        with pytest.raises(InputError, match="nested deeper than"):
+            check_depth(data)
+    else:
+        check_depth(data)
+    COUNTS["check_depth"] += 1
+
+
+def test_deeply_nested_file_is_a_derivation_error(tmp_path):
+    path = tmp_path / "deeper.toml"
+    path.write_text(equation_file("P * b") + "[scenarios.Deep]\ntype = \"Fuzz\"\ninputs.params = "
+                    + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")
+    with pytest.raises(DerivationError, match="nested"):
+        load_derivations(path)
 
 
 def test_zz_at_least_ten_thousand_inputs():

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..errors import MlsysimSymbolicError
+from ..errors import InputError, MlsysimSymbolicError
 from .answers import answer_parts, declared_answer
 from .config import Latex, LatexConfig, split_options
 from .order import symbol_order
@@ -123,6 +123,34 @@ def printed_length(latex: str) -> int:
     return round(_width(latex))
 
 
+#: An expanded tree of more nodes than this many times ``expanded_limit`` is not printed at all (it could not fit,
+#: and printing 2**40 terms of a chain of outputs would never end).
+NODES_PER_WIDTH = 20
+
+
+def tree_size(expr: Any) -> int:
+    """The number of nodes ``expr`` prints as a tree, counted over its shared subtrees once each (so linear in
+    the DAG, though the count may be exponential: a chain of outputs built on each other).
+
+    >>> x = sympy.Symbol("x")
+    >>> tree_size((x + 1) * (2 * x + 1))   # Mul; Add(x, 1) and its 2 leaves; Add(Mul(2, x), 1) and its 4 nodes below
+    9
+    """
+    memo: dict[int, int] = {}
+
+    def size(node: Any) -> int:
+        n = memo.get(id(node))
+        if n is None:
+            n = memo[id(node)] = 1 + sum(size(a) for a in node.args)
+        return n
+
+    return size(expr)
+
+
+def _too_long(expr: Any, config: LatexConfig) -> bool:
+    return tree_size(expr) > NODES_PER_WIDTH * config.expanded_limit
+
+
 def type_names(t: ScenarioType) -> dict[sympy.Symbol, str]:
     """Every symbol of scenario type ``t`` (leaves, composed terms, outputs) with its declared LaTeX name.
 
@@ -168,7 +196,7 @@ def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex
                 full = t.expand(output)
             except SKIPPED:
                 full = branch.expr
-            if full != branch.expr:
+            if full != branch.expr and not _too_long(full, LatexConfig()):
                 text += f" = {printer.doprint(full)}"
         forms.append((branch.when, Latex(text)))
     return forms
@@ -185,7 +213,11 @@ def equation(scenario: Scenario, output: str, *, expand: bool = False, **options
     printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
     if out.kind != "quantity":
         return Latex(f"{out.variable.latex} = {declared_answer(out, printer)}")
-    return Latex(f"{out.variable.latex} = {printer.doprint(scenario.expression(output, expand=expand))}")
+    expr = scenario.expression(output, expand=expand)
+    if expand and tree_size(expr) > NODES_PER_WIDTH * 1000:
+        raise InputError(f"{output}: the expanded form has {tree_size(expr):.3g} nodes (outputs built on each other), "
+                         "too many to print; print it with expand=False (over the outputs it uses)")
+    return Latex(f"{out.variable.latex} = {printer.doprint(expr)}")
 
 
 def _intermediate_values(scenario: Scenario, declared: sympy.Expr, plan: Any, keys: tuple[Any, ...],
@@ -240,8 +272,9 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     declared = scenario.expression(output)
     declared_tex = printer.doprint(declared)
     numbers_of, shown = plan.expr, leaves
-    expanded_tex = printer.doprint(plan.expr) if config.expand else None
-    if expanded_tex is not None and declared != plan.expr and printed_length(expanded_tex) > config.expanded_limit:
+    huge = declared != plan.expr and _too_long(plan.expr, config)
+    expanded_tex = printer.doprint(plan.expr) if config.expand and not huge else None
+    if huge or (expanded_tex is not None and declared != plan.expr and printed_length(expanded_tex) > config.expanded_limit):
         intermediate = _intermediate_values(scenario, declared, plan, keys, arguments, leaves, config)
         if intermediate is not None:
             numbers_of, shown, expanded_tex = declared, intermediate, None

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import sympy
 
 from .quantities import format_unit
 from .text import escape_text, prose
@@ -89,7 +91,7 @@ def symbol_table(scenario: Scenario, output: str | None = None) -> SymbolTable:
     t = scenario.type
     variables = [*t.leaves.values(), *t.composed_variables.values(), *(o.variable for o in t.outputs.values())]
     if output is not None:
-        wanted = set(scenario.expression(output, expand=True).free_symbols) | set(scenario.expression(output).free_symbols)
+        wanted = _symbols_in(scenario.expression(output, expand=True)) | set(scenario.expression(output).free_symbols)
         wanted.add(t.output(output).variable.symbol)
         variables = [v for v in variables if v.symbol in wanted]
     rows, si_units, seen = [], [], set()
@@ -100,3 +102,23 @@ def symbol_table(scenario: Scenario, output: str | None = None) -> SymbolTable:
         rows.append((var.latex, prose(var.meaning or var.name.replace("_", " ")), format_unit(var.unit)))
         si_units.append(format_unit(var.unit, siunitx=True))
     return SymbolTable(tuple(rows), tuple(si_units))
+
+
+def _symbols_in(expr: Any) -> set[Any]:
+    """The symbols of ``expr``, each shared subtree visited once (SymPy's ``free_symbols`` walks the tree, which
+    for outputs built on each other is 2**n nodes); a sum or product gives its free symbols, not its bound index."""
+    seen: set[int] = set()
+    found: set[Any] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, (sympy.Sum, sympy.Product)):
+            found |= node.free_symbols
+        elif getattr(node, "is_Symbol", False):
+            found.add(node)
+        else:
+            stack.extend(getattr(node, "args", ()))
+    return found

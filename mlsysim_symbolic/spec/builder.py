@@ -84,14 +84,14 @@ class TypeBuilder:
         return self.t
 
     # ------------------------------------------------------------------ names
-    def claim(self, key: str, owner: str, where: tuple[str, ...], value: Any) -> None:
+    def claim(self, key: str, owner: str, where: tuple[str, ...], value: Any, hint: str = "") -> None:
         """Reserve ``key`` (compared after NFKC normalisation, as Python's parser reads the equations) for ``owner``."""
         norm = unicodedata.normalize("NFKC", key)
         if norm in self.owners and self.owners[norm][0] != owner:
             first, first_where = self.owners[norm]
             line = self.locate(*first_where) if self.locate else None
             also = f" (line {line})" if line else ""
-            raise self.fail(f"name {key!r} of {owner} is already declared by {first}{also}", *where)
+            raise self.fail(f"name {key!r} of {owner} is already declared by {first}{also}{hint}", *where)
         self.owners[norm] = (owner, where)
         if value is not None:
             self.names[key] = value
@@ -99,7 +99,9 @@ class TypeBuilder:
 
     def claim_variable(self, var: Variable, owner: str, where: tuple[str, ...]) -> None:
         for key in dict.fromkeys((var.name, var.symbol.name)):
-            self.claim(key, owner, where, var.symbol)
+            hint = ("; two inputs reading one attribute need a 'name' for its symbol"
+                    if var.role == "attribute" and key == var.name and key != var.symbol.name else "")
+            self.claim(key, owner, where, var.symbol, hint)
 
     # ------------------------------------------------------------------ steps
     def read_notes(self) -> None:

@@ -49,6 +49,21 @@ class Bound:
     choices: dict[str, str] = field(default_factory=dict)       # choice input -> chosen option
 
 
+def checked(var: Variable, value: Any, label: str | None = None) -> Any:
+    """``var.check(value)``, with a whole number too large for float64 (``10**400``) refused by name, not as a bare
+    ``OverflowError`` from the finiteness test."""
+    try:
+        return var.check(value, label=label)
+    except OverflowError:   # 10**400; or a unit whose factor pint cannot hold ('1 GB^1000/B^1000')
+        shown = repr(_short(value)) if isinstance(value, str) else f"{_short(value)} {var.unit_text}"
+        raise InputError(f"{label or var.name}: {shown} is beyond float64") from None
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
+
+
 def to_base_checked(magnitude: Any, var: Variable, label: str | None = None) -> Any:
     """``magnitude`` (in ``var``'s unit) in base units; an error naming ``label`` when it leaves float64."""
     try:
@@ -84,7 +99,7 @@ class InputKind:
             raise InputError(f"'symbols' belongs to workload and hardware inputs, not to a {self.name} input")
         default = raw.get("default")
         if default is not None and not self.keyed:
-            var.check(default)
+            checked(var, default)
         return InputSpec(name, self.name, str(raw.get("meaning", "")) or var.meaning, _required(raw), default,
                          variable=var, index=str(raw.get("index", name)) if self.keyed else None,
                          annotation=self.annotation_of(var))
@@ -121,7 +136,7 @@ class QuantityKind(InputKind):
             bound.values[spec.name] = None
             bound.scalars[var.symbol] = None
             return
-        magnitude = var.check(value)
+        magnitude = checked(var, value)
         bound.values[spec.name] = stored(magnitude, var)
         bound.scalars[var.symbol] = to_base_checked(magnitude, var, spec.name)
 
@@ -231,7 +246,7 @@ class ObjectKind(InputKind):
                 else:
                     out[var.symbol] = None
                 continue
-            magnitude = var.check(raw, label=f"{label} ({entry.key}).{var.extra['paths'][0]}")
+            magnitude = checked(var, raw, f"{label} ({entry.key}).{var.extra['paths'][0]}")
             out[var.symbol] = to_base_checked(magnitude, var)
         names = {v.symbol.name: v.symbol for v in spec.attributes.values()}
         names.update({v.name: v.symbol for v in spec.attributes.values()})
@@ -294,7 +309,7 @@ class KeyedKind(InputKind):
     def bind_item(self, spec: InputSpec, item: Any, label: str, bound: Bound) -> tuple[Any, dict[sympy.Symbol, Any]]:
         var = spec.variable
         assert var is not None
-        magnitude = var.check(item, label=label)
+        magnitude = checked(var, item, label)
         return stored(magnitude, var), {var.symbol: to_base_checked(magnitude, var, label)}
 
     def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:

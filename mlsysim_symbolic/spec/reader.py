@@ -120,3 +120,28 @@ def check_type_table(data: Mapping[str, Any], fail: Fail) -> None:
 
 #: The fields of a ``[types.NAME.result]`` table.
 RESULT_FIELDS = frozenset({"name", "fields", "from", "plain"})
+#: The deepest nesting of tables and arrays a derivation file may have (the catalog's own files reach 8).
+MAX_DEPTH = 32
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse tables or arrays nested deeper than ``limit`` (walked without recursion, so any depth is safe).
+
+    >>> check_depth({"a": {"b": [1, {"c": 2}]}}, limit=4)
+    >>> check_depth({"a": {"b": [1, {"c": 2}]}}, limit=3)
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.InputError: tables or arrays nested deeper than 3 levels (at a.b[1])
+    """
+    stack: list[tuple[Any, int, str]] = [(data, 0, "")]
+    while stack:
+        node, depth, where = stack.pop()
+        if isinstance(node, Mapping):
+            children = [(v, f"{where}.{k}" if where else str(k)) for k, v in node.items()]
+        elif isinstance(node, (list, tuple)):
+            children = [(v, f"{where}[{i}]") for i, v in enumerate(node)]
+        else:
+            continue
+        if depth >= limit:
+            raise InputError(f"tables or arrays nested deeper than {limit} levels (at {where or 'the top'})")
+        stack.extend((v, depth + 1, w) for v, w in children)
