@@ -213,7 +213,7 @@ def test_latex_document(capsys, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["latex"], "NAME: a scenario name is required unless --document"),
     (["latex", "Nope"], "NAME: unknown scenario or scenario type 'Nope'"),
-    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: distributed, dp, reliability, serving, training (closest: serving)"),
+    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: distributed, dp, papers, reliability, serving, training (closest: serving)"),
     (["latex", NAME, "--family", "dp"], "--family: selects the family of a --document"),
     (["latex", NAME, "--sig", "0"], "--sig: sig must be a whole number of significant figures"),
     (["latex", NAME, "--sig", "three"], "argument --sig: invalid int value: 'three'"),
@@ -451,7 +451,7 @@ def test_check_refuses_a_dimension_error_planted_in_a_copy(capsys, tmp_path):
     copy = tmp_path / "derivations"
     shutil.copytree(derivations_dir(), copy, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     code, out, _ = run(capsys, "check", str(copy))
-    assert code == 0 and out.startswith(f"{copy}: 51 types, 143 named scenarios")     # the copy alone is sound
+    assert code == 0 and out.startswith(f"{copy}: 64 types, 159 named scenarios")     # the copy alone is sound
     dp = copy / "dp.toml"
     text = dp.read_text()
     good = 'equation = "per_example * B"'

@@ -195,7 +195,7 @@ class TypeBuilder:
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
                 fields = {k: raw[k] for k in ("symbol", "unit", "latex", "integer") if k in raw}
                 if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
-                    fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\_") + "}"
+                    fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\ ") + "}"   # meets_target: \mathrm{meets\ target}
                 var = read_variable(out_name, fields | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"output {out_name}: {exc}", *where) from None
