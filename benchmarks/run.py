@@ -1,7 +1,7 @@
 """Run every benchmark of the project and print one table of ratios against their baselines.
 
     python benchmarks/run.py              # core, sweep and catalog benchmarks (about two minutes)
-    python benchmarks/run.py catalog      # only some of them: core, sweep, catalog
+    python benchmarks/run.py catalog      # only some of them: core, sweep, catalog, chain
 
 Each benchmark runs in its own fresh interpreter.  Each row compares a measured value with its baseline (mlsysim 0.3.0, hand-written numpy, a
 per-point SymPy loop, or a time budget), both measured in this run on this machine, as
@@ -91,6 +91,12 @@ def sweep() -> list[Comparison]:
     ]
 
 
+def chain() -> list[Comparison]:
+    rows = measure("bench_chain")
+    small, large = find(rows, "chain of 10 outputs"), find(rows, "chain of 40 outputs")
+    return [Comparison("load + first value + LaTeX of 40 chained outputs", large, small, "s", "the same with 10", 6.0)]
+
+
 def catalog_benchmark(reference_import: float | None) -> list[Comparison]:
     rows = measure("bench_catalog")
     read = find(rows, "cold import + read of the catalog")
@@ -130,9 +136,9 @@ def table(comparisons: list[Comparison]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the benchmarks and print one table of ratios against baselines.")
-    parser.add_argument("only", nargs="*", choices=["core", "sweep", "catalog", []], help="benchmarks to run (default: all)")
+    parser.add_argument("only", nargs="*", choices=["core", "sweep", "catalog", "chain", []], help="benchmarks to run (default: all)")
     args = parser.parse_args(argv)
-    chosen = set(args.only) or {"core", "sweep", "catalog"}
+    chosen = set(args.only) or {"core", "sweep", "catalog", "chain"}
     comparisons: list[Comparison] = []
     reference_import = None
     if "core" in chosen:
@@ -142,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         comparisons += sweep()
     if "catalog" in chosen:
         comparisons += catalog_benchmark(reference_import)
+    if "chain" in chosen:
+        comparisons += chain()
     print(table(comparisons))
     return 1 if any(c.verdict == "FAIL" for c in comparisons) else 0
 

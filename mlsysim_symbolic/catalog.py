@@ -51,7 +51,7 @@ from .spec.reader import MAX_DEPTH, check_depth
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4   # 4: a scenario input's type is a dependency
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
 _SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
@@ -195,10 +195,6 @@ def _place(*paths: Path) -> str:
     return hashlib.sha256("\n".join(os.path.abspath(p) for p in paths).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-#: What a cached structure records; raised when the reader records more (scenario inputs count as dependencies).
-STRUCTURE_FORMAT = 2
-
-
 def _cache_read(place: str, part: str, digest: str) -> Any:
     """The cached ``part`` of the file(s) at ``place`` if it was made from content with this ``digest``, else None."""
     folder = cache_dir()
@@ -208,8 +204,8 @@ def _cache_read(place: str, part: str, digest: str) -> Any:
         entry = json.loads((folder / f"{place}.{part}.json").read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(entry, dict) or entry.get("digest") != digest or entry.get("format") != STRUCTURE_FORMAT:
-        return None   # stale (the file or what the reader records changed since) or not ours: ignored
+    if not isinstance(entry, dict) or entry.get("digest") != digest:
+        return None   # stale (the file changed since) or not ours: ignored
     return entry.get("data")
 
 
@@ -220,7 +216,7 @@ def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
         return
     path = folder / f"{place}.{part}.json"
     try:
-        text = json.dumps({"digest": digest, "format": STRUCTURE_FORMAT, "data": data}, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps({"digest": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:

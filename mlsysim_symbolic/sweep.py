@@ -53,13 +53,21 @@ class VectorPlan:
         for name, value in base_values.items():
             args[self.positions[name]] = value
         try:
-            with np.errstate(over="ignore", invalid="ignore"):
+            # an overflow or a division by zero raises here, at no cost when there is none; the search for where
+            # the infinite values are runs only then (an inf in a table, a plot or a mean is a silent wrong number)
+            with np.errstate(over="raise", divide="raise", invalid="ignore"):
                 out = self.to_unit(self.function(*args))
+            if np.ndim(out) or not math.isinf(out):   # Python's own float arithmetic overflows to inf silently
+                return out
+        except FloatingPointError:
+            pass
         except (ZeroDivisionError, OverflowError, ValueError) as exc:   # scalar inputs at which the output has no value
             shown = ", ".join(f"{n} = {v!r}" for n, v in base_values.items())
             raise InputError(f"{self.output} has no value{' at ' + shown + ' (base units)' if shown else ''}: {exc}") from None
+        with np.errstate(all="ignore"):
+            out = self.to_unit(self.function(*args))
         infinite = np.isinf(out)
-        if np.any(infinite):   # beyond float64: an inf in a table, a plot or a mean would be a silent wrong number
+        if np.any(infinite):
             at = np.unravel_index(int(np.argmax(infinite)), np.shape(infinite)) if np.ndim(infinite) else ()
             shown = ", ".join(f"{n} = {np.broadcast_to(v, np.shape(infinite))[at]:g}" for n, v in base_values.items())
             raise InputError(f"{self.output} overflows float64{' at ' + shown + ' (base units)' if shown else ''}")
