@@ -72,11 +72,20 @@ class Plan:
 
     def to_unit(self, value: Any) -> Any:
         """A base-unit magnitude (or array) of the output in its declared unit."""
-        if self.factor != 1:
-            value = value * self.factor
-        if self.divisor != 1:
-            value = value / self.divisor
-        return value
+        return scale(value, self.factor, self.divisor)
+
+
+def scale(value: Any, factor: float | int, divisor: float | int) -> Any:
+    """``value * factor / divisor``, skipping the steps that are 1 (exact integer ratios stay exact).
+
+    >>> scale(15e9, 1, 10**9)   # 15e9 B in GB: 15.0, where * 1e-9 would give 15.000000000000002
+    15.0
+    """
+    if factor != 1:
+        value = value * factor
+    if divisor != 1:
+        value = value / divisor
+    return value
 
 
 class Analysable(Protocol):
@@ -552,16 +561,7 @@ class Planner:
             except TypeError:   # an unhashable key (a list): the slow path names it
                 fast = None
             if fast is not None:
-                plan, args = fast
-                try:
-                    value = plan.function(*args)
-                except _EVAL_ERRORS as exc:
-                    raise self.not_evaluable(output, keys, exc, plan, args) from None
-                if not -_INF < value < _INF:
-                    raise self.not_finite(output, keys, value, plan, args)
-                if plan.output.kind != "quantity":
-                    return _answer(plan, value)
-                return make_quantity(plan.to_unit(value), plan.unit)
+                return self._run(output, keys, *fast)
         t = self.type
         out = t.output(output)
         picked = []
@@ -591,14 +591,19 @@ class Planner:
                 self._argcache[cache_key] = args
         elif arguments:
             raise UnexpectedNameError(f"{t.name}.{output} takes no arguments, got {', '.join(arguments)}")
+        result = self._run(output, keys, plan, args)
+        if not plan.arguments and not choice_value:
+            self._fast[(output, keys)] = (plan, args)
+        return result
+
+    def _run(self, output: str, keys: tuple[Any, ...], plan: Plan, args: tuple[Any, ...]) -> Any:
+        """The compiled function at ``args``: a Quantity in the declared unit, a bool or a label; named errors."""
         try:
             value = plan.function(*args)
         except _EVAL_ERRORS as exc:
             raise self.not_evaluable(output, keys, exc, plan, args) from None
         if not -_INF < value < _INF:
             raise self.not_finite(output, keys, value, plan, args)
-        if not plan.arguments and not choice_value:
-            self._fast[(output, keys)] = (plan, args)
         if plan.output.kind != "quantity":
             return _answer(plan, value)
         return make_quantity(plan.to_unit(value), plan.unit)

@@ -25,7 +25,7 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .plan import Analysable
+from .plan import Analysable, scale
 from .plots import format_value, plot_sweep, readable
 from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
 from .variables import Variable
@@ -75,11 +75,7 @@ class VectorPlan:
 
     def to_unit(self, value: Any) -> Any:
         """A base-unit magnitude (or array) of the output in its declared unit."""
-        if self.factor != 1:
-            value = value * self.factor
-        if self.divisor != 1:
-            value = value / self.divisor
-        return value
+        return scale(value, self.factor, self.divisor)
 
 
 def resolve(scenario: Analysable, name: str, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
