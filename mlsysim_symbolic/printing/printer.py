@@ -174,7 +174,11 @@ class SymbolPrinter(LatexPrinter):
         self._order = dict(order or {})
 
     def doprint(self, expr: Any) -> str:
-        return super().doprint(arrange(sympy.sympify(expr), self._order))
+        if not isinstance(expr, sympy.Basic):   # a plain number; text is never parsed here
+            if isinstance(expr, bool) or not isinstance(expr, (int, float)):
+                raise TypeError(f"the printer takes SymPy trees or numbers, got {type(expr).__name__}")
+            expr = sympy.Integer(expr) if isinstance(expr, int) else sympy.Float(expr)
+        return super().doprint(arrange(expr, self._order))
 
     def _print_Symbol(self, expr: sympy.Symbol, style: str = "plain") -> str:
         if expr in self._names:
