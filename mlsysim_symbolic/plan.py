@@ -88,6 +88,19 @@ def scale(value: Any, factor: float | int, divisor: float | int) -> Any:
     return value
 
 
+def placeholder(var: Variable) -> Any:
+    """A value inside ``var``'s domain (1 where it may be): where an argument must have a value before the
+    values an analysis tries replace it (a swept argument, the start of a search).
+
+    >>> placeholder(Variable.make("tau", unit="s")), placeholder(Variable.make("f", unit="1", domain="[2, 3]"))
+    (1, 2.0)
+    """
+    if var.domain.contains(1):
+        return 1
+    value = var.domain.low if var.domain.contains(var.domain.low) else var.domain.low + 1
+    return int(value) if var.integer else value
+
+
 class Analysable(Protocol):
     """What an analysis needs of a scenario: its planner, type and name."""
 
@@ -419,8 +432,7 @@ class Planner:
         for leaf, value in zip(plan.args, sub.values(plan)):
             self._bound.scalars[rename[leaf]] = value
         chain = [(rename[d], e.xreplace(rename)) for d, e in plan.definitions]
-        scale = plan.factor / plan.divisor * base_ratio(var.unit)   # 1 for a result already in base units
-        chain.append((sym, rename[plan.definitions[-1][0]] * scale if scale != 1 else rename[plan.definitions[-1][0]]))
+        chain.append((sym, rename[plan.definitions[-1][0]]))   # definitions are in base units on both sides
         return chain
 
     # ------------------------------------------------------------------ plans

@@ -22,7 +22,7 @@ import sympy
 
 from .errors import InfeasibleError, InputError, UnitError
 from .evaluate import expanded_size
-from .plan import Analysable, Plan
+from .plan import Analysable, Plan, placeholder
 from .printing import format_quantity
 from .units import Q_, carry_in, from_base, parse_quantity, to_base
 
@@ -137,8 +137,7 @@ def solve(scenario: Analysable, output: str, input: str, target: Any = None, *ke
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
     plan = planner.numeric_plan(output)
     if input in plan.arguments and input not in arguments:   # solving for an argument: start from a value in its domain
-        var = t.arguments[input]
-        arguments = {**arguments, input: 1 if var.domain.contains(1) else var.domain.low}
+        arguments = {**arguments, input: placeholder(t.arguments[input])}
     base = list(planner.values(plan, keys, arguments))
     i, var = planner.resolve(input, plan.args)
     sym = plan.args[i]

@@ -25,7 +25,7 @@ import pint
 import sympy
 
 from .errors import InputError, UnitError
-from .plan import Analysable, scale
+from .plan import Analysable, placeholder, scale
 from .plots import format_value, plot_sweep, readable
 from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
 from .variables import Variable
@@ -97,7 +97,7 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
     swept_args = {a for a in plan.arguments if a in names and a not in arguments}
     given = dict(arguments)
     for a in swept_args:   # a swept argument needs no value here: it is replaced by the swept values
-        given[a] = _placeholder(planner.type.arguments[a])
+        given[a] = placeholder(planner.type.arguments[a])
     base = list(planner.values(plan, keys, given))
     positions: dict[str, int] = {}
     variables: dict[str, Variable] = {}
@@ -108,13 +108,6 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
     varying = frozenset(plan.args[i] for i in positions.values())
     function = planner.compiled(plan, varying=varying)
     return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
-
-
-def _placeholder(var: Variable) -> Any:
-    """A value inside ``var``'s domain, for an argument whose swept values replace it."""
-    low = var.domain.low if var.domain.low > -math.inf else 0.0
-    value = low + 1 if not var.domain.contains(low) else low
-    return int(value) if var.integer else value
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
