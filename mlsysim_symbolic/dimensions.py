@@ -25,6 +25,7 @@ from typing import Any
 import pint
 import sympy
 
+from . import special
 from .errors import DimensionError
 from .units import describe_unit, is_counted_only, ureg
 
@@ -91,6 +92,10 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
         name = "log()" if isinstance(expr, sympy.log) else "exp()"
         for arg in expr.args:
             _require_dimensionless(name, arg, unit_of(arg, units))
+        return _ONE
+    if isinstance(expr, special.CLASSES):
+        for arg in expr.args:
+            _require_dimensionless(f"{type(expr).__name__}()", arg, unit_of(arg, units))
         return _ONE
     if isinstance(expr, sympy.Abs):
         return unit_of(expr.args[0], units)

@@ -26,6 +26,7 @@ import pint
 import sympy
 from sympy.codegen.cfunctions import log1p
 
+from . import special
 from .units import Q_
 
 #: Relative distance from a whole number within which ``floor``/``ceil`` take the whole number (a few ulps).
@@ -162,7 +163,7 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     5.000001249699793e-07
     """
     expr = _rewrite(expr)
-    return sympy.lambdify(list(args), expr, modules=_modules(vector), cse=len(expr.args) > 3, docstring_limit=0)
+    return sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=len(expr.args) > 3, docstring_limit=0)
 
 
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
@@ -170,10 +171,13 @@ def _rewrite(expr: sympy.Expr) -> sympy.Expr:
     return _near_one(_step_derivatives(_exact_log2(expr)))
 
 
-def _modules(vector: bool) -> list[Any]:
+def _modules(vector: bool, *trees: Any) -> list[Any]:
+    uses_special = any(t.has(*special.CLASSES) for t in trees if isinstance(t, sympy.Basic))
     if vector:
-        return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array}, "numpy"]
-    return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1}, "math"]
+        extra = special.array_functions() if uses_special else {}
+        return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array, **extra},
+                "numpy"]
+    return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR}, "math"]
 
 
 Definition = tuple[sympy.Symbol, sympy.Expr]
@@ -244,7 +248,7 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
         steps.append((rename[sym], _rewrite(expr.xreplace(rename))))
     final = result if varying is None else hoist(result, moving)
     final = _rewrite(final.xreplace(rename))
-    return sympy.lambdify(list(args), final, modules=_modules(vector), cse=lambda e: (steps, e), docstring_limit=0)
+    return sympy.lambdify(list(args), final, modules=_modules(vector, final, *(e for _, e in steps)), cse=lambda e: (steps, e), docstring_limit=0)
 
 
 def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> list[Definition]:

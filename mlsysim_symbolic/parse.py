@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, ceil, exp, floor, log, log10, log2, max, min, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, log, log10, log2, max, min, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -85,6 +85,15 @@ def _at_least_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _exactly_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        if len(args) != 2:
+            raise EquationError(f"{name}() takes exactly two arguments, got {len(args)}")
+        return fn(*args)
+
+    return call
+
+
 def _log(*args: Any) -> Any:
     if len(args) == 1:
         return sympy.log(args[0])
@@ -106,6 +115,14 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "floor": _one("floor", sympy.floor),
     "abs": _one("abs", sympy.Abs),
     "piecewise": _piecewise,
+    # tier B: special functions (dimensionless argument and value), SymPy's own classes
+    "erf": _one("erf", sympy.erf),
+    "erfc": _one("erfc", sympy.erfc),
+    "erfinv": _one("erfinv", sympy.erfinv),
+    "normal_cdf": _one("normal_cdf", lambda x: (1 + sympy.erf(x / sympy.sqrt(2))) / 2),
+    "normal_ppf": _one("normal_ppf", lambda p: sympy.sqrt(2) * sympy.erfinv(2 * p - 1)),
+    "gamma": _one("gamma", sympy.gamma),
+    "binomial": _exactly_two("binomial", sympy.binomial),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto")
@@ -294,7 +311,7 @@ def parse_equation(
 
 _APPROX: dict[type, Callable[..., float]] = {
     sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
-    sympy.Max: max, sympy.Min: min,
+    sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma,
 }
 
 

@@ -1,0 +1,77 @@
+"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial.
+
+Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
+Phi(1) = 0.8413447460685429 (Abramowitz & Stegun 26.2; NIST DLMF 7.17), erfinv(1/2) = 0.4769362762044699
+(DLMF 7.17.2 inverts erf), Gamma(1/2) = sqrt(pi) and Gamma(5) = 4! (DLMF 5.4.1, 5.4.6), C(10, 3) = 120.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sympy
+
+from mlsysim_symbolic.dimensions import unit_of
+from mlsysim_symbolic.errors import DimensionError, EquationError
+from mlsysim_symbolic.evaluate import compile_tree
+from mlsysim_symbolic.parse import parse_equation
+from mlsysim_symbolic.printing.printer import SymbolPrinter
+from mlsysim_symbolic.units import ureg
+
+x, n, k = sympy.symbols("x n k", positive=True)
+NAMES = {"x": x, "n": n, "k": k}
+
+CASES = [   # equation, arguments, published value
+    ("normal_ppf(x)", (0.975, 1, 1), 1.959963984540054),
+    ("normal_cdf(x)", (1.0, 1, 1), 0.8413447460685429),
+    ("erfinv(x)", (0.5, 1, 1), 0.4769362762044699),
+    ("erf(x)", (0.4769362762044699, 1, 1), 0.5),
+    ("erfc(x)", (0.4769362762044699, 1, 1), 0.5),
+    ("gamma(x)", (0.5, 1, 1), math.sqrt(math.pi)),
+    ("gamma(x)", (5.0, 1, 1), 24.0),
+    ("binomial(n, k)", (1, 10, 3), 120),
+    ("binomial(n, k)", (1, 52, 5), 2598960),        # five-card hands
+]
+
+
+@pytest.mark.parametrize(("text", "args", "published"), CASES)
+def test_compiled_value_is_the_published_one(text, args, published):
+    expr = parse_equation(text, NAMES)
+    assert compile_tree(expr, (x, n, k))(*args) == pytest.approx(published, rel=1e-14)
+    vector = compile_tree(expr, (x, n, k), vector=True)(*(np.array([a, a]) for a in args))
+    assert vector == pytest.approx([published, published], rel=1e-14)
+    assert float(expr.subs({x: args[0], n: args[1], k: args[2]}).evalf(30)) == pytest.approx(published, rel=1e-14)
+
+
+@pytest.mark.parametrize("text", ["normal_ppf(x)", "normal_cdf(x)", "erfinv(x)", "gamma(x)", "binomial(n, k)"])
+def test_derivatives_compile_and_match_a_central_difference(text):
+    expr = parse_equation(text, NAMES)
+    at = {x: 0.7, n: 10.5, k: 3.0}
+    for var in (x, n):
+        if var not in expr.free_symbols:
+            continue
+        d = compile_tree(sympy.diff(expr, var), (x, n, k))(*at.values())
+        f = compile_tree(expr, (x, n, k))
+        h = 1e-5 * at[var]
+        up = [v + h if s == var else v for s, v in at.items()]
+        down = [v - h if s == var else v for s, v in at.items()]
+        assert d == pytest.approx((f(*up) - f(*down)) / (2 * h), rel=1e-7)
+
+
+def test_a_dimensional_argument_is_refused():
+    with pytest.raises(DimensionError, match="erf"):
+        unit_of(sympy.erf(x), {x: ureg.byte})
+    with pytest.raises(DimensionError, match="binomial"):
+        unit_of(sympy.binomial(n, k), {n: ureg.second, k: ureg.dimensionless})
+    assert unit_of(sympy.gamma(x), {x: ureg.dimensionless}) == ureg.dimensionless
+
+
+def test_arity_is_checked_and_latex_is_sympys():
+    with pytest.raises(EquationError, match="exactly two"):
+        parse_equation("binomial(n)", NAMES)
+    with pytest.raises(EquationError, match="exactly one"):
+        parse_equation("erfinv(x, n)", NAMES)
+    tex = SymbolPrinter({x: "x", n: "n", k: "k"}).doprint(parse_equation("binomial(n, k) * gamma(x)", NAMES))
+    assert r"\binom{n}{k}" in tex and r"\Gamma\left(x\right)" in tex
