@@ -40,9 +40,12 @@ def erfinv(x: float) -> float:
 
 
 def binomial(n: float, k: float) -> float:
-    """``n`` choose ``k``: exact for whole numbers (``math.comb``), through the gamma function otherwise."""
+    """``n`` choose ``k``: exact for whole numbers (``math.comb``), a falling product for a whole ``k``, through the
+    gamma function otherwise."""
     if float(n).is_integer() and float(k).is_integer() and n >= 0:
         return math.comb(int(n), int(k)) if 0 <= k <= n else 0
+    if float(k).is_integer() and 0 <= k <= 1000:
+        return math.prod((n - i) / (i + 1) for i in range(int(k)))
     return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) * _gamma_signs(n, k)
 
 
