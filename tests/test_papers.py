@@ -218,8 +218,17 @@ def test_gpt3_selective_recomputation_saves_70_percent():
     assert mag(s.per_layer, "B") == 2048 * 1 * 12288 * 34 / 8
 
 
-@pytest.mark.parametrize("key", ["Gpt3SequenceParallelLayer", "MtNlg530BLayer", "Korthikanti1TLayer"])
-def test_korthikanti_sequence_parallel_and_selective_give_5x(key):
+#: Korthikanti et al. (2022) Table 3: attention heads, hidden size (s = 2048, micro-batch 1, t = 8 for all three).
+KORTHIKANTI_TABLE3 = {"175B": (96, 12288), "530B": (128, 20480), "1T": (160, 25600)}
+
+
+def korthikanti_layer(model):
+    heads, hidden = KORTHIKANTI_TABLE3[model]
+    return Scenarios.Gpt3SequenceParallelLayer.variant(heads=heads, hidden_size=hidden)
+
+
+@pytest.mark.parametrize("model", list(KORTHIKANTI_TABLE3))
+def test_korthikanti_sequence_parallel_and_selective_give_5x(model):
     """Korthikanti et al. (2022) §6.1, on Figure 7 (memory as a share of the tensor-parallel baseline,
     Eq. 2): "Individually, both techniques cut the memory requirement nearly in half, and combined
     provide a 5x reduction bringing the memory requirements to under 20%. This is only ~2x of the full
@@ -233,7 +242,7 @@ def test_korthikanti_sequence_parallel_and_selective_give_5x(key):
     Not asserted: the 22B model gives 6.2x (the caption's "as the model size increases" is about the
     larger models), full recompute is 8.7% for 175B, and "under 20%" is 20.2% for 530B and 1T from
     the formulas alone: Figure 7 measures memory with Appendix B's output-tensor deallocation."""
-    s = catalog().scenario(key)
+    s = korthikanti_layer(model)
     baseline = mag(s.tensor_parallel_only, "B")
     both = mag(s.sequence_parallel_selective, "B")
     full = mag(s.full_recompute, "B")
@@ -241,7 +250,7 @@ def test_korthikanti_sequence_parallel_and_selective_give_5x(key):
     assert round(both / full) == 2                           # "only ~2x of the full activation recomputation"
     assert both / full == pytest.approx(34 / (2 * 8), rel=1e-12)
     assert both < 0.5 * baseline and mag(s.sequence_parallel, "B") < baseline   # each technique saves memory
-    if key != "Gpt3SequenceParallelLayer":
+    if model != "175B":
         assert round(100 * full / baseline, -1) == 10        # "full activation recomputation ... at 10%"
 
 
@@ -250,7 +259,7 @@ def test_mt_nlg_selective_recomputation_saves_65_percent():
     by using selective activation recomputation we can save 70% and 65% of the required memory for
     activations for the GPT-3 and MT-NLG models, respectively."  Here with t = 8 (Table 3), as the
     share of Eq. 4 (tensor + sequence parallel) that Eq. 6 (34·sbhL/t) removes."""
-    s = Scenarios.MtNlg530BLayer
+    s = korthikanti_layer("530B")
     assert 5 * 128 * 2048 / 20480 == 64
     assert round(mag(s.selective_saving, "percent")) == 65
     assert mag(s.sequence_parallel, "B") == pytest.approx(2048 * 20480 / 8 * (34 + 64), rel=1e-12)
@@ -262,7 +271,7 @@ def test_korthikanti_appendix_b_output_tensor_saving():
     (see Table 3), and this setup's 2 bytes per data element, the theoretical savings ... on the first
     pipeline stage is sbhp = 2.73 GB".  The tensor is a layer's input, Table 2's full-recomputation
     row (2sbh bytes); p = 35 (Table 3).  The printed GB is 2^30 bytes (2.94 in 10^9 bytes)."""
-    s = Scenarios.MtNlg530BLayer
+    s = korthikanti_layer("530B")
     assert round(35 * mag(s.full_recompute, "GiB"), 2) == 2.73
 
 
@@ -292,7 +301,7 @@ def test_daly_figures_3_to_5_optimal_interval(mtbf, printed_min, digits):
     """Daly (2006), FGCS 22(3), captions of Figs. 3-5: "Comparison of model and simulation results for
     M=24 h [6 h, 15 min], Ts=500 h, R=10 min, and δ=5 min. The new model predicts τopt=117 min
     [57 min, 9.1 min]."  R and Ts do not enter the optimum (Eq. 37); δ < 2M in all three."""
-    s = Scenarios.DalyFigure3OneDayMtbf.variant(mtbf=mtbf)
+    s = Scenarios.DalyTenMinuteCheckpoint.variant(checkpoint_time="5 min", mtbf=mtbf)
     assert mag(s.daly_series_margin, "min") > 0
     assert round(mag(s.daly_interval, "min"), digits) == printed_min
 
@@ -338,16 +347,16 @@ def test_nccl_tests_printed_all_reduce_rows(size, time_us, algbw, busbw):
     on 2x p5.48xlarge": 2 nodes x 8 GPUs, n = 16), columns size (B), time (us), algbw, busbw (GB/s).
     nccl-tests prints GB as 10^9 B (src/all_reduce.cu: count*typesize/1.0E9/sec) and busbw = algbw x
     2(n-1)/n (doc/PERFORMANCE.md).  The printed time is itself rounded, hence 1e-4."""
-    s = Scenarios.NcclAllReduceTwoP5Nodes.variant(size=f"{size} B", time=f"{time_us} us")
+    s = Scenarios.NcclAllReduceEightGpus.variant(size=f"{size} B", time=f"{time_us} us", ranks=16)
     assert mag(s.algorithm_bandwidth, "GB/s") == pytest.approx(algbw, abs=0.005 + algbw * 1e-4)
     assert mag(s.bus_bandwidth, "GB/s") == pytest.approx(busbw, abs=0.005 + busbw * 1e-4)
     assert mag(s.bus_factor, "1") == 1.875
 
 
 def test_nccl_tests_printed_16_gib_row_to_two_decimals():
-    """The named scenario is the 16 GiB out-of-place row of that output: 17179869184 B in 66132 us,
-    printed algbw 259.78 and busbw 487.09 GB/s."""
-    s = Scenarios.NcclAllReduceTwoP5Nodes
+    """The 16 GiB out-of-place row of that output to the printed two decimals: 17179869184 B in 66132 us
+    on 16 ranks, printed algbw 259.78 and busbw 487.09 GB/s."""
+    s = Scenarios.NcclAllReduceEightGpus.variant(size="17179869184 B", time="66132 us", ranks=16)
     assert round(mag(s.algorithm_bandwidth, "GB/s"), 2) == 259.78
     assert round(mag(s.bus_bandwidth, "GB/s"), 2) == 487.09
 
