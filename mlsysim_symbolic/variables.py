@@ -126,13 +126,13 @@ def check_latex(latex: str, *, symbol: str = "") -> str:
 
 
 class NestedSymbol(sympy.Symbol):
-    """A symbol of a scenario bound as an input of another (``activation_model``'s micro-batch ``b``): kept apart
+    """A symbol of a scenario bound as an input of another (``activations``'s micro-batch ``b``): kept apart
     from the outer type's own symbols, and carrying its variable for units, names and printing.
 
     >>> b = Variable.make("micro_batch", symbol="b", unit="sample", integer=True)
-    >>> n = NestedSymbol(b.symbol, "activation_model", b)
-    >>> n.base, n.scope, n.variable.name, n == NestedSymbol(b.symbol, "activation_model", b)
-    (b, 'activation_model', 'activation_model.micro_batch', True)
+    >>> n = NestedSymbol(b.symbol, "activations", b)
+    >>> n.base, n.scope, n.variable.name, n == NestedSymbol(b.symbol, "activations", b)
+    (b, 'activations', 'activations.micro_batch', True)
     """
 
     base: sympy.Symbol
