@@ -30,6 +30,7 @@ entry holds JSON data only (nothing in it is ever executed).  Set
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest
+from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
 from .paths import derivations_dir
 from .scenario import Scenario, scenario_class
 from .spec import ScenarioType
@@ -52,7 +53,7 @@ from .spec.reader import MAX_DEPTH, check_depth
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
-CACHE_FORMAT = 5   # 4: a scenario input's type is a dependency; 5: files keyed by source_hash
+CACHE_FORMAT = 6   # 4: a scenario input's type is a dependency; 5: files keyed by source_hash; 6: not its own
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
 _SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
@@ -344,7 +345,7 @@ def _head(path: Path, data: dict[str, Any], locator: _Locator) -> dict[str, Any]
         deps = [u["type"] for u in uses.values() if isinstance(u, Mapping) and isinstance(u.get("type"), str)] if isinstance(uses, Mapping) else []
         inputs = raw.get("inputs") or {}   # a scenario input's type is built first too
         deps += [i["type"] for i in inputs.values() if isinstance(i, Mapping) and i.get("kind") == "scenario"
-                 and isinstance(i.get("type"), str)] if isinstance(inputs, Mapping) else []
+                 and isinstance(i.get("type"), str) and i["type"] != type_name] if isinstance(inputs, Mapping) else []
         types.append([type_name, str(raw.get("family", family)), str(raw.get("summary", "")), line, deps])
     scenarios = []
     for key, raw in (data.get("scenarios") or {}).items():
@@ -580,6 +581,7 @@ class Catalog:
                     cls = scenario_class(stype)
                 except MlsysimSymbolicError as exc:
                     raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
+                stype.named = functools.partial(self.named_of, name)
                 entry.stype, entry.cls = stype, cls
             finally:
                 entry.building = False
@@ -616,6 +618,20 @@ class Catalog:
         instance.key = key
         self._instances[key] = instance
         return instance
+
+    def named_of(self, type_name: str, key: str) -> Any:
+        """The named scenario ``key``, which must be of type ``type_name`` (a scenario input bound by name).
+
+        >>> catalog().named_of("ActivationMemoryScenario", "Gpt3ActivationsMicrobatch1").type.name
+        'ActivationMemoryScenario'
+        """
+        d = self.declared.get(key)
+        if d is None:
+            raise UnknownNameError(f"unknown {type_name} scenario {key!r}{did_you_mean(key, self.scenarios_of(type_name))}; "
+                                   f"its named scenarios: {', '.join(self.scenarios_of(type_name)) or 'none'}")
+        if d.type_name != type_name:
+            raise InputError(f"{key} is a scenario of type {d.type_name}; expected one of type {type_name}")
+        return self.scenario(key)
 
     def check(self) -> CheckReport:
         """Build every type and bind every named scenario now; raise :class:`DerivationError` on the first problem.

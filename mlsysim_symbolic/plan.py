@@ -205,6 +205,11 @@ class Planner:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its
         outputs our equations use, in base units (choice arguments taken from the linked choice inputs)."""
         value = self._bound.values.get(name)
+        if isinstance(value, str):   # a named scenario of the input's type, by its Scenarios key
+            if spec.sub_type.named is None:
+                raise InputError(f"{name}: {value!r} names a scenario, but {spec.sub_type.name} was not read from a catalog; "
+                                 "pass the scenario itself or a table of its inputs")
+            value = self._bound.values[name] = spec.sub_type.named(value)
         proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.extra.get("scenario_input") == name]
         if value is None:
             for sym, _ in proxies:

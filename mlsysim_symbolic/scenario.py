@@ -338,7 +338,7 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
 
     key_params = list(spec.key_params)
     n_keys = len(key_params)
-    simple = not spec.arguments
+    simple = not spec.arguments and not spec.peers
 
     def method(self: Scenario, *args: Any, **kwargs: Any) -> Any:
         if simple and not kwargs and len(args) == n_keys:
@@ -350,10 +350,13 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
             raise error(f"{stype.name}.{name}(): {exc}") from None
         values = dict(bound.arguments)
         values.pop("self")
+        peers = {p: values.pop(p) for p in spec.peers}   # the other scenario(s) of this call, bound like any input
+        planner = self.variant(**peers)._planner if peers else self._planner
         keys = tuple(values.pop(k) for k in key_params)
-        return self._planner.evaluate(name, *keys, **values)
+        return planner.evaluate(name, *keys, **values)
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in spec.peers]
     params += [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD) for k in key_params]
     params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                  default=None if stype.arguments[a].extra.get("default_input") else inspect.Parameter.empty)

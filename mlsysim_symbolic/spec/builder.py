@@ -143,7 +143,13 @@ class TypeBuilder:
     def scenario_input(self, in_name: str, spec: Any) -> Any:
         """A scenario input's type (built before this one) and its links to our choice inputs, checked."""
         where = ("inputs", in_name)
-        sub = self.types.get(spec.type_name)
+        own = spec.type_name == self.t.name   # another scenario of this very type (trade_ratio(other)): its earlier outputs
+        if own and not spec.argument:
+            raise self.fail(f"input {in_name}: a scenario of this type ({self.t.name}) can only be an argument "
+                            "(argument = true: given to each call of the outputs that use it)", *where)
+        sub = self.t if own else self.types.get(spec.type_name)
+        if own and spec.links:
+            raise self.fail(f"input {in_name}: a scenario of this type takes no links", *where)
         if sub is None:
             raise self.fail(f"input {in_name}: unknown scenario type {spec.type_name!r}", *where)
         for argument, choice in spec.links.items():
@@ -406,4 +412,10 @@ class TypeBuilder:
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
             key_params = tuple("name" if t.inputs[t.index_inputs[i][0]].kind == "workloads" else i for i in indices)
-            t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params)
+            used = {t.leaves[s].extra.get("scenario_input") for s in every_leaf if s in t.leaves}
+            peers = tuple(n for n, spec in t.inputs.items() if spec.argument and n in used)
+            if peers and out.style in ("property", "dict"):
+                raise self.fail(f"output {out_name}: takes the scenario {', '.join(peers)} per call, so it is a method",
+                                "outputs", out_name)
+            style = "method" if peers else style
+            t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params, peers=peers)

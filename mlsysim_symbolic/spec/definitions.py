@@ -57,6 +57,7 @@ class InputSpec:
     type_name: str | None = None                # scenario inputs: the scenario type of the value
     links: Mapping[str, str] = field(default_factory=dict)   # scenario inputs: its outputs' choice arguments -> our choice inputs
     sub_type: Any = field(default=None, compare=False, repr=False)   # scenario inputs: that type, once built
+    argument: bool = False                      # scenario inputs: given to each call of the outputs using it
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""
@@ -88,6 +89,7 @@ class OutputSpec:
     kind: str = "quantity"             # quantity | predicate (a bool) | label (the name of the winning case)
     cases: tuple[tuple[str, sympy.Expr], ...] = ()   # label outputs: (label text, term), in declared order
     rule: str = ""                     # label outputs: argmax | argmin
+    peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order
 
     @property
     def labels(self) -> tuple[str, ...]:

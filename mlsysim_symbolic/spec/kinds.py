@@ -370,23 +370,26 @@ class ScenarioKind(InputKind):
     name = "scenario"
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
-        check_fields(raw, frozenset({"kind", "type", "link", "required", "meaning", "doc"}))
+        check_fields(raw, frozenset({"kind", "type", "link", "required", "meaning", "doc", "argument"}))
         if not isinstance(raw.get("type"), str):
             raise InputError("a scenario input names its scenario type: type = \"ActivationMemoryScenario\"")
         links = raw.get("link") or {}
         if not isinstance(links, Mapping) or not all(isinstance(v, str) for v in links.values()):
             raise InputError("'link' must be a table: the scenario's choice argument -> our choice input")
-        return InputSpec(name, self.name, str(raw.get("meaning", "")), bool(raw.get("required", False)), None,
-                         annotation=raw["type"], type_name=raw["type"], links=dict(links))
+        if not isinstance(raw.get("argument", False), bool):
+            raise InputError("'argument' must be true or false")
+        argument = bool(raw.get("argument", False))
+        return InputSpec(name, self.name, str(raw.get("meaning", "")), bool(raw.get("required", False)) and not argument,
+                         None, annotation=raw["type"], type_name=raw["type"], links=dict(links), argument=argument)
 
     def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
-        if value is None or isinstance(value, Mapping):
-            bound.values[spec.name] = value if value is None else ReadOnlyDict(value)
+        if value is None or isinstance(value, (Mapping, str)):   # a name is looked up by the plan, in the catalog
+            bound.values[spec.name] = ReadOnlyDict(value) if isinstance(value, Mapping) else value
             return
         got = getattr(getattr(value, "type", None), "name", None)
         if got != spec.type_name or not hasattr(value, "planner"):
-            raise InputError(f"{spec.name}: expected a {spec.type_name} scenario (or a table of its inputs), "
-                             f"got {got or type(value).__name__}")
+            raise InputError(f"{spec.name}: expected a {spec.type_name} scenario (an instance, a Scenarios name or a "
+                             f"table of its inputs), got {got or type(value).__name__}")
         bound.values[spec.name] = value
 
     def describe(self, spec: InputSpec) -> list[str]:

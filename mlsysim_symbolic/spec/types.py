@@ -63,6 +63,7 @@ class ScenarioType:
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
         self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
+        self.named: Callable[[str], Any] | None = None          # the named scenario of this type by its key (set by a catalog)
 
     @classmethod
     def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,
