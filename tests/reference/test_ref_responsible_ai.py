@@ -79,6 +79,14 @@ def test_point_is_the_candidate_and_its_accuracy(candidate: str) -> None:
     assert_close(ours.point_accuracy(candidate), acc, f"point_accuracy({candidate})")
 
 
+@pytest.mark.parametrize(("cycles", "growth"), [(0, 1.1), (3, 0.9), (6, 1.25)])
+def test_gap_at_with_a_factor_override(cycles: int, growth: float) -> None:
+    """mlsysim's gap_at(cycles, factor) with the override is ours gap_at_factor(cycles, growth)."""
+    ours = _ours("CreditServiceBiasFeedback").gap_at_factor(cycles=cycles, growth=growth)
+    theirs = reference_scenario("CreditServiceBiasFeedback").gap_at(cycles, growth)
+    assert_close(ours, Q_(theirs, "percent"), f"gap_at({cycles}, {growth})")
+
+
 def test_disparity_ratio_from_the_inputs() -> None:
     """disparity_ratio is not an output (two keys of one index); the inputs it divides are ours, unchanged."""
     ours = _ours("FairnessAccuracyFrontierSketch")
