@@ -66,6 +66,12 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("TrainingStateFitScenario", "batch"): 64,
     ("TrainingStateFitScenario", "bandwidth"): 5e9,
     ("ActivationMemoryScenario", "checkpoints"): 8,
+    # wave-rai1
+    ("AccuracyFrontierScenario", "disparity"): 0.1,
+    ("AutomationBiasScenario", "acceptance"): 0.7,
+    ("BiasFeedbackScenario", "cycles"): 3,
+    ("BiasFeedbackScenario", "growth"): 1.2,
+    ("DecisionChainScenario", "p"): 0.95,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
