@@ -20,9 +20,17 @@ WAVE = Wave(
         "CorpusTierScenario",
         "DataEchoingScenario",
         "DataStallScenario",
+        "FeatureHistoryScenario",
+        "FeatureLookupScenario",
+        "HostInputPipelineScenario",
+        "HostIoCpuScenario",
+        "InputDemandScenario",
+        "ObjectStorageBillScenario",
+        "PersonalizationStorageScenario",
+        "PrefetchDepthScenario",
     ),
     not_ported={},
-    renamed={},
+    renamed={("FeatureHistoryScenario", "values"): "feature_values"},
     skipped={
         ("CodecEpochScenario", "time_saved"): TWO_CODECS,
         ("CodecEpochScenario", "run_time_saved"): TWO_CODECS,
@@ -40,11 +48,14 @@ WAVE = Wave(
         ("CompressedReadScenario", "output_bandwidth"): [{"codec": ("option", "light")}, {"codec": ("option", "dense")}],
         ("CompressedReadScenario", "decode_cores"): [{"codec": ("option", "light")}, {"codec": ("option", "dense")}],
         ("CorpusTierScenario", "load_time"): [{"path": ("option", "object store")}, {"path": ("option", "NVMe")}],
+        ("HostInputPipelineScenario", "copy_share"): [{"step": ("option", "large model")}, {"step": ("option", "small model")}],
         ("DataStallScenario", "relative_throughput"): [{"compute_speedup": 0.5}, {"compute_speedup": 2}, {"compute_speedup": 50}],
     },
     implicit_units={
         ("BatchVersusStreamingIngestScenario", "stream_core_hours_per_day"): "h",
         ("BatchVersusStreamingIngestScenario", "batch_core_hours_per_day"): "h",
+        ("FeatureLookupScenario", "reads_per_day"): "1/d",
+        ("FeatureLookupScenario", "reads_per_second"): "1/s",
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
