@@ -72,6 +72,12 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("BiasFeedbackScenario", "cycles"): 3,
     ("BiasFeedbackScenario", "growth"): 1.2,
     ("DecisionChainScenario", "p"): 0.95,
+    # wave-datapipe
+    ("AcceleratorInputFeedScenario", "decoded"): 1,
+    ("AcceleratorInputFeedScenario", "rate"): 3200.0,
+    ("AcceleratorInputFeedScenario", "bandwidth"): 1.0,
+    ("AcceleratorInputFeedScenario", "target_rate"): 3200.0,
+    ("DataStallScenario", "compute_speedup"): 2.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
