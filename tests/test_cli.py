@@ -213,7 +213,7 @@ def test_latex_document(capsys, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["latex"], "NAME: a scenario name is required unless --document"),
     (["latex", "Nope"], "NAME: unknown scenario or scenario type 'Nope'"),
-    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: distributed, dp, papers, reliability, serving, training (closest: serving)"),
+    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: " + ", ".join(sorted(catalog().families)) + " (closest: serving)"),
     (["latex", NAME, "--family", "dp"], "--family: selects the family of a --document"),
     (["latex", NAME, "--sig", "0"], "--sig: sig must be a whole number of significant figures"),
     (["latex", NAME, "--sig", "three"], "argument --sig: invalid int value: 'three'"),

@@ -54,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from mlsysim_symbolic import special  # noqa: E402
 from mlsysim_symbolic.catalog import REGISTRY_FILES, catalog  # noqa: E402
 from mlsysim_symbolic.dimensions import check_equation  # noqa: E402
 from mlsysim_symbolic.errors import DerivationError, DimensionError  # noqa: E402
@@ -164,7 +165,10 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
         if expr.exp.is_Rational:
             e = sympy.Rational(expr.exp)
             e = int(e) if e.is_Integer else float(e)
-        return base ** e
+        try:
+            return base ** e
+        except ZeroDivisionError:   # a term that cancels to 0 (x - x): only its unit matters here
+            return (ureg.Quantity(1.0, base.units) if isinstance(base, pint.Quantity) else 1.0) ** e
     if isinstance(expr, (sympy.Max, sympy.Min)):
         return _same([_eval(a, env) for a in expr.args], "max/min arguments")
     if isinstance(expr, (sympy.floor, sympy.ceiling)):
@@ -178,6 +182,10 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
         if isinstance(expr, sympy.exp):
             return math.exp(min(args[0], 50.0))
         return math.log(abs(args[0]) + 1e-300)   # only its dimension matters
+    if isinstance(expr, special.CLASSES):   # erf, erfinv, gamma, binomial ...: dimensionless in and out
+        for a in expr.args:
+            _dimensionless(_eval(a, env), f"{type(expr).__name__}()")
+        return 1.0
     if isinstance(expr, sympy.Abs):
         return abs(_eval(expr.args[0], env))
     if isinstance(expr, sympy.Piecewise):
