@@ -1,6 +1,17 @@
 """Data labeling, selection and curation scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py)."""
 
-from .members import Wave, wave_tests
+import pytest
+
+from mlsysim_symbolic.catalog import catalog
+
+from .compare import assert_close, reference_scenario
+from .members import Wave, instances, wave_tests
+
+#: CoresetRunScenario's methods take a Workload (``scorer=None`` is the workload); ours take the choice
+#: ``scorer`` ("workload" or "proxy").  The harness passes the same value to both, so these are compared in
+#: ``test_coreset_scorer_methods`` below, at mlsysim's ``scorer=None`` and ``scorer=self.proxy``.
+SCORER_METHODS = ("score_time", "score_energy", "selection_time", "saving", "saving_fraction")
+SCORER = "takes a Workload object (mlsysim's scorer); compared in test_coreset_scorer_methods at scorer=workload and scorer=proxy"
 
 WAVE = Wave(
     classes=(
@@ -18,13 +29,33 @@ WAVE = Wave(
         "LaborEffortScenario",
         "SelectionBudgetScenario",
         "SemiSupervisedCostScenario",
+        "MinHashBandingScenario",
+        "CoresetRunScenario",
     ),
+    skipped={
+        **{("CoresetRunScenario", m): SCORER for m in SCORER_METHODS},
+    },
     method_args={
         ("DataBudgetScenario", "allocation"): [
             {"category": ("option", "labeling")},
             {"category": ("option", "storage and processing")},
             {"category": ("option", "governance")},
         ],
+        ("MinHashBandingScenario", "candidate_probability"): [
+            {"similarity": 0.0}, {"similarity": 0.3}, {"similarity": 0.5}, {"similarity": 0.8}, {"similarity": 1.0},
+        ],
+    },
+    implicit_units={
+        ("CoresetRunScenario", "sample_rate"): "1/s",
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+@pytest.mark.parametrize("key", instances("CoresetRunScenario"))
+@pytest.mark.parametrize("member", SCORER_METHODS)
+def test_coreset_scorer_methods(key: str, member: str) -> None:
+    """Each scorer method at mlsysim's default (the workload) and at the scenario's proxy."""
+    ref, ours = reference_scenario(key), catalog().scenario(key)
+    assert_close(getattr(ours, member)(scorer="workload"), getattr(ref, member)(), f"{key}.{member}()")
+    assert_close(getattr(ours, member)(scorer="proxy"), getattr(ref, member)(ref.proxy), f"{key}.{member}(proxy)")
