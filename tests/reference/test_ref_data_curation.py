@@ -31,9 +31,18 @@ WAVE = Wave(
         "SemiSupervisedCostScenario",
         "MinHashBandingScenario",
         "CoresetRunScenario",
+        "InformationComputeRatioScenario",
+        "CorpusRepetitionScenario",
+        "DuplicateRemovalScenario",
     ),
     skipped={
         **{("CoresetRunScenario", m): SCORER for m in SCORER_METHODS},
+        ("CorpusRepetitionScenario", "workload"): "returns mlsysim's Workload object (the run's model), not a number; "
+        "ours is the input `workload`, whose parameters, training_ops and corpus bytes are compared as outputs",
+        ("CorpusRepetitionScenario", "hardware"): "returns mlsysim's HardwareNode object (the run's accelerator), not a "
+        "number; its peak rate and TDP enter run_time and run_energy, which are compared",
+        ("CorpusRepetitionScenario", "compute_optimal"): "returns a (parameters, tokens) tuple; ours are the two outputs "
+        "compute_optimal_parameters and compute_optimal_tokens, compared in test_compute_optimal_allocation",
     },
     method_args={
         ("DataBudgetScenario", "allocation"): [
@@ -41,12 +50,16 @@ WAVE = Wave(
             {"category": ("option", "storage and processing")},
             {"category": ("option", "governance")},
         ],
+        ("DuplicateRemovalScenario", "time_saved"): [{"corpus": ("option", "C4")}, {"corpus": ("option", "RealNews")}],
+        ("DuplicateRemovalScenario", "energy_saved"): [{"corpus": ("option", "C4")}, {"corpus": ("option", "RealNews")}],
         ("MinHashBandingScenario", "candidate_probability"): [
             {"similarity": 0.0}, {"similarity": 0.3}, {"similarity": 0.5}, {"similarity": 0.8}, {"similarity": 1.0},
         ],
     },
     implicit_units={
         ("CoresetRunScenario", "sample_rate"): "1/s",
+        ("InformationComputeRatioScenario", "icr_full"): "1/flop",
+        ("InformationComputeRatioScenario", "icr_subset"): "1/flop",
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
@@ -59,3 +72,12 @@ def test_coreset_scorer_methods(key: str, member: str) -> None:
     ref, ours = reference_scenario(key), catalog().scenario(key)
     assert_close(getattr(ours, member)(scorer="workload"), getattr(ref, member)(), f"{key}.{member}()")
     assert_close(getattr(ours, member)(scorer="proxy"), getattr(ref, member)(ref.proxy), f"{key}.{member}(proxy)")
+
+
+@pytest.mark.parametrize("key", instances("CorpusRepetitionScenario"))
+def test_compute_optimal_allocation(key: str) -> None:
+    """mlsysim's compute_optimal (N, D) tuple against our two outputs (plain numbers: parameters, tokens)."""
+    ref, ours = reference_scenario(key), catalog().scenario(key)
+    n, d = ref.compute_optimal
+    assert_close(ours.compute_optimal_parameters, n, f"{key}.compute_optimal[0]")
+    assert_close(ours.compute_optimal_tokens, d, f"{key}.compute_optimal[1]")
