@@ -81,3 +81,13 @@ def test_compute_optimal_allocation(key: str) -> None:
     n, d = ref.compute_optimal
     assert_close(ours.compute_optimal_parameters, n, f"{key}.compute_optimal[0]")
     assert_close(ours.compute_optimal_tokens, d, f"{key}.compute_optimal[1]")
+
+
+def test_mmds_banding_example() -> None:
+    """Leskovec, Rajaraman and Ullman, Mining of Massive Datasets, ch. 3 §3.4.2: with b = 20 bands of r = 5 rows
+    (signatures of 100 hashes), a pair of Jaccard similarity 0.8 agrees on a band with 0.8^5 = 0.328 and fails to
+    become a candidate with probability (1 - 0.328)^20, printed as about .00035 (one in 3000)."""
+    screen = catalog().scenario("TrajectoryMinHashScreen").variant(bands=20, rows=5)
+    assert screen.hashes.magnitude == 100
+    assert abs(0.8**5 - 0.328) < 1e-3
+    assert abs((1 - screen.candidate_probability(similarity=0.8)) - 0.00035) < 1e-5
