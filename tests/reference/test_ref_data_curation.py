@@ -91,3 +91,13 @@ def test_mmds_banding_example() -> None:
     assert screen.hashes.magnitude == 100
     assert abs(0.8**5 - 0.328) < 1e-3
     assert abs((1 - screen.candidate_probability(similarity=0.8)) - 0.00035) < 1e-5
+
+
+@pytest.mark.parametrize("key", instances("MinHashBandingScenario"))
+def test_probe_candidate_probabilities(key: str) -> None:
+    """Our dict over probe_similarities equals mlsysim's candidate_probability at each of its probe_similarities."""
+    ref, ours = reference_scenario(key), catalog().scenario(key)
+    got = ours.probe_candidate_probabilities
+    assert list(got) == list(ref.probe_similarities)
+    for s in ref.probe_similarities:
+        assert_close(got[s], ref.candidate_probability(s), f"{key}.candidate_probability({s})")
