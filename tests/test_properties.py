@@ -78,6 +78,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("AcceleratorInputFeedScenario", "bandwidth"): 1.0,
     ("AcceleratorInputFeedScenario", "target_rate"): 3200.0,
     ("DataStallScenario", "compute_speedup"): 2.0,
+    # wave-datacur
+    ("MinHashBandingScenario", "similarity"): 0.7,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
