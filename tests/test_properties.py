@@ -66,6 +66,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("TrainingStateFitScenario", "batch"): 64,
     ("TrainingStateFitScenario", "bandwidth"): 5e9,
     ("ActivationMemoryScenario", "checkpoints"): 8,
+    # wave-power
+    ("BatchEnergyPerImageScenario", "batch_size"): 8,
+    ("TokenEnergyScenario", "rate"): 912.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -74,6 +77,11 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("KvFootprintScenario", "kv_share"): 0.5,
     ("PublishedRunScenario", "accelerator_hours"): 3.0e6,
     ("PublishedRunScenario", "device_power"): 400.0,
+    # wave-power
+    ("OperationalCarbonScenario", "devices"): 1024,
+    ("OperationalCarbonScenario", "device_power"): 400.0,
+    ("OperationalCarbonScenario", "duration"): 720.0,
+    ("DemandReboundScenario", "per_unit_factor"): 0.5,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value

@@ -38,3 +38,83 @@ WAVE = Wave(
     implicit_units={},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+# --------------------------------------------------------------------------- beyond the named scenarios
+
+def _ureg():
+    import mlsysim
+
+    return mlsysim.core.units.ureg
+
+
+def test_low_use_energy_per_token_is_mlsysims_low_use_call() -> None:
+    """mlsysim's energy_per_token(rate, low_use=True) is our low_use_energy_per_token(rate)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    ours, theirs = catalog().scenario("H100ChatEnergyPerToken"), reference_scenario("H100ChatEnergyPerToken")
+    for rate in ("91.2 token/s", "912 token/s", "10 token/s"):
+        assert_close(ours.low_use_energy_per_token(rate=rate), theirs.energy_per_token(_ureg().Quantity(rate), True), rate)
+
+
+def test_operational_carbon_from_devices_power_and_duration_equals_mlsysim() -> None:
+    """The second branch of it_energy_total (devices x power x duration), which no named scenario takes."""
+    from mlsysim.engine.scenario_types import OperationalCarbonScenario
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close
+
+    q = _ureg().Quantity
+    theirs = OperationalCarbonScenario(name="x", description="x", intensity=q("429 g/kWh"), pue=1.1, devices=1024,
+                                       device_power=q("400 W"), duration=q("720 h"), comparison=q("4.6 t"))
+    ours = catalog().type_class("OperationalCarbonScenario")(intensity="429 g/kWh", pue=1.1, devices=1024,
+                                                              device_power="400 W", duration="720 h", comparison="4.6 t")
+    for member in ("it_energy_total", "energy", "carbon"):
+        assert_close(getattr(ours, member), getattr(theirs, member), member)
+    assert_close(ours.comparisons, theirs.comparisons, "comparisons")
+
+
+def test_demand_rebound_with_a_stated_per_unit_factor_equals_mlsysim() -> None:
+    """The first branch of unit_factor (a stated per-unit factor wins over the prices)."""
+    from mlsysim.engine.scenario_types import DemandReboundScenario
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close
+
+    theirs = DemandReboundScenario(name="x", description="x", volume_factor=100.0, per_unit_factor=0.5,
+                                   unit_price_before=0.06, unit_price_after=0.002)
+    ours = catalog().scenario("TokenPriceRebound").variant(per_unit_factor=0.5)
+    assert_close(ours.unit_factor, theirs.unit_factor, "unit_factor")
+    assert_close(ours.net_factor, theirs.result.net_factor, "net_factor")
+
+
+def test_gpt3_operational_carbon_is_pattersons_552_tonnes() -> None:
+    """Patterson et al. (2021), Table 4: GPT-3, 1,287 MWh at 0.429 kgCO2e/kWh, 552 net tCO2e."""
+    from mlsysim_symbolic.catalog import catalog
+
+    carbon = catalog().scenario("Gpt3TrainingCarbon").carbon.m_as("t")
+    assert round(carbon) == 552
+
+
+def test_horowitz_45nm_energies() -> None:
+    """Horowitz (ISSCC 2014), 45 nm: a 32-bit DRAM read costs 640 pJ (160 pJ per byte, the scenarios' byte energy);
+    the mean of a 32-bit float add (0.9 pJ) and multiply (3.7 pJ) is the ResNet-50 scenario's 2.3 pJ per FLOP."""
+    from mlsysim_symbolic.catalog import catalog
+
+    assert catalog().scenario("BatchOneDecodeWeightEnergy").operand_energy.m_as("pJ") == 640.0
+    resnet = catalog().scenario("ResNet50BatchEnergyPerImage")
+    assert abs(resnet.inputs["flop_energy"].m_as("pJ/flop") - (0.9 + 3.7) / 2) < 1e-12
+    assert resnet.inputs["byte_energy"].m_as("pJ/B") * 4 == 640.0
+
+
+def test_pue_is_facility_over_it_power() -> None:
+    """The Green Grid (WP #49): PUE = total facility power / IT equipment power, recovered from the outputs."""
+    from mlsysim_symbolic.catalog import catalog
+
+    for key in ("Mega100KFacilityPower", "Reference25KFacilityPower"):
+        s = catalog().scenario(key)
+        assert abs(float(s.facility_power / s.it_power) - s.inputs["pue"]) < 1e-12
