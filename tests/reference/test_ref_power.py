@@ -23,7 +23,24 @@ WAVE = Wave(
         "ServiceLifeExtensionScenario",
         "ServingCrossoverScenario",
     ),
-    not_ported={},
+    not_ported={
+        "CoolingScenario": "result.volume_flow is in liter/second and mlsysim_symbolic/units.txt has no liter (L), so mlsysim's "
+                           "value cannot be read into our registry to compare; the physics (m_dot = Q / (c_p dT), volume = m_dot / rho, "
+                           "coolant a choice of air/water constants) is expressible once units.txt defines liter = 1e-3 m**3",
+        "WaterUseScenario": "result.water is in liters (W = E_IT x WUE, WUE in L/kWh) and units.txt has no liter, so neither the "
+                            "scenario's WUE (1.8 l/kWh) nor mlsysim's result can be read; expressible once liter is defined",
+        "RunFootprintScenario": "result.power is a nested FacilityPowerResult; a result view field can only show an output or an "
+                                "input, not another type's result view (the other fields and it_ratio are expressible)",
+        "GridPlacementScenario": "result.lowest/highest are the argmin/argmax of the grids' intensities over the keys of a keyed input "
+                                 "and result.spread is max/min over them; labels take fixed cases and the equation language has no "
+                                 "max/min/argmax reduction over a keyed index",
+        "CarbonPricedPlacementScenario": "runs mlsysim's EconomicsModel (TCO) per region and PlacementOptimizer, whose best_region is an "
+                                         "argmin over a list of region names and whose objective dicts are ordered by sorting on "
+                                         "value (Tier C); neither EconomicsModel nor an argmin over keys is in the catalog",
+        "EnergyPerInferenceScenario": "energies merges stated anchors with SingleNodeModel roofline energies of nested "
+                                      "SingleNodeInferenceScenario runs (not ported), and span(low, high) takes two key names of that "
+                                      "dict as arguments; an argument ranging over a keyed input's keys is not in the language",
+    },
     renamed={},
     skipped={},
     method_args={
