@@ -80,6 +80,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("DataStallScenario", "compute_speedup"): 2.0,
     # wave-datacur
     ("MinHashBandingScenario", "similarity"): 0.7,
+    # wave-power
+    ("BatchEnergyPerImageScenario", "batch_size"): 8,
+    ("TokenEnergyScenario", "rate"): 912.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -88,6 +91,11 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("KvFootprintScenario", "kv_share"): 0.5,
     ("PublishedRunScenario", "accelerator_hours"): 3.0e6,
     ("PublishedRunScenario", "device_power"): 400.0,
+    # wave-power
+    ("OperationalCarbonScenario", "devices"): 1024,
+    ("OperationalCarbonScenario", "device_power"): 400.0,
+    ("OperationalCarbonScenario", "duration"): 720.0,
+    ("DemandReboundScenario", "per_unit_factor"): 0.5,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
