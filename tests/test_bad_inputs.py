@@ -310,3 +310,13 @@ def test_cli_sensitivity_of_a_floor_output_does_not_crash(capsys):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "+0.0000" in out
+
+
+def test_a_list_input_with_a_repeated_value_is_refused_not_merged():
+    """A list input is keyed by its values: [0.5, 0.5] would silently count once (a wrong number), so it is refused."""
+    from mlsysim_symbolic import InputError, Scenarios
+
+    s = Scenarios.Gpt3CheckpointInterval10K
+    with pytest.raises(InputError, match=r"miss_factors: the value 0\.5 is given twice.*table of names"):
+        s.variant(miss_factors=[0.5, 2.0, 0.5])
+    assert list(s.variant(miss_factors=[0.5, 2.0]).miss_factors) == [0.5, 2.0]

@@ -128,3 +128,15 @@ def test_the_package_registry_is_not_pints_default():
     from mlsysim_symbolic.units import ureg
 
     assert pint.get_application_registry().get() is not ureg
+
+
+@pytest.mark.parametrize(("text", "unit", "value"), [
+    ("2 L", "m**3", 0.002),                 # SI brochure (9th ed.) Table 8: 1 L = 1 dm^3 = 10^-3 m^3
+    ("1 month", "day", 30.4375),            # a twelfth of the Julian year of 365.25 d (IAU)
+    ("1 year", "day", 365),
+    ("50 pH", "V*s/A", 50e-12),             # SI brochure Table 4: H = V s / A
+])
+def test_units_the_waves_need(text, unit, value):
+    from mlsysim_symbolic.units import Q_
+
+    assert Q_(text).to(unit).magnitude == pytest.approx(value, rel=1e-15)

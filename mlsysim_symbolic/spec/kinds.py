@@ -342,7 +342,13 @@ class ListKind(KeyedKind):
         items = list(value)
         if not items:
             raise InputError(f"{spec.name}: expected at least one value")
-        return {_list_key(v): v for v in items}
+        keyed = {_list_key(v): v for v in items}
+        if len(keyed) != len(items):   # keyed by value: a repeated value would silently count once
+            seen: set[Any] = set()
+            twice = next(v for v in items if _list_key(v) in seen or seen.add(_list_key(v)))
+            raise InputError(f"{spec.name}: the value {twice!r} is given twice; a list input is keyed by its values, "
+                             "so each must differ (give repeated values as a table of names: {{a = ..., b = ...}})")
+        return keyed
 
 
 class WorkloadsKind(KeyedKind, WorkloadKind):
