@@ -1,9 +1,11 @@
 """Economics scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py).
 
 mlsysim's pint registry has a month of 30.4375 days and a Julian year of 365.25 days; units.txt has no month
-and a 365-day year.  Members mlsysim returns per month or per pint year are therefore skipped by the harness
-(it would read mlsysim's unit text in our registry) and compared here in days, each side converted in its own
-registry (``CALENDAR``).
+and a 365-day year.  Where mlsysim states a value per month or per year, ours is the amount of one such
+period (USD, hours) or a count of periods (payback in months), exactly as mlsysim's own OwnVsRentScenario
+keeps its yearly costs.  The harness would read mlsysim's unit text ("dollar / month") in our registry, so
+those members are skipped there and compared here (``CALENDAR``): mlsysim's magnitude in its unit against
+ours in the declared unit.
 """
 
 from __future__ import annotations
@@ -15,23 +17,74 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import reference_scenario
-from .members import Wave, wave_tests
+from .members import Wave, instances, wave_tests
 
-CALENDAR_REASON = "mlsysim returns it per month or per pint (Julian) year, units absent from or different in units.txt; compared in days by test_calendar_member_equals_mlsysim"
+CALENDAR_REASON = ("mlsysim states it per month or per pint year (units.txt has no month and a 365-day year); "
+                   "compared by magnitude in test_calendar_member_equals_mlsysim")
 
-#: (class, member) -> the unit both sides are converted to (in their own registries) before comparing
-CALENDAR: dict[tuple[str, str], str] = {}
+#: (class, member) -> (mlsysim's unit, our unit): the magnitudes are compared in these units
+CALENDAR: dict[tuple[str, str], tuple[str, str]] = {
+    ("LifecycleTcoScenario", "total"): ("USD/month", "USD"),
+    ("OptimizationPaybackScenario", "monthly_savings"): ("USD/month", "USD"),
+    ("OptimizationPaybackScenario", "payback"): ("month", ""),
+    ("PlatformBenefitScenario", "gross_benefit"): ("USD/month", "USD"),
+    ("PlatformBenefitScenario", "net_benefit"): ("USD/month", "USD"),
+}
+
+#: (class, dict member) -> {mlsysim's key: our output}: a dict of fixed terms, each an output of ours
+TERMS: dict[tuple[str, str], dict[str, str]] = {
+    ("ServiceLifecycleCostScenario", "shares"): {
+        "training": "training_share", "inference": "inference_share", "operations": "operations_share"},
+}
 
 WAVE = Wave(
     classes=(
         "OwnVsRentScenario",
         "TrainingCampaignCostScenario",
+        "ServiceLifecycleCostScenario",
+        "LifecycleTcoScenario",
+        "OptimizationPaybackScenario",
+        "PlatformBenefitScenario",
     ),
     not_ported={},
-    skipped={},
+    skipped={
+        **dict.fromkeys(CALENDAR, CALENDAR_REASON),
+        **dict.fromkeys(TERMS, "a dict of three fixed terms (not the keys of an input), which a dict output cannot "
+                               "give; each term is an output of ours, compared by test_fixed_terms_equal_mlsysim"),
+        ("LifecycleTcoScenario", "dominant"): "the key of the largest entry of the map input `monthly`: a label's "
+                                              "cases are fixed named terms, and an equation cannot name one key of a "
+                                              "map, so the engine cannot take argmax over a map's keys",
+        ("LifecycleTcoScenario", "ratios_to"): "its argument is another LifecycleTcoScenario; the engine has no "
+                                               "scenario-valued method argument",
+    },
     method_args={
         ("TrainingCampaignCostScenario", "rented_cost_per_run"): [{"length": "2 week"}, {"length": "4 week"}],
     },
     implicit_units={},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def _cases(table: dict) -> list:
+    return [pytest.param(cls, key, member, id=f"{key}.{member}")
+            for (cls, member) in table for key in instances(cls)]
+
+
+@pytest.mark.parametrize(("cls_name", "key", "member"), _cases(CALENDAR))
+def test_calendar_member_equals_mlsysim(cls_name: str, key: str, member: str) -> None:
+    theirs_unit, ours_unit = CALENDAR[(cls_name, member)]
+    theirs = getattr(reference_scenario(key), member).to(theirs_unit).magnitude
+    ours = getattr(catalog().scenario(key), member)
+    ours = ours.to(ours_unit).magnitude if ours_unit else float(ours.to("").magnitude)
+    assert math.isclose(ours, theirs, rel_tol=1e-9), f"{key}.{member}: ours {ours!r}, mlsysim {theirs!r} {theirs_unit}"
+
+
+@pytest.mark.parametrize(("cls_name", "key", "member"), _cases(TERMS))
+def test_fixed_terms_equal_mlsysim(cls_name: str, key: str, member: str) -> None:
+    theirs = getattr(reference_scenario(key), member)
+    ours = catalog().scenario(key)
+    terms = TERMS[(cls_name, member)]
+    assert list(theirs) == list(terms)
+    for k, output in terms.items():
+        value = float(getattr(ours, output).to("").magnitude)
+        assert math.isclose(value, theirs[k], rel_tol=1e-9), f"{key}.{member}[{k}]: ours {value!r}, mlsysim {theirs[k]!r}"
