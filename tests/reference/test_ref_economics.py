@@ -29,6 +29,12 @@ CALENDAR: dict[tuple[str, str], tuple[str, str]] = {
     ("OptimizationPaybackScenario", "payback"): ("month", ""),
     ("PlatformBenefitScenario", "gross_benefit"): ("USD/month", "USD"),
     ("PlatformBenefitScenario", "net_benefit"): ("USD/month", "USD"),
+    ("CloudEdgeCostScenario", "cloud_inference_annual"): ("USD/year", "USD"),
+    ("CloudEdgeCostScenario", "cloud_annual"): ("USD/year", "USD"),
+    ("CloudEdgeCostScenario", "edge_inference_annual"): ("USD/year", "USD"),
+    ("CloudEdgeCostScenario", "edge_annual"): ("USD/year", "USD"),
+    ("CloudEdgeCostScenario", "annual_savings"): ("USD/year", "USD"),
+    ("CloudEdgeCostScenario", "payback"): ("year", ""),
 }
 
 #: (class, dict member) -> {mlsysim's key: our output}: a dict of fixed terms, each an output of ours
@@ -45,6 +51,9 @@ WAVE = Wave(
         "LifecycleTcoScenario",
         "OptimizationPaybackScenario",
         "PlatformBenefitScenario",
+        "CloudEdgeCostScenario",
+        "DataCostBreakdownScenario",
+        "IdleCapacityCostScenario",
     ),
     not_ported={},
     skipped={
@@ -60,7 +69,10 @@ WAVE = Wave(
     method_args={
         ("TrainingCampaignCostScenario", "rented_cost_per_run"): [{"length": "2 week"}, {"length": "4 week"}],
     },
-    implicit_units={},
+    implicit_units={
+        ("IdleCapacityCostScenario", "gpu_hours"): "h",
+        ("IdleCapacityCostScenario", "cost"): "USD",
+    },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
