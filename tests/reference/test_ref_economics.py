@@ -59,6 +59,12 @@ WAVE = Wave(
         "UtilizationGainScenario",
         "UtilizationLossScenario",
         "ServingCostScenario",
+        "AutomationBreakevenScenario",
+        "BatchServingCostScenario",
+        "ClickLossScenario",
+        "RevenueRegressionScenario",
+        "RunAmortizationScenario",
+        "ServingInstanceCostScenario",
     ),
     not_ported={},
     skipped={
@@ -68,10 +74,23 @@ WAVE = Wave(
         ("LifecycleTcoScenario", "dominant"): "the key of the largest entry of the map input `monthly`: a label's "
                                               "cases are fixed named terms, and an equation cannot name one key of a "
                                               "map, so the engine cannot take argmax over a map's keys",
+        **dict.fromkeys([("BatchServingCostScenario", "cost_ratio"), ("BatchServingCostScenario", "added_time")],
+                        "reads the first and last element of the list input batch_sizes; the equation language has "
+                        "no positional access to a list (only sum/prod over all its keys)"),
+        **dict.fromkeys([("ServingInstanceCostScenario", m) for m in
+                         ("price_ratio", "breakeven_rate", "small_within_large_price", "small_fleet_rate")],
+                        "picks the entries of the maps prices/rates named by the text inputs small and large; an "
+                        "equation cannot select one key of a map by a choice input's value"),
         ("LifecycleTcoScenario", "ratios_to"): "its argument is another LifecycleTcoScenario; the engine has no "
                                                "scenario-valued method argument",
     },
     method_args={
+        ("BatchServingCostScenario", "cost_per_million"): [{"batch_size": 1}, {"batch_size": 8}, {"batch_size": 128}],
+        ("RevenueRegressionScenario", "loss"): [{"duration": "4 h"}, {"duration": "5 day"}],
+        ("RunAmortizationScenario", "net_return"): [{"runs": 1}, {"runs": 5}, {"runs": 50}],
+        ("RunAmortizationScenario", "savings_multiple"): [{"runs": 1}, {"runs": 10}],
+        ("ServingInstanceCostScenario", "cost_per_million"): [{"instance": ("option", k)} for k in ("CPU", "T4", "H100")],
+        ("ServingInstanceCostScenario", "requests_per_hour"): [{"instance": ("option", k)} for k in ("CPU", "T4", "H100")],
         ("TrainingCampaignCostScenario", "rented_cost_per_run"): [{"length": "2 week"}, {"length": "4 week"}],
     },
     implicit_units={
@@ -93,6 +112,8 @@ WAVE = Wave(
         ("ServingCostScenario", "annual_serving_cost"): "USD",
         ("ServingCostScenario", "efficiency_savings"): "USD",
         ("ServingCostScenario", "monthly_serving_cost"): "USD",
+        ("ClickLossScenario", "requests"): "request",
+        ("ClickLossScenario", "ctr_drop"): "1/request",
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
