@@ -66,6 +66,11 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("TrainingStateFitScenario", "batch"): 64,
     ("TrainingStateFitScenario", "bandwidth"): 5e9,
     ("ActivationMemoryScenario", "checkpoints"): 8,
+    # wave-econ
+    ("TrainingCampaignCostScenario", "length"): 336.0,
+    ("BatchServingCostScenario", "batch_size"): 8,
+    ("RevenueRegressionScenario", "duration"): 24.0,
+    ("RunAmortizationScenario", "runs"): 10,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -74,6 +79,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("KvFootprintScenario", "kv_share"): 0.5,
     ("PublishedRunScenario", "accelerator_hours"): 3.0e6,
     ("PublishedRunScenario", "device_power"): 400.0,
+    # wave-econ
+    ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
