@@ -142,3 +142,24 @@ def test_fixed_terms_equal_mlsysim(cls_name: str, key: str, member: str) -> None
     for k, output in terms.items():
         value = float(getattr(ours, output).to("").magnitude)
         assert math.isclose(value, theirs[k], rel_tol=1e-9), f"{key}.{member}[{k}]: ours {value!r}, mlsysim {theirs[k]!r}"
+
+
+@pytest.mark.parametrize("key", instances("OwnVsRentScenario"))
+def test_breakeven_utilization_equates_owning_and_renting(key: str) -> None:
+    """The closed form u* = (C_up + Y F) / (Y (R - E)) is where the lifetime costs are equal (derivation check)."""
+    s = catalog().scenario(key)
+    u_star = float(s.breakeven_utilization.to("").magnitude)
+    at = s.variant(utilization=u_star)
+    owned, rented = at.owned_total.to("USD").magnitude, at.rented_total.to("USD").magnitude
+    assert math.isclose(owned, rented, rel_tol=1e-12), f"{key}: owned {owned} != rented {rented} at u* = {u_star}"
+    assert math.isclose(float(at.savings.to("USD").magnitude), 0.0, abs_tol=1e-6 * owned)
+
+
+@pytest.mark.parametrize("key", instances("OwnVsRentScenario"))
+def test_crossover_months_equates_cumulative_costs(key: str) -> None:
+    """After crossover_months, cumulative rent equals the up-front cost plus the owned running cost."""
+    s = catalog().scenario(key)
+    t = float(s.crossover_months.to("").magnitude)
+    rent = s.rent_per_month.to("USD").magnitude * t
+    own = s.upfront.to("USD").magnitude + s.owned_cost_per_month.to("USD").magnitude * t
+    assert t > 0 and math.isclose(rent, own, rel_tol=1e-12)
