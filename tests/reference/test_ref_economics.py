@@ -167,3 +167,34 @@ def test_crossover_months_equates_cumulative_costs(key: str) -> None:
     rent = s.rent_per_month.to("USD").magnitude * t
     own = s.upfront.to("USD").magnitude + s.owned_cost_per_month.to("USD").magnitude * t
     assert t > 0 and math.isclose(rent, own, rel_tol=1e-12)
+
+
+#: (named scenario, our changed inputs, mlsysim's changed fields): off the named points, every harness-compared
+#: property must still equal mlsysim's (the whole-node floor, the energy flag, the whole-day count, optional inputs)
+VARIANTS = [
+    ("OwnVsRentH100Cluster10K", {"gpus": 1001, "energy_scales_with_use": 1, "utilization": 0.35},
+     {"gpus": 1001, "energy_scales_with_use": True, "utilization": 0.35}),
+    ("OwnVsRentDgxH100Node", {"energy_scales_with_use": 0, "pue": 1.4, "years": 5},
+     {"energy_scales_with_use": False, "pue": 1.4, "years": 5}),
+    ("Llama2_70BSpotRun512", {"run_duration": "13.6 d", "interruptions_per_day": 3},
+     {"run_duration": "13.6 d", "interruptions_per_day": 3}),
+    ("RetrainingPipelineAutomation", {"upkeep_rate": "1.5 h/week"}, {"upkeep_rate": "1.5 h/week"}),
+    ("ReservedGpusIdleThreeWeeks", {"gang_gpus": 512}, {"gang_gpus": 512}),
+]
+
+
+@pytest.mark.parametrize(("key", "ours_changes", "theirs_changes"), VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_variants_off_the_named_points_equal_mlsysim(key: str, ours_changes: dict, theirs_changes: dict) -> None:
+    from .members import equal, public_members, to_reference
+
+    ours = catalog().scenario(key).variant(**ours_changes)
+    ref = reference_scenario(key)
+    theirs = ref.model_copy(update={k: to_reference(v) if isinstance(v, str) else v for k, v in theirs_changes.items()})
+    cls_name = type(ref).__name__
+    compared = 0
+    for member, how in public_members(cls_name).items():
+        if how != "property" or (cls_name, member) in WAVE.skipped:
+            continue
+        compared += equal(getattr(ours, member), getattr(theirs, member), f"{key}*.{member}",
+                          WAVE.implicit_units.get((cls_name, member)))
+    assert compared >= 1
