@@ -82,8 +82,10 @@ WAVE = Wave(
                          ("price_ratio", "breakeven_rate", "small_within_large_price", "small_fleet_rate")],
                         "picks the entries of the maps prices/rates named by the text inputs small and large; an "
                         "equation cannot select one key of a map by a choice input's value"),
-        ("LifecycleTcoScenario", "ratios_to"): "its argument is another LifecycleTcoScenario; the engine has no "
-                                               "scenario-valued method argument",
+        ("LifecycleTcoScenario", "ratios_to"): "its argument is another LifecycleTcoScenario (no scenario-valued method "
+                                               "argument in this branch's engine) and it returns a dict over the keys of "
+                                               "`monthly` plus an extra key 'total', which a dict output keyed by an "
+                                               "input's keys cannot give",
     },
     method_args={
         ("BatchServingCostScenario", "cost_per_million"): [{"batch_size": 1}, {"batch_size": 8}, {"batch_size": 128}],
