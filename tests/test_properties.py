@@ -83,6 +83,11 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-power
     ("BatchEnergyPerImageScenario", "batch_size"): 8,
     ("TokenEnergyScenario", "rate"): 912.0,
+    # wave-econ
+    ("TrainingCampaignCostScenario", "length"): 336.0,
+    ("BatchServingCostScenario", "batch_size"): 8,
+    ("RevenueRegressionScenario", "duration"): 24.0,
+    ("RunAmortizationScenario", "runs"): 10,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -96,6 +101,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("OperationalCarbonScenario", "device_power"): 400.0,
     ("OperationalCarbonScenario", "duration"): 720.0,
     ("DemandReboundScenario", "per_unit_factor"): 0.5,
+    # wave-econ
+    ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
