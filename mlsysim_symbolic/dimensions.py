@@ -25,7 +25,7 @@ from typing import Any
 import pint
 import sympy
 
-from . import special
+from . import reductions, special
 from .errors import DimensionError
 from .units import describe_unit, is_counted_only, ureg
 
@@ -99,7 +99,10 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
         return _ONE
     if isinstance(expr, sympy.Abs):
         return unit_of(expr.args[0], units)
-    if isinstance(expr, (sympy.Sum, sympy.Product)):
+    if isinstance(expr, (reductions.ArgMax, reductions.ArgMin)):
+        unit_of(expr.function, {**units, **{lim[0]: _ONE for lim in expr.limits}})   # any one dimension: a position
+        return _ONE
+    if isinstance(expr, reductions.NODES):
         inner = unit_of(expr.function, {**units, **{lim[0]: _ONE for lim in expr.limits}})
         if isinstance(expr, sympy.Product):
             _require_dimensionless("prod()", expr.function, inner)

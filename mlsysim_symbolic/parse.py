@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, log, log10, log2, max, min, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "binomial": _exactly_two("binomial", sympy.binomial),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
-REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto")
+REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum")
 ALLOWED_CALLS = tuple(sorted([*FUNCTIONS, *REDUCTIONS]))
 
 

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 import pint
 import sympy
 
+from . import reductions
 from .dimensions import unit_of
 from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
@@ -61,6 +62,7 @@ class Plan:
     arguments: tuple[str, ...]             # the free arguments of a method output
     factor: float | int = 1                # base unit -> declared unit: value * factor / divisor
     divisor: float | int = 1
+    labels: tuple[str, ...] = ()           # a label over an index's keys: the keys, in order (else its cases)
 
     @cached_property
     def expr(self) -> sympy.Expr:
@@ -152,7 +154,7 @@ def _answer(plan: Plan, value: Any) -> bool | str:
     """A predicate's bool, or the text of a label's winning case."""
     if plan.output.kind == "predicate":
         return bool(value)
-    return plan.output.labels[int(value)]
+    return (plan.labels or plan.output.labels)[int(value)]
 
 
 def thawed(value: Any) -> Any:
@@ -336,12 +338,12 @@ class Planner:
 
     def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
         t = self.type
-        if not expr.has(sympy.Sum, sympy.Product):
+        if not expr.has(*reductions.NODES):
             return expr
         bound = self._bound
 
         def expand(node: Any) -> Any:
-            if isinstance(node, (sympy.Sum, sympy.Product)):
+            if isinstance(node, reductions.NODES):
                 inner = expand(node.function)
                 index = t.reductions.get(node.limits[0][0], node.limits[0][0].name)
                 if index not in bound.keys:
@@ -360,7 +362,7 @@ class Planner:
                     if upper in t.positions:   # the keys up to this one: the term counts where the key's position n >= its own
                         term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
                     terms.append(term)
-                return sympy.Add(*terms) if isinstance(node, sympy.Sum) else sympy.Mul(*terms)
+                return reductions.write_out(node, terms)
             return node.func(*[expand(a) for a in node.args]) if node.args else node
 
         return expand(expr)
@@ -405,8 +407,8 @@ class Planner:
                 chain.extend(d for d in nested if d[0] == sym or d[0] not in seen)
                 seen.update(d[0] for d in nested)
                 return
-            if expr.has(sympy.Sum, sympy.Product):
-                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), lambda e: e.func(inline(e.function), *e.limits))
+            if expr.has(*reductions.NODES):
+                expr = expr.replace(lambda e: isinstance(e, reductions.NODES), lambda e: e.func(inline(e.function), *e.limits))
             for dep in sorted(expr.free_symbols, key=lambda s: s.name):
                 if dep in t.output_symbols:
                     visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
@@ -466,7 +468,8 @@ class Planner:
         plan = Plan(out, definitions, leaves, self._compiled(definitions, leaves, None), out.variable.unit,
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
-                    factor=factor, divisor=divisor)
+                    factor=factor, divisor=divisor,
+                    labels=tuple(str(k) for k in self._bound.keys.get(out.over, ())) if out.over else ())
         self._plans[key] = plan
         return plan
 

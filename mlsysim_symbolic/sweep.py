@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from typing import Any
 
 import numpy as np
@@ -192,7 +193,7 @@ class SweepResult:
     @property
     def shape(self) -> tuple[int, ...]:
         """The grid's shape: one axis per swept input (or the broadcast shape with ``grid=False``)."""
-        return tuple(self.values.magnitude.shape)
+        return tuple(np.shape(getattr(self.values, "magnitude", self.values)))
 
     def __repr__(self) -> str:
         """The output and its unit, each swept input with its range, unit and count, and the shape.
@@ -203,6 +204,15 @@ class SweepResult:
         """
         axes = ", ".join(f"{name} = {_span(q)}" for name, q in self.axes.items())
         label = getattr(self.scenario, "key", None) or getattr(self.scenario, "name", "")
+        if not hasattr(self.values, "magnitude"):   # a predicate's bools or a label's names at each point
+            data = np.asarray(self.values)
+            if data.dtype == bool:
+                counted = f"true at {int(data.sum())} of {data.size} points"
+            else:
+                names, counts = np.unique(data, return_counts=True)
+                counted = ", ".join(f"{n} at {c}" for n, c in zip(names.tolist(), counts.tolist()))
+            return (f"SweepResult({self.output}" + (f" of {label}" if label else "")
+                    + f" over {axes}; shape {self.shape}; {counted})")
         data = self.values.magnitude
         values = ""
         if isinstance(data, np.ndarray) and data.size:
@@ -226,7 +236,8 @@ class SweepResult:
         out = []
         for idx in np.ndindex(self.values.shape):
             row = {n: Q_(g[idx], self.axes[n].units) for n, g in zip(names, grids)}
-            row[self.output] = Q_(self.values.magnitude[idx], self.values.units)
+            row[self.output] = (Q_(self.values.magnitude[idx], self.values.units) if hasattr(self.values, "units")
+                                else self.values[idx].item())   # a bool or a label's name
             out.append(row)
         return out
 
@@ -236,9 +247,11 @@ class SweepResult:
 
         axes = self.axes
         names = list(axes)
-        unit = html.escape(f"{self.values.units:~P}")
+        unit = html.escape(f"{self.values.units:~P}") if hasattr(self.values, "units") else "answer"
         caption = f"<caption>{html.escape(self.output)} [{unit}] over {html.escape(', '.join(names))} ({getattr(self.scenario, 'name', '')})</caption>"
-        data = np.asarray(self.values.magnitude)
+        data = np.asarray(getattr(self.values, "magnitude", self.values))
+        if data.dtype.kind in "bUO":   # bools and label names are shown as they are
+            data = np.array([_Shown(x) for x in data.astype(str).ravel()], dtype=object).reshape(data.shape)
 
         def pick(n: int) -> list[int]:
             return list(range(n)) if n <= limit else sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})
@@ -260,6 +273,13 @@ class SweepResult:
         rows = "".join(f"<tr><td>{k}</td><td>{html.escape(str(v))}</td></tr>"
                        for k, v in (("shape", data.shape), ("min", f"{np.min(data):.4g}"), ("max", f"{np.max(data):.4g}")))
         return f"<table>{caption}<tbody>{rows}</tbody></table>"
+
+
+class _Shown(str):
+    """A bool or a label's name in an HTML table cell (formatted as itself under any number format)."""
+
+    def __format__(self, spec: str) -> str:
+        return html_escape(str(self))
 
 
 def _span(q: pint.Quantity) -> str:
@@ -317,7 +337,8 @@ def sweep(scenario: Analysable, output: str, *keys: Any, grid: bool = True, back
     if out.kind == "predicate":   # a bool array: the feasible region
         return SweepResult(scenario, output, shown, result.astype(bool))
     if out.kind == "label":       # the winning case at each point: a regime map
-        return SweepResult(scenario, output, shown, np.asarray(out.labels)[result.astype(np.int64)])
+        labels = scenario.planner.plan(output).labels or out.labels
+        return SweepResult(scenario, output, shown, np.asarray(labels)[result.astype(np.int64)])
     return SweepResult(scenario, output, shown, make_quantity(result, plan.unit))
 
 

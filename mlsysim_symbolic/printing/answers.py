@@ -49,7 +49,7 @@ def declared_answer(out: OutputSpec, printer: SymbolPrinter) -> str:
     >>> declared_answer(t.output("larger"), SymbolPrinter(names))
     '\\operatorname{arg\\,max}\\left\\{\\text{need}: M,\\ \\text{have}: C\\right\\}'
     """
-    if out.kind == "predicate":
+    if out.kind == "predicate" or out.over:   # a comparison, or an argmax over an index's keys
         return printer.doprint(out.branches[0].expr)
     cases = [rf"\text{{{escape_text(label)}}}: {printer.doprint(term)}" for label, term in out.cases]
     return _RULES[out.rule] + r"\left\{" + r",\ ".join(cases) + r"\right\}"
@@ -84,6 +84,8 @@ def answer_parts(scenario: Scenario, output: str, keys: tuple[Any, ...], argumen
             numbers = numbers.replace("_lhs", lhs, 1).replace("_rhs", rhs, 1)
         else:
             numbers = None
+    elif out.over:   # the keys' terms are the keyed values the line before shows
+        numbers = None
     else:
         shown = [rf"\text{{{escape_text(label)}}}: {_value(scenario, term, before, plan.args, values, config)}" for label, term in out.cases]
         numbers = _RULES[out.rule] + r"\left\{" + r",\ ".join(shown) + r"\right\}"

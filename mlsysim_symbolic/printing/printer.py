@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 from sympy.printing.latex import LatexPrinter
 
+from .. import reductions
 from ..variables import KeyedSymbol, NestedSymbol
 from .text import escape_text, key_text
 
@@ -47,7 +48,7 @@ def _rank(expr: sympy.Basic, order: Mapping[sympy.Symbol, int]) -> int:
 
 
 def _rebuild(expr: sympy.Basic, args: list[sympy.Basic]) -> sympy.Basic:
-    if isinstance(expr, (sympy.Sum, sympy.Product)):
+    if isinstance(expr, reductions.NODES):
         return expr.func(args[0], *expr.limits)
     try:
         return expr.func(*args, evaluate=False)
@@ -241,6 +242,18 @@ class SymbolPrinter(LatexPrinter):
 
     def _print_Product(self, expr: Any) -> str:
         return self._reduction(expr, r"\prod")
+
+    def _print_Maximum(self, expr: Any) -> str:
+        return self._reduction(expr, r"\max")
+
+    def _print_Minimum(self, expr: Any) -> str:
+        return self._reduction(expr, r"\min")
+
+    def _print_ArgMax(self, expr: Any) -> str:
+        return self._reduction(expr, r"\operatorname*{arg\,max}")
+
+    def _print_ArgMin(self, expr: Any) -> str:
+        return self._reduction(expr, r"\operatorname*{arg\,min}")
 
 
 class ValuePrinter(SymbolPrinter):

@@ -16,8 +16,7 @@ import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import sympy
-
+from .. import reductions
 from .quantities import format_unit
 from .text import escape_text, prose
 
@@ -115,7 +114,7 @@ def _symbols_in(expr: Any) -> set[Any]:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, (sympy.Sum, sympy.Product)):
+        if isinstance(node, reductions.NODES):
             found |= node.free_symbols
         elif getattr(node, "is_Symbol", False):
             found.add(node)

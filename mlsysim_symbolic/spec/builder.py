@@ -19,6 +19,7 @@ import sympy
 from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
+from ..reductions import ArgMax, ArgMin, Maximum, Minimum
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
@@ -218,13 +219,13 @@ class TypeBuilder:
                 self.names[index] = sympy.Symbol(index, integer=True, positive=True)
 
     def reduce(self, kind: str, inner: Any, index: str) -> Any:
-        """A ``sum``/``prod`` (or ``*_upto``) node over the keys of ``index``."""
+        """A ``sum``/``prod`` (or ``*_upto``) or ``maximum``/``minimum`` node over the keys of ``index``."""
         t = self.t
         if index not in t.index_inputs:
             raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(t.index_inputs) or 'none'}")
         dummy = sympy.Symbol(index, integer=True, positive=True)
         t.reductions[dummy] = index
-        node = sympy.Sum if kind.startswith("sum") else sympy.Product
+        node = {"sum": sympy.Sum, "prod": sympy.Product, "maximum": Maximum, "minimum": Minimum}[kind.removesuffix("_upto")]
         if kind.endswith("_upto"):
             # over the keys up to and including this one, in the keyed input's order: an output keyed by `index`
             # whose upper limit n_index (the key's position, 1 for the first) is a keyed leaf
@@ -274,6 +275,8 @@ class TypeBuilder:
             cases: tuple[tuple[str, sympy.Expr], ...] = ()
             if kind == "predicate":
                 branches = self.predicate(out_name, raw, units)
+            elif kind == "label" and "over" in raw:
+                branches = (self.keyed_label(out_name, raw, units),)
             elif kind == "label":
                 branch, cases = self.label(out_name, raw, units)
                 branches = (branch,)
@@ -284,7 +287,8 @@ class TypeBuilder:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
-                                             rule=str(raw.get("rule", "argmax")) if kind == "label" else "")
+                                             rule=str(raw.get("rule", "argmax")) if kind == "label" else "",
+                                             over=str(raw.get("over", "")) if kind == "label" else "")
         self.refuse_uses_of_conditions()
 
     def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
@@ -337,6 +341,28 @@ class TypeBuilder:
         expr = sympy.Piecewise(*pieces, (sympy.Integer(len(cases) - 1), True))
         text = f"{rule}(" + ", ".join(f"{label}: {table[label]}" for label, _ in cases) + ")"
         return Branch(expr=expr, text=text), cases
+
+    def keyed_label(self, out_name: str, raw: Mapping[str, Any], units: Mapping[Any, Any]) -> Branch:
+        """The key of an index whose term is largest (``argmax``) or smallest (``argmin``): mlsysim's
+        ``min(intensity, key=intensity.get)``; a tie goes to the earlier key."""
+        where = ("outputs", out_name)
+        index, text, rule = raw.get("over"), raw.get("term"), str(raw.get("rule", "argmax"))
+        if "cases" in raw or "equation" in raw or not isinstance(text, str):
+            raise self.fail(f"output {out_name}: a label over keys declares 'over' (an index) and 'term' (an equation of "
+                            "its keyed inputs), without 'cases' or 'equation'", *where)
+        if rule not in LABEL_RULES:
+            raise self.fail(f"output {out_name}: rule must be one of {', '.join(LABEL_RULES)}, got {rule!r}", *where)
+        if index not in self.t.index_inputs:
+            raise self.fail(f"output {out_name}: over = {index!r} is not an index; indices: "
+                            f"{', '.join(self.t.index_inputs) or 'none'}", *where)
+        term = self.parse(out_name, text)
+        node = self.reduce("sum", term, str(index))   # the index bound like a sum's
+        expr = (ArgMax if rule == "argmax" else ArgMin)(term, *node.limits)
+        try:
+            unit_of(expr, units)
+        except DimensionError as exc:
+            raise self.fail(f"output {out_name}: {exc}", *where) from None
+        return Branch(expr=expr, text=f"{rule}({text}, {index})")
 
     def refuse_uses_of_conditions(self) -> None:
         """A predicate or label output is an answer, not a number: no equation may compute with it."""

@@ -90,6 +90,7 @@ class OutputSpec:
     cases: tuple[tuple[str, sympy.Expr], ...] = ()   # label outputs: (label text, term), in declared order
     rule: str = ""                     # label outputs: argmax | argmin
     peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order
+    over: str = ""                     # a label over an index's keys (argmax of a keyed term): that index
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ TYPE_FIELDS = frozenset({"family", "summary", "description", "equation_note", "a
 VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required",
                              "index", "options", "doc"})
 #: The fields of an output table.
-OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule"})
+OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule", "over", "term"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
                               "default", "name", "counted"})

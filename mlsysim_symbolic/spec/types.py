@@ -27,6 +27,7 @@ from typing import Any
 import pint
 import sympy
 
+from .. import reductions
 from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, did_you_mean
 from ..variables import Variable
 from .builder import Locate, TypeBuilder
@@ -148,8 +149,8 @@ class ScenarioType:
         """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away; a ``*_upto``
         reduction leaves its position symbol, so the output stays keyed by that index)."""
         expr = self.expand(name, choices)
-        if expr.has(sympy.Sum, sympy.Product):
-            expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self.reduced_away)
+        if expr.has(*reductions.NODES):
+            expr = expr.replace(lambda e: isinstance(e, reductions.NODES), self.reduced_away)
         return {s for s in expr.free_symbols if s in self.leaves}
 
     def reduced_away(self, node: Any) -> Any:
@@ -179,8 +180,8 @@ class ScenarioType:
         found = False
         for branch in self.outputs[name].branches[:1]:
             expr = branch.expr
-            if expr.has(sympy.Sum, sympy.Product):
-                expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), self.reduced_away)
+            if expr.has(*reductions.NODES):
+                expr = expr.replace(lambda e: isinstance(e, reductions.NODES), self.reduced_away)
             for sym in expr.free_symbols:
                 if sym in self.leaf_index or sym in self.composed:
                     found = True

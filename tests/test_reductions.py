@@ -1,0 +1,66 @@
+"""Reductions over an index's keys beyond sum and product: maximum, minimum, and labels over keys (argmax/argmin).
+
+mlsysim computes these in Python (``max(d.values())``, ``min(d, key=d.get)``); here they are tree nodes.  The
+values are checked against hand computation: 100 MWh on grids of 1.5, 750 and 400 g/kWh emit 0.15, 75 and
+40 t, so the spread is 74.85 t, the cleanest grid is quebec and the dirtiest poland; d(spread)/d(energy) is
+(750 - 1.5) g/kWh = 0.7485 t/MWh.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mlsysim_symbolic import DerivationError
+from mlsysim_symbolic.scenario import scenario_class
+from mlsysim_symbolic.spec import ScenarioType
+
+GRIDS = {"summary": "one energy placed on named grids", "inputs": {
+    "energy": {"symbol": "E", "unit": "MWh"},
+    "intensity": {"kind": "map", "index": "grid", "symbol": "c", "unit": "g/kWh"}},
+    "outputs": {
+        "emissions": {"unit": "t", "equation": "E * c", "style": "dict"},
+        "spread": {"unit": "t", "equation": "maximum(E * c, grid) - minimum(E * c, grid)"},
+        "lowest": {"kind": "label", "over": "grid", "term": "c", "rule": "argmin"},
+        "highest": {"kind": "label", "over": "grid", "term": "E * c"}}}
+INTENSITY = {"quebec": "1.5 g/kWh", "poland": "750 g/kWh", "texas": "400 g/kWh"}
+
+
+@pytest.fixture(scope="module")
+def grids():
+    return scenario_class(ScenarioType.from_mapping("Grids", GRIDS))(energy="100 MWh", intensity=INTENSITY)
+
+
+def test_maximum_minimum_and_labels_over_keys(grids):
+    assert {k: v.to("t").magnitude for k, v in grids.emissions.items()} == pytest.approx({"quebec": 0.15, "poland": 75, "texas": 40})
+    assert grids.spread.to("t").magnitude == pytest.approx(74.85, rel=1e-12)
+    assert (grids.lowest, grids.highest) == ("quebec", "poland")
+    assert grids.type.output("lowest").over == "grid"
+
+
+def test_they_differentiate_print_and_sweep(grids):
+    slope = [e for e in grids.elasticities("spread") if e.input == "energy"][0]
+    assert slope.derivative_value.to("t/MWh").magnitude == pytest.approx(0.7485, rel=1e-12)
+    assert grids.tex.equation("spread") == r"spread = \max_{\text{grid}} E c - \min_{\text{grid}} E c"
+    assert grids.tex.equation("lowest") == r"\mathrm{lowest} = \operatorname*{arg\,min}_{\text{grid}} c"
+    swept = grids.sweep("highest", energy=[1, 10, 100])
+    assert list(swept.values) == ["poland"] * 3
+    assert "poland at 3" in repr(swept)
+
+
+def test_ties_go_to_the_earlier_key_and_a_single_key_wins():
+    cls = scenario_class(ScenarioType.from_mapping("Grids", GRIDS))
+    tied = cls(energy="1 MWh", intensity={"a": "5 g/kWh", "b": "5 g/kWh", "c": "9 g/kWh"})
+    assert (tied.lowest, tied.highest) == ("a", "c")
+    assert cls(energy="1 MWh", intensity={"only": "5 g/kWh"}).lowest == "only"
+
+
+@pytest.mark.parametrize(("outputs", "message"), [
+    ({"x": {"kind": "label", "over": "nope", "term": "c"}}, "over = 'nope' is not an index"),
+    ({"x": {"kind": "label", "over": "grid", "term": "c", "cases": {"a": "c"}}}, "without 'cases'"),
+    ({"x": {"kind": "label", "over": "grid", "term": "c", "rule": "median"}}, "rule must be one of"),
+    ({"x": {"unit": "t", "equation": "maximum(E * c, grid) + E"}}, "dimension"),
+    ({"x": {"unit": "t", "equation": "maximum(E * c, zone)"}}, "'zone' is not an index"),
+])
+def test_bad_declarations_are_refused(outputs, message):
+    with pytest.raises(DerivationError, match=message):
+        ScenarioType.from_mapping("Bad", {**GRIDS, "outputs": outputs})
