@@ -69,3 +69,26 @@ WAVE = Wave(
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def test_pair_sign_marks_mlsysims_first_two_groups_with_a_third_group() -> None:
+    """mlsysim compares the first two groups in order; ours the groups pair_sign marks. A third group (sign 0)
+    enters the pooled and per-group members but not the gaps, as in mlsysim; swapping the signs negates the gaps."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    c = {"tp": 70.0, "fp": 20.0, "fn": 10.0, "tn": 100.0}
+    theirs = reference_scenario("FraudFlagTwoGroups")
+    theirs = theirs.variant(groups={**theirs.groups, "C": c})
+    base = catalog().scenario("FraudFlagTwoGroups")
+    ours = base.variant(**{k: {**base.inputs[k], "C": v} for k, v in c.items()},
+                        pair_sign={"A": 1, "B": -1, "C": 0})
+    for member in ("pooled_positive_rate", "overall_accuracy", "disparate_impact", "average_odds_difference"):
+        assert_close(getattr(ours, member), getattr(theirs, member), member)
+    for metric in ("positive_rate", "tpr", "fpr", "ppv", "base_rate"):
+        assert_close(ours.gap(metric), theirs.gap(metric), f"gap({metric})")
+    assert_close(ours.share("C"), theirs.share("C"), "share('C')")
+    swapped = ours.variant(pair_sign={"A": -1, "B": 1, "C": 0})
+    assert_close(swapped.gap("tpr"), -theirs.gap("tpr"), "gap('tpr') with the pair swapped")
+    assert_close(swapped.disparate_impact, theirs.disparate_impact, "disparate_impact is symmetric")
