@@ -88,6 +88,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("BatchServingCostScenario", "batch_size"): 8,
     ("RevenueRegressionScenario", "duration"): 24.0,
     ("RunAmortizationScenario", "runs"): 10,
+    # wave-rai2
+    ("QueryExtractionBudgetScenario", "queries"): 2.0e5,
+    ("ProportionGapTestScenario", "n"): 50,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
