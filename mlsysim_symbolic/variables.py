@@ -18,6 +18,7 @@ mlsysim_symbolic.errors.InputError: batch_size: expected a whole number of sampl
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import math
 import re
 from dataclasses import dataclass, field
@@ -255,6 +256,9 @@ class Variable:
         if integer:
             assumptions["integer"] = True
         sym_name = symbol or name
+        if keyword.iskeyword(sym_name):   # equations are read as Python expressions: 'lambda * x' cannot parse
+            raise InputError(f"{name}: symbol {sym_name!r} is a Python keyword, which an equation cannot name; "
+                             f"call it, say, {sym_name[:3] + '_'!r} and keep its look with latex = \"\\{sym_name}\"")
         sym = sympy.Symbol(sym_name, **assumptions)
         return cls(
             name=name,

@@ -108,3 +108,13 @@ def test_deep_nesting_is_refused_quickly():
         parse_equation("(" * 500 + "x" + ")" * 500, NAMES)
     with pytest.raises(EquationError):
         parse_equation("-" * 5000 + "x", NAMES)
+
+
+def test_a_python_keyword_as_a_symbol_is_refused_at_declaration_with_the_fix():
+    from mlsysim_symbolic import DerivationError
+    from mlsysim_symbolic.spec import ScenarioType
+
+    with pytest.raises(DerivationError, match=r"symbol 'lambda' is a Python keyword.*latex = \"\\lambda\""):
+        ScenarioType.from_mapping("K", {"inputs": {"rate": {"symbol": "lambda", "unit": "1/s"}},
+                                        "outputs": {"o": {"unit": "1/s", "equation": "rate"}}})
+
