@@ -66,6 +66,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("TrainingStateFitScenario", "batch"): 64,
     ("TrainingStateFitScenario", "bandwidth"): 5e9,
     ("ActivationMemoryScenario", "checkpoints"): 8,
+    # wave-reliability
+    ("ClusterExpansionScenario", "step_speedup"): 1.5,
+    ("RuntimeGoodputScenario", "step"): 128,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

@@ -19,6 +19,7 @@ WAVE = Wave(
         "HotSpareScenario",
         "DiagnosticCoverageScenario",
         "HealthProbeScenario",
+        "RuntimeGoodputScenario",
     ),
     not_ported={},
     renamed={},
@@ -27,10 +28,15 @@ WAVE = Wave(
         "interval of n devices), not a number; its values at both sizes are mtbf/interval/overhead and their expanded_ forms",
         ("HealthProbeScenario", "detection_window"): "returns a tuple (earliest, latest); the engine's outputs are numbers "
         "or dicts, so ours are detection_earliest and detection_latest, compared with the tuple's items below",
+        ("RuntimeGoodputScenario", "at"): "returns a RuntimeGoodputScenario (the same job on n devices), not a number; "
+        "ours is variant(n_devices=n), whose members the sweep in this module compares",
+        ("RuntimeGoodputScenario", "sweep"): "returns {size: RuntimeGoodputResult}, a dict of result objects the engine's "
+        "outputs cannot hold; ours is variant(n_devices=n).result at each size, compared in this module",
     },
     method_args={
         ("ClusterExpansionScenario", "run_time_change"): [{"step_speedup": 1.5}, {"step_speedup": 2.0}, {"step_speedup": 0.9}],
         ("ClusterExpansionScenario", "accelerator_hours_change"): [{"step_speedup": 1.5}, {"step_speedup": 2.0}, {"step_speedup": 0.9}],
+        ("RuntimeGoodputScenario", "crossover"): [{"step": 128}, {"step": 1000}, {"step": 4096}],
     },
     implicit_units={},
 )
@@ -48,3 +54,21 @@ def test_health_probe_window_ends_equal_mlsysim_detection_window() -> None:
         ours = catalog().scenario(key)
         assert_close(ours.detection_earliest, earliest, f"{key}.detection_window[0]")
         assert_close(ours.detection_latest, latest, f"{key}.detection_window[1]")
+
+
+def test_runtime_goodput_sweep_equals_mlsysim_at_each_size() -> None:
+    """mlsysim's sweep(sizes) is {n: at(n).result}; ours is variant(n_devices=n).result, field by field."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    sizes = [8, 128, 1024, 16384]
+    for key in instances("RuntimeGoodputScenario"):
+        theirs = reference_scenario(key).sweep(sizes)
+        ours = catalog().scenario(key)
+        for n in sizes:
+            view = ours.variant(n_devices=n).result
+            fields = [f for f in type(theirs[n]).model_fields if f != "constraint_trace"]
+            assert list(view.fields) == fields
+            for f in fields:
+                assert_close(getattr(view, f), getattr(theirs[n], f), f"{key}.sweep[{n}].{f}")
