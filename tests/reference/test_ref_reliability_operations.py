@@ -20,6 +20,7 @@ WAVE = Wave(
         "DiagnosticCoverageScenario",
         "HealthProbeScenario",
         "RuntimeGoodputScenario",
+        "FloatBitFlipScenario",
     ),
     not_ported={},
     renamed={},
@@ -72,3 +73,28 @@ def test_runtime_goodput_sweep_equals_mlsysim_at_each_size() -> None:
             assert list(view.fields) == fields
             for f in fields:
                 assert_close(getattr(view, f), getattr(theirs[n], f), f"{key}.sweep[{n}].{f}")
+
+
+def test_float_bit_flip_every_bit_of_binary32_equals_mlsysim() -> None:
+    """Every bit of a binary32 word (fraction, exponent, sign) for a few values: stored and corrupted equal
+    mlsysim's struct-packed calc_float32_bit_flip wherever the result stays normal and finite."""
+    import math
+
+    from mlsysim.physics import calc_float32_bit_flip
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close
+
+    base = catalog().scenario("Fp32WeightExponentFlip")
+    compared = 0
+    for value in (0.042, 1.0, 3.0e-7, 12345.678, 0.75):
+        for bit in range(32):
+            stored, corrupted = calc_float32_bit_flip(value, bit)
+            if not math.isfinite(corrupted) or abs(corrupted) < 2.0**-126:
+                continue
+            ours = base.variant(value=value, flipped_bit=bit)
+            assert_close(ours.stored, stored, f"stored({value}, bit {bit})")
+            assert_close(ours.corrupted, corrupted, f"corrupted({value}, bit {bit})")
+            compared += 1
+    assert compared >= 140
