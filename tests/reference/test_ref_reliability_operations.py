@@ -98,3 +98,34 @@ def test_float_bit_flip_every_bit_of_binary32_equals_mlsysim() -> None:
             assert_close(ours.corrupted, corrupted, f"corrupted({value}, bit {bit})")
             compared += 1
     assert compared >= 140
+
+
+def test_float_bit_flip_in_binary16_equals_numpy() -> None:
+    """The same equations at IEEE 754 binary16 (E = 5, F = 10, IEEE 754-2019 Table 3.5) against numpy's float16,
+    bit by bit: the format is an input, not binary32 hard-coded."""
+    import math
+
+    import numpy as np
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close
+
+    base = catalog().scenario("Fp32WeightExponentFlip").variant(exponent_bits=5, fraction_bits=10)
+    assert base.word_bits.magnitude == 16
+    compared = 0
+    for value in (0.042, 0.5, 1.0, 3.14159, 1000.0):
+        word = np.array([value], dtype=np.float16).view(np.uint16)
+        stored = float(word.view(np.float16)[0])
+        for bit in range(16):
+            corrupted = float((word ^ np.uint16(1 << bit)).view(np.float16)[0])
+            if not math.isfinite(corrupted) or abs(corrupted) < 2.0**-14:
+                continue
+            ours = base.variant(value=value, flipped_bit=bit)
+            assert_close(ours.stored, stored, f"binary16 stored({value})")
+            assert_close(ours.corrupted, corrupted, f"binary16 corrupted({value}, bit {bit})")
+            compared += 1
+    assert compared >= 60
+    # the top exponent bit of 0.5 (biased exponent 14 = 0b01110): 0.5 x 2^16 = 32768
+    assert_close(base.variant(value=0.5, flipped_bit=14).corrupted, 32768.0, "0.5 with bit 14 flipped")
+    assert base.variant(value=0.5, flipped_bit=14).scale_log2 == 16
