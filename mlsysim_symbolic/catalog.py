@@ -688,8 +688,13 @@ class Catalog:
 def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
     """A catalog of ``sources`` from their structure alone; the checks across files run here."""
     cat = Catalog(known)
+    titles: dict[str, list[tuple[bool, str]]] = {}
+    for src in sources:   # a family's title: its own file's (reliability.toml), else every file's, in file order
+        titles.setdefault(src.family, []).append((Path(src.where).stem == src.family, src.title))
+    for family, found in titles.items():
+        own = [title for is_own, title in found if is_own]
+        cat.titles[family] = own[0] if own else "; ".join(dict.fromkeys(title for _, title in found))
     for src in sources:
-        cat.titles[src.family] = src.title
         for name, family, summary, line, deps in src.head["types"]:
             if name in cat._entries or (known is not None and known._entry(name) is not None):
                 raise DerivationError(f"scenario type {name} is declared twice", path=src.where, line=line, scenario=name)

@@ -46,6 +46,10 @@ def _equal(ours: Any, theirs: Any, label: str) -> None:
         assert isinstance(ours, dict) and list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
         for k in theirs:
             _equal(ours[k], theirs[k], f"{label}[{k!r}]")
+    elif isinstance(theirs, (list, tuple)):
+        assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
+        for i, (o, t) in enumerate(zip(ours, theirs)):
+            _equal(o, t, f"{label}[{i}]")
     else:
         assert_close(ours, theirs, label)
 
