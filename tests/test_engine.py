@@ -206,3 +206,27 @@ def test_a_used_scenario_pickles_and_runs_in_worker_processes():
 def test_bad_argument_values_are_named():
     with pytest.raises(InputError, match="stage"):
         Scenarios.Llama2_7B_ZeroStages64.stage_state("ddp")
+
+
+# ---------------------------------------------------------------------- flags (mlsysim's bool fields)
+def test_a_flag_input_is_one_or_zero_and_binds_only_true_or_false():
+    """10 GB read raw, or 4x that when decoded: S (1 + f (x - 1)) is 10 GB and 40 GB (hand computation)."""
+    from mlsysim_symbolic import DerivationError
+    from mlsysim_symbolic.scenario import scenario_class
+    from mlsysim_symbolic.spec import ScenarioType
+
+    t = ScenarioType.from_mapping("Codec", {"summary": "x", "inputs": {
+        "raw_bytes": {"symbol": "S", "unit": "GB"},
+        "decoded": {"kind": "flag", "symbol": "f_d", "default": False},
+        "expansion": {"symbol": "x", "unit": "1", "default": 4}},
+        "outputs": {"bytes_read": {"unit": "GB", "equation": "S * (1 + f_d * (x - 1))"}}})
+    s = scenario_class(t)(raw_bytes="10 GB")
+    assert (s.bytes_read.to("GB").magnitude, s.variant(decoded=True).bytes_read.to("GB").magnitude) == (10, 40)
+    assert s.decoded is False and s.variant(decoded=True).decoded is True
+    for bad in (1, "False", "yes", 0.0):
+        with pytest.raises(InputError, match="decoded: expected True or False"):
+            s.variant(decoded=bad)
+    with pytest.raises(DerivationError, match="a flag's default is true or false"):
+        ScenarioType.from_mapping("Bad", {"inputs": {"f": {"kind": "flag", "default": 1}}, "outputs": {}})
+    with pytest.raises(DerivationError, match="unit"):
+        ScenarioType.from_mapping("Bad", {"inputs": {"f": {"kind": "flag", "unit": "s"}}, "outputs": {}})

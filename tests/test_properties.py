@@ -184,6 +184,9 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
     changes: dict[str, Any] = {}
     for name, spec in t.inputs.items():
         current = base.inputs.get(name)
+        if spec.kind == "flag":   # yes or no: either
+            changes[name] = data.draw(sampled([bool(current), not current]), label=name)
+            continue
         if spec.kind == "choice":
             if spec.options:
                 changes[name] = data.draw(sampled([current, *spec.options] if current else list(spec.options)), label=name)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
 import pint
 import sympy
 
@@ -139,6 +140,43 @@ class QuantityKind(InputKind):
         magnitude = checked(var, value)
         bound.values[spec.name] = stored(magnitude, var)
         bound.scalars[var.symbol] = to_base_checked(magnitude, var, spec.name)
+
+
+class FlagKind(QuantityKind):
+    """Yes or no (mlsysim's ``bool`` fields): a leaf that is 1 or 0, for an equation to multiply by or to test
+    (``piecewise(a, f > 0, b)``).  Only ``True``/``False`` bind: ``1``, ``"yes"`` or ``"False"`` (true in Python) are
+    refused, so a flag cannot be set by a number that happens to be nonzero."""
+
+    name = "flag"
+    annotation = "bool"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        check_fields(raw, frozenset({"kind", "symbol", "latex", "default", "required", "meaning", "doc"}))
+        default = raw.get("default")
+        if default is not None and not isinstance(default, bool):
+            raise InputError(f"a flag's default is true or false, got {default!r}")
+        fields = {k: v for k, v in raw.items() if k not in ("default", "kind")}
+        var = read_variable(name, {**fields, "unit": "1", "integer": True, "domain": "[0, 1]"}, role="input")
+        return InputSpec(name, self.name, str(raw.get("meaning", "")) or var.meaning, _required(raw), default,
+                         variable=var, annotation=self.annotation)
+
+    def annotation_of(self, var: Variable | None) -> str:
+        return self.annotation
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        var = spec.variable
+        assert var is not None
+        if value is None:
+            bound.values[spec.name] = None
+            bound.scalars[var.symbol] = None
+            return
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"{spec.name}: expected True or False, got {value!r}")
+        bound.values[spec.name] = bool(value)
+        bound.scalars[var.symbol] = int(bool(value))
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        return [f"    symbol {spec.variable.symbol if spec.variable else spec.name}: 1 for True, 0 for False"]
 
 
 class ChoiceKind(InputKind):
@@ -405,7 +443,7 @@ class ScenarioKind(InputKind):
 
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
-    QuantityKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind(), ScenarioKind())}
+    QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind(), ScenarioKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:
