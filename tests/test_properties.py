@@ -91,6 +91,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-rai2
     ("QueryExtractionBudgetScenario", "queries"): 2.0e5,
     ("ProportionGapTestScenario", "n"): 50,
+    # followup-rai2-econ
+    ("SubgroupEvaluationBudgetScenario", "gap_width"): 0.035,
+    ("SubgroupEvaluationBudgetScenario", "n_per_group"): 1000,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
