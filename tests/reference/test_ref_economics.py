@@ -56,9 +56,6 @@ WAVE = Wave(
                          ("price_ratio", "breakeven_rate", "small_within_large_price", "small_fleet_rate")],
                         "picks the entries of the maps prices/rates named by the text inputs small and large; an "
                         "equation cannot select one key of a map by a choice input's value"),
-        ("LifecycleTcoScenario", "dominant"): "the key of the largest entry of `monthly` (a label over keys) is "
-                                              "ported in the next commit, which needs tests/test_properties.py's "
-                                              "check_answer to handle labels over keys",
         ("LifecycleTcoScenario", "ratios_to"): "returns {term: this term / other's term, ..., 'total': this total / "
                                                "other's}; the per-term ratios need another scenario's keyed term read "
                                                "at this scenario's key (other.X of a keyed output raises 'needs a key "
@@ -124,6 +121,14 @@ def test_total_ratio_equals_mlsysims_ratios_to_total(key: str, other: str) -> No
     theirs = reference_scenario(key).ratios_to(reference_scenario(other))["total"]
     ours = float(catalog().scenario(key).total_ratio_to(other).to("").magnitude)
     assert math.isclose(ours, theirs, rel_tol=1e-9), f"{key}.ratios_to({other})['total']: ours {ours!r}, mlsysim {theirs!r}"
+
+
+def test_dominant_term_follows_the_largest_amount() -> None:
+    """The label names the largest term, and moves when another term overtakes it (a tie goes to the earlier key)."""
+    s = catalog().scenario("FiftyModelCompanyTco")
+    assert s.dominant == "inference"
+    assert s.variant(monthly={**s.monthly, "data": "500000 USD/month"}).dominant == "data"
+    assert s.variant(monthly={**s.monthly, "training": "400000 USD/month"}).dominant == "training"
 
 
 @pytest.mark.parametrize("key", instances("OwnVsRentScenario"))
