@@ -1,17 +1,12 @@
 """Economics scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py).
 
-mlsysim's pint registry has a month of 30.4375 days and a Julian year of 365.25 days; units.txt has no month
-and a 365-day year.  Where mlsysim states a value per month or per year, ours is the amount of one such
-period (USD, hours) or a count of periods (payback in months), exactly as mlsysim's own OwnVsRentScenario
-keeps its yearly costs.  The harness would read mlsysim's unit text ("dollar / month") in our registry, so
-those members are skipped there and compared here (``CALENDAR``): mlsysim's magnitude in its unit against
-ours in the declared unit.
+Per-month and per-year members (USD/month, dollar/a, payback in months or years) are in pint's month and Julian
+year in both registries, so the harness compares them as they are.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
@@ -19,24 +14,6 @@ from mlsysim_symbolic.catalog import catalog
 
 from .compare import reference_scenario
 from .members import Wave, instances, wave_tests
-
-CALENDAR_REASON = ("mlsysim states it per month or per pint year (units.txt has no month and a 365-day year); "
-                   "compared by magnitude in test_calendar_member_equals_mlsysim")
-
-#: (class, member) -> (mlsysim's unit, our unit): the magnitudes are compared in these units
-CALENDAR: dict[tuple[str, str], tuple[str, str]] = {
-    ("LifecycleTcoScenario", "total"): ("USD/month", "USD"),
-    ("OptimizationPaybackScenario", "monthly_savings"): ("USD/month", "USD"),
-    ("OptimizationPaybackScenario", "payback"): ("month", ""),
-    ("PlatformBenefitScenario", "gross_benefit"): ("USD/month", "USD"),
-    ("PlatformBenefitScenario", "net_benefit"): ("USD/month", "USD"),
-    ("CloudEdgeCostScenario", "cloud_inference_annual"): ("USD/year", "USD"),
-    ("CloudEdgeCostScenario", "cloud_annual"): ("USD/year", "USD"),
-    ("CloudEdgeCostScenario", "edge_inference_annual"): ("USD/year", "USD"),
-    ("CloudEdgeCostScenario", "edge_annual"): ("USD/year", "USD"),
-    ("CloudEdgeCostScenario", "annual_savings"): ("USD/year", "USD"),
-    ("CloudEdgeCostScenario", "payback"): ("year", ""),
-}
 
 #: (class, dict member) -> {mlsysim's key: our output}: a dict of fixed terms, each an output of ours
 TERMS: dict[tuple[str, str], dict[str, str]] = {
@@ -69,23 +46,22 @@ WAVE = Wave(
     ),
     not_ported={},
     skipped={
-        **dict.fromkeys(CALENDAR, CALENDAR_REASON),
         **dict.fromkeys(TERMS, "a dict of three fixed terms (not the keys of an input), which a dict output cannot "
                                "give; each term is an output of ours, compared by test_fixed_terms_equal_mlsysim"),
-        ("LifecycleTcoScenario", "dominant"): "the key of the largest entry of the map input `monthly`: a label's "
-                                              "cases are fixed named terms, and an equation cannot name one key of a "
-                                              "map, so the engine cannot take argmax over a map's keys",
         **dict.fromkeys([("BatchServingCostScenario", "cost_ratio"), ("BatchServingCostScenario", "added_time")],
                         "reads the first and last element of the list input batch_sizes; the equation language has "
-                        "no positional access to a list (only sum/prod over all its keys)"),
+                        "no positional access to a list (sum/prod/maximum/minimum over all its keys: the smallest and "
+                        "largest batch equal the first and last only for a sorted list)"),
         **dict.fromkeys([("ServingInstanceCostScenario", m) for m in
                          ("price_ratio", "breakeven_rate", "small_within_large_price", "small_fleet_rate")],
                         "picks the entries of the maps prices/rates named by the text inputs small and large; an "
                         "equation cannot select one key of a map by a choice input's value"),
-        ("LifecycleTcoScenario", "ratios_to"): "its argument is another LifecycleTcoScenario (no scenario-valued method "
-                                               "argument in this branch's engine) and it returns a dict over the keys of "
-                                               "`monthly` plus an extra key 'total', which a dict output keyed by an "
-                                               "input's keys cannot give",
+        ("LifecycleTcoScenario", "ratios_to"): "returns {term: this term / other's term, ..., 'total': this total / "
+                                               "other's}; the per-term ratios need another scenario's keyed term read "
+                                               "at this scenario's key (other.X of a keyed output raises 'needs a key "
+                                               "for term'), and a dict output has only its index's keys, so no "
+                                               "'total'; ours gives the 'total' entry as total_ratio_to(other), "
+                                               "compared in test_total_ratio_equals_mlsysims_ratios_to_total",
     },
     method_args={
         ("BatchServingCostScenario", "cost_per_million"): [{"batch_size": 1}, {"batch_size": 8}, {"batch_size": 128}],
@@ -127,18 +103,6 @@ def _cases(table: dict) -> list:
             for (cls, member) in table for key in instances(cls)]
 
 
-@pytest.mark.parametrize(("cls_name", "key", "member"), _cases(CALENDAR))
-def test_calendar_member_equals_mlsysim(cls_name: str, key: str, member: str) -> None:
-    theirs_unit, ours_unit = CALENDAR[(cls_name, member)]
-    raw = getattr(reference_scenario(key), member)
-    calendar_words = {"month", "year", "a", "annum", "julian_year"} & set(re.findall(r"[a-z_]+", str(raw.units)))
-    assert calendar_words, f"{key}.{member} is in {raw.units}: compare it in the harness"
-    theirs = raw.to(theirs_unit).magnitude
-    ours = getattr(catalog().scenario(key), member)
-    ours = ours.to(ours_unit).magnitude if ours_unit else float(ours.to("").magnitude)
-    assert math.isclose(ours, theirs, rel_tol=1e-9), f"{key}.{member}: ours {ours!r}, mlsysim {theirs!r} {theirs_unit}"
-
-
 @pytest.mark.parametrize(("cls_name", "key", "member"), _cases(TERMS))
 def test_fixed_terms_equal_mlsysim(cls_name: str, key: str, member: str) -> None:
     theirs = getattr(reference_scenario(key), member)
@@ -148,6 +112,23 @@ def test_fixed_terms_equal_mlsysim(cls_name: str, key: str, member: str) -> None
     for k, output in terms.items():
         value = float(getattr(ours, output).to("").magnitude)
         assert math.isclose(value, theirs[k], rel_tol=1e-9), f"{key}.{member}[{k}]: ours {value!r}, mlsysim {theirs[k]!r}"
+
+
+@pytest.mark.parametrize("key", instances("LifecycleTcoScenario"))
+@pytest.mark.parametrize("other", instances("LifecycleTcoScenario"))
+def test_total_ratio_equals_mlsysims_ratios_to_total(key: str, other: str) -> None:
+    """mlsysim's ratios_to(other)['total'] against our total_ratio_to(other), for every pair of named budgets."""
+    theirs = reference_scenario(key).ratios_to(reference_scenario(other))["total"]
+    ours = float(catalog().scenario(key).total_ratio_to(other).to("").magnitude)
+    assert math.isclose(ours, theirs, rel_tol=1e-9), f"{key}.ratios_to({other})['total']: ours {ours!r}, mlsysim {theirs!r}"
+
+
+def test_dominant_term_follows_the_largest_amount() -> None:
+    """The label names the largest term, and moves when another term overtakes it (a tie goes to the earlier key)."""
+    s = catalog().scenario("FiftyModelCompanyTco")
+    assert s.dominant == "inference"
+    assert s.variant(monthly={**s.monthly, "data": "500000 USD/month"}).dominant == "data"
+    assert s.variant(monthly={**s.monthly, "training": "400000 USD/month"}).dominant == "training"
 
 
 @pytest.mark.parametrize("key", instances("OwnVsRentScenario"))

@@ -1,17 +1,22 @@
 """Responsible AI (evaluation, monitoring, security) scenarios against mlsysim 0.3.0: every public member of every
 named scenario (see members.py)."""
 
-from .members import Wave, wave_tests
+import math
+
+import pytest
+
+from .members import Wave, instances, wave_tests
 
 A, B = ("option", "A"), ("option", "B")
 GROUP_METHODS = ("size", "positives", "positive_rate", "tpr", "fpr", "ppv", "base_rate", "fnr", "accuracy", "share")
 GAP_METRICS = ("positive_rate", "tpr", "fpr", "ppv", "base_rate", "fnr", "accuracy")
-KEY_NOT_VALUE = ("returns a group's name (a key of the data): an output is a quantity, a predicate or a label over "
-                 "cases fixed in the type, never a key")
-NO_PHI_INV = "needs the inverse normal CDF (statistics.NormalDist().inv_cdf): the equation language has no erfinv"
+POSITIONAL = ("the name of the first (second) group in the dict's insertion order, list(groups)[0] ([1]): a position, "
+              "not the key with the largest or smallest term, so a label over keys (argmax/argmin) cannot give it; "
+              "ours states the pair as the input pair_sign")
 NO_BETA_INV = ("Clopper-Pearson bounds need the inverse regularized incomplete beta function (scipy beta.ppf): the "
                "equation language has none")
-NO_NORM_PPF = "needs the normal quantile scipy.stats.norm.ppf (inverse normal CDF): the equation language has no erfinv"
+TUPLE = ("returns a (low, high) tuple; ours are the outputs {low} and {high}, compared in "
+         "test_gap_interval_ends_equal_mlsysim")
 
 WAVE = Wave(
     classes=(
@@ -33,22 +38,14 @@ WAVE = Wave(
     ),
     not_ported={},
     skipped={
-        ("GroupConfusionScenario", "first"): KEY_NOT_VALUE,
-        ("GroupConfusionScenario", "second"): KEY_NOT_VALUE,
-        ("ProportionGapTestScenario", "z_critical"): NO_PHI_INV,
-        ("ProportionGapTestScenario", "interval_at"): "the interval is gap ± z_critical·se; " + NO_PHI_INV,
-        ("ProportionGapTestScenario", "interval"): "the interval is gap ± z_critical·se; " + NO_PHI_INV,
-        ("ProportionGapTestScenario", "n_at_critical"): "2p(1 − p)(z_critical/gap)²; " + NO_PHI_INV,
-        ("SubgroupEvaluationBudgetScenario", "z"): "z = Φ⁻¹(0.5 + confidence/2); " + NO_PHI_INV,
-        ("SubgroupEvaluationBudgetScenario", "samples_needed"): "ceil(z²p(1 − p)/h²) with z = Φ⁻¹(0.5 + c/2); " + NO_PHI_INV,
-        ("SubgroupEvaluationBudgetScenario", "gap_samples_per_group"): "ceil(2z²p(1 − p)/h²); " + NO_PHI_INV,
-        ("SubgroupEvaluationBudgetScenario", "gap_half_width_at"): "z·sqrt(2p(1 − p)/n); " + NO_PHI_INV,
+        ("GroupConfusionScenario", "first"): POSITIONAL,
+        ("GroupConfusionScenario", "second"): POSITIONAL,
+        ("ProportionGapTestScenario", "interval_at"): TUPLE.format(low="interval_low_at(n)", high="interval_high_at(n)"),
+        ("ProportionGapTestScenario", "interval"): TUPLE.format(low="interval_low", high="interval_high"),
         ("SubgroupSampleScenario", "interval"): NO_BETA_INV,
         ("SubgroupSampleScenario", "small_interval"): NO_BETA_INV,
         ("SubgroupSampleScenario", "large_interval"): NO_BETA_INV,
         ("SubgroupSampleScenario", "width_ratio"): "the ratio of the two Clopper-Pearson widths; " + NO_BETA_INV,
-        ("SubgroupSampleScenario", "per_group_needed"): NO_NORM_PPF,
-        ("SubgroupSampleScenario", "share_needed"): "per_group_needed/total; per_group_needed " + NO_NORM_PPF,
     },
     method_args={
         **{("GroupConfusionScenario", m): [{"group": A}, {"group": B}] for m in GROUP_METHODS},
@@ -56,6 +53,9 @@ WAVE = Wave(
         **{("QueryExtractionBudgetScenario", m): [{"queries": 5e4}, {"queries": 1e5}, {"queries": 2.5e6}]
            for m in ("tier_days", "pay_per_query_cost", "tier_cost", "lifetime_cost")},
         ("ProportionGapTestScenario", "z_at"): [{"n": 10}, {"n": 100}, {"n": 37}],
+        ("SubgroupEvaluationBudgetScenario", "gap_samples_per_group"): [{}, {"gap_width": 0.02}, {"gap_width": 0.1}],
+        ("SubgroupEvaluationBudgetScenario", "gap_half_width_at"): [
+            {"n_per_group": 100}, {"n_per_group": 1568}, {"n_per_group": 40000}],
     },
     implicit_units={
         ("QueryExtractionBudgetScenario", "tier_days"): "day",
@@ -92,3 +92,44 @@ def test_pair_sign_marks_mlsysims_first_two_groups_with_a_third_group() -> None:
     swapped = ours.variant(pair_sign={"A": -1, "B": 1, "C": 0})
     assert_close(swapped.gap("tpr"), -theirs.gap("tpr"), "gap('tpr') with the pair swapped")
     assert_close(swapped.disparate_impact, theirs.disparate_impact, "disparate_impact is symmetric")
+
+
+GAP_INTERVAL_NS = (10, 37, 100, 2500)
+
+
+@pytest.mark.parametrize("key", instances("ProportionGapTestScenario"))
+def test_gap_interval_ends_equal_mlsysim(key: str) -> None:
+    """mlsysim's interval and interval_at(n) (low, high) tuples against our two ends of each."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    ref, ours = reference_scenario(key), catalog().scenario(key)
+    low, high = ref.interval
+    assert_close(ours.interval_low, low, f"{key}.interval[0]")
+    assert_close(ours.interval_high, high, f"{key}.interval[1]")
+    for n in GAP_INTERVAL_NS:
+        low, high = ref.interval_at(n)
+        assert_close(ours.interval_low_at(n), low, f"{key}.interval_at({n})[0]")
+        assert_close(ours.interval_high_at(n), high, f"{key}.interval_at({n})[1]")
+
+
+def test_gap_reaches_the_critical_value_at_n_at_critical() -> None:
+    """Derivation check: at n_at_critical decisions per group the pooled z equals z_critical, and the interval
+    at the named n is centred on the gap with half-width z_critical standard errors."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("LoanApprovalGapTest")
+    n_star = float(s.n_at_critical.magnitude)
+    assert math.isclose(float(s.z_at(n_star)), float(s.z_critical), rel_tol=1e-12)
+    assert math.isclose((float(s.interval_low) + float(s.interval_high)) / 2, float(s.gap), rel_tol=1e-12)
+
+
+def test_textbook_quantiles() -> None:
+    """The two-sided 95 % normal quantile is 1.959964 (any normal table; Cochran 1977 ch. 4 rounds it to 1.96), and
+    Cochran's worst-case n for ±1 point at 95 % is ⌈1.96² · 0.25 / 0.01²⌉ = 9604 examples (the classic figure)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("OnePercentGroupEvaluationBudget")
+    assert abs(float(s.z) - 1.959964) < 1e-6
+    assert s.samples_needed.to("sample").magnitude == 9604
