@@ -10,8 +10,6 @@ from mlsysim_symbolic.units import Q_
 from .compare import assert_close, reference_scenario
 from .members import Wave, wave_tests
 
-PHI_INV = "needs the inverse normal CDF Phi^-1(p_A) (statistics.NormalDist.inv_cdf); the equation language has no erfinv"
-
 WAVE = Wave(
     classes=(
         "AccuracyFrontierScenario",
@@ -37,9 +35,6 @@ WAVE = Wave(
         "Its second half is point_accuracy(candidate), compared below; its first is the candidates input",
         ("AccuracyFrontierScenario", "disparity_ratio"): "takes two keys of the same keyed input (worse, better); an "
         "output is keyed by at most one key per index and an input has one index",
-        ("CertifiedRadiusScenario", "radius"): PHI_INV,
-        ("CertifiedRadiusScenario", "quantile"): PHI_INV,
-        ("CertifiedRadiusScenario", "covers_box"): "compares radius (" + PHI_INV + ") with box_corner_l2",
     },
     method_args={
         ("AccuracyFrontierScenario", "accuracy"): [{"disparity": 0.0}, {"disparity": 0.05}, {"disparity": 0.18}, {"disparity": 1.0}],
