@@ -22,13 +22,10 @@ WAVE = Wave(
         "RepeatedWorkEnergyScenario",
         "ServiceLifeExtensionScenario",
         "ServingCrossoverScenario",
+        "CoolingScenario",
+        "WaterUseScenario",
     ),
     not_ported={
-        "CoolingScenario": "result.volume_flow is in liter/second and mlsysim_symbolic/units.txt has no liter (L), so mlsysim's "
-                           "value cannot be read into our registry to compare; the physics (m_dot = Q / (c_p dT), volume = m_dot / rho, "
-                           "coolant a choice of air/water constants) is expressible once units.txt defines liter = 1e-3 m**3",
-        "WaterUseScenario": "result.water is in liters (W = E_IT x WUE, WUE in L/kWh) and units.txt has no liter, so neither the "
-                            "scenario's WUE (1.8 l/kWh) nor mlsysim's result can be read; expressible once liter is defined",
         "RunFootprintScenario": "result.power is a nested FacilityPowerResult; a result view field can only show an output or an "
                                 "input, not another type's result view (the other fields and it_ratio are expressible)",
         "GridPlacementScenario": "result.lowest/highest are the argmin/argmax of the grids' intensities over the keys of a keyed input "
