@@ -22,13 +22,10 @@ WAVE = Wave(
         "RepeatedWorkEnergyScenario",
         "ServiceLifeExtensionScenario",
         "ServingCrossoverScenario",
+        "CoolingScenario",
+        "WaterUseScenario",
     ),
     not_ported={
-        "CoolingScenario": "result.volume_flow is in liter/second and mlsysim_symbolic/units.txt has no liter (L), so mlsysim's "
-                           "value cannot be read into our registry to compare; the physics (m_dot = Q / (c_p dT), volume = m_dot / rho, "
-                           "coolant a choice of air/water constants) is expressible once units.txt defines liter = 1e-3 m**3",
-        "WaterUseScenario": "result.water is in liters (W = E_IT x WUE, WUE in L/kWh) and units.txt has no liter, so neither the "
-                            "scenario's WUE (1.8 l/kWh) nor mlsysim's result can be read; expressible once liter is defined",
         "RunFootprintScenario": "result.power is a nested FacilityPowerResult; a result view field can only show an output or an "
                                 "input, not another type's result view (the other fields and it_ratio are expressible)",
         "GridPlacementScenario": "result.lowest/highest are the argmin/argmax of the grids' intensities over the keys of a keyed input "
@@ -135,3 +132,28 @@ def test_pue_is_facility_over_it_power() -> None:
     for key in ("Mega100KFacilityPower", "Reference25KFacilityPower"):
         s = catalog().scenario(key)
         assert abs(float(s.facility_power / s.it_power) - s.inputs["pue"]) < 1e-12
+
+
+def test_air_flow_matches_the_standard_air_sensible_heat_rule() -> None:
+    """The HVAC rule for standard air (0.075 lb/ft^3 x 0.24 Btu/(lb F) x 60 min/h = 1.08): q [Btu/h] = 1.08 x CFM x dT [F].
+    Our air constants (1.2 kg/m^3, 1005 J/(kg K)) give the same volume flow within 0.5 %, both ways round."""
+    from mlsysim_symbolic.catalog import catalog
+
+    btu_per_hour, cfm = 0.29307107, 0.471947443   # W per Btu/h; L/s per ft^3/min
+    for key in ("H100AirCooling", "AiRackAirCooling"):
+        s = catalog().scenario(key)
+        q = s.inputs["heat_load"].m_as("W") / btu_per_hour
+        dt_f = s.inputs["temperature_rise"].m_as("K") * 1.8
+        rule = q / (1.08 * dt_f) * cfm
+        assert abs(s.volume_flow.m_as("L/s") / rule - 1) < 5e-3, (key, s.volume_flow, rule)
+
+
+def test_water_carries_heat_in_thousands_of_times_less_volume_than_air() -> None:
+    """At one load and rise the air-to-water volume ratio is (c_w rho_w) / (c_a rho_a) = 4180 x 1000 / (1005 x 1.2)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    air = catalog().scenario("Nvl72WaterCooling").variant(coolant="air")
+    water = catalog().scenario("Nvl72WaterCooling")
+    ratio = float(air.volume_flow / water.volume_flow)
+    assert abs(ratio - 4180 * 1000 / (1005 * 1.2)) < 1e-9 * ratio
+    assert 3000 < ratio < 4000

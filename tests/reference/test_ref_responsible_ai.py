@@ -10,8 +10,6 @@ from mlsysim_symbolic.units import Q_
 from .compare import assert_close, reference_scenario
 from .members import Wave, wave_tests
 
-PHI_INV = "needs the inverse normal CDF Phi^-1(p_A) (statistics.NormalDist.inv_cdf); the equation language has no erfinv"
-
 WAVE = Wave(
     classes=(
         "AccuracyFrontierScenario",
@@ -37,9 +35,6 @@ WAVE = Wave(
         "Its second half is point_accuracy(candidate), compared below; its first is the candidates input",
         ("AccuracyFrontierScenario", "disparity_ratio"): "takes two keys of the same keyed input (worse, better); an "
         "output is keyed by at most one key per index and an input has one index",
-        ("CertifiedRadiusScenario", "radius"): PHI_INV,
-        ("CertifiedRadiusScenario", "quantile"): PHI_INV,
-        ("CertifiedRadiusScenario", "covers_box"): "compares radius (" + PHI_INV + ") with box_corner_l2",
     },
     method_args={
         ("AccuracyFrontierScenario", "accuracy"): [{"disparity": 0.0}, {"disparity": 0.05}, {"disparity": 0.18}, {"disparity": 1.0}],
@@ -146,3 +141,24 @@ def test_cruise_penalties_total() -> None:
     ours = _ours("CruiseDisclosurePenalties")
     assert_close(ours.per_day_penalty, Q_(112_500, "USD"), "per_day_penalty")
     assert_close(ours.total, Q_(2_112_500, "USD"), "total")
+
+
+@pytest.mark.parametrize(("pixels", "levels"), [(1, 255), (10, 80), (100, 25), (1000, 8)])
+def test_an_l2_radius_of_one_in_pixels(pixels: int, levels: int) -> None:
+    """Cohen, Rosenfeld, Kolter (2019), Table 1 caption: an l2 radius of 1.0 could change one pixel by 255, ten pixels
+    by 80, 100 pixels by 25, or 1000 pixels by 8: the box corner of levels/255 on that many coordinates is ~1.0."""
+    box = _ours("SmoothingRadiusCifar10").variant(linf_levels=levels, coordinates=pixels).box_corner_l2
+    assert abs(float(box) - 1.0) < 0.025, box
+    if pixels == 1:
+        assert float(box) == 1.0
+
+
+def test_binary_radius_is_theorem_one_with_the_runner_up_at_one_minus_p_a() -> None:
+    """Theorem 1's R = sigma/2 (Phi^-1(p_A) - Phi^-1(p_B)) with p_B = 1 - p_A is the binary radius sigma Phi^-1(p_A)."""
+    from statistics import NormalDist
+
+    ours = _ours("SmoothingRadiusCifar10")
+    for sigma, p_a in ((0.5, 0.999), (0.25, 0.9), (1.0, 0.6)):
+        s = ours.variant(noise_sd=sigma, top_class_probability=p_a)
+        general = sigma / 2 * (NormalDist().inv_cdf(p_a) - NormalDist().inv_cdf(1 - p_a))
+        assert abs(float(s.radius) - general) < 1e-9 * general
