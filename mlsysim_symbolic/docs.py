@@ -186,7 +186,7 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
     >>> with tempfile.TemporaryDirectory() as d:
     ...     paths = write_docs(d, family="reliability")
     ...     sorted(p.name for p in paths)[:2], paths[-1].name
-    (['AvailabilityScenario.md', 'CheckpointIntervalScenario.md'], 'index.md')
+    (['AvailabilityScenario.md', 'BulkheadAdmissionScenario.md'], 'index.md')
     """
     from .catalog import catalog as shipped
 

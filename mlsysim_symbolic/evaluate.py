@@ -124,7 +124,8 @@ def _pow1pm1_array(u: Any, e: Any) -> Any:
 
 
 def _near_one(expr: sympy.Expr) -> sympy.Expr:
-    """Rewrite ``1 - b**e`` and ``b**e - 1`` (symbolic ``e``) as :class:`pow1pm1` of ``b - 1``, and ``log(1 + u)`` as ``log1p(u)``.
+    """Rewrite ``1 - b**e`` and ``b**e - 1`` (symbolic ``e``) as :class:`pow1pm1` of ``b - 1``, ``log(1 + u)`` as
+    ``log1p(u)``, and another ``(1 + u)**e`` as ``exp(e*log1p(u))``.
 
     ``1 - (1 - r)**n`` with r = 1e-6 loses five digits to cancellation in floats (the
     probability of at least one event in n trials, 1 - (1 - r) rounding first);
@@ -149,7 +150,12 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
                     return sympy.Add(*rest, -one * pow1pm1(power.base - 1, power.exp), evaluate=False)
         return node
 
-    return expr.replace(lambda n: isinstance(n, sympy.Add) and (1 in n.args or -1 in n.args), rewrite)
+    expr = expr.replace(lambda n: isinstance(n, sympy.Add) and (1 in n.args or -1 in n.args), rewrite)
+    # what is left of (1 + u)**e: exp(e*log1p(u)), so (1 - 1e-5)**24576 keeps the digits that 1 - 1e-5 rounds away
+    return expr.replace(
+        lambda n: (isinstance(n, sympy.Pow) and not n.exp.is_Number and isinstance(n.base, sympy.Add) and 1 in n.base.args
+                   and n.base.free_symbols),
+        lambda n: sympy.exp(n.exp * log1p(sympy.Add(*[a for a in n.base.args if a != 1]))))
 
 
 def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool = False) -> Callable[..., Any]:
