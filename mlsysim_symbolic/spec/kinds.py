@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
+['choice', 'flag', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
