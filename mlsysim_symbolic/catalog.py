@@ -787,7 +787,11 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
 
 
 def _files(path: Path) -> list[Path]:
-    return sorted(p for p in path.glob("*.toml") if p.name not in REGISTRY_FILES) if path.is_dir() else [path]
+    """The derivation files of a folder, by name (the registries apart), or the one file given."""
+    if not path.is_dir():
+        return [path]
+    names = sorted(e.name for e in os.scandir(path) if e.name.endswith(".toml") and e.name not in REGISTRY_FILES)
+    return [path / name for name in names]
 
 
 def load_file(path: str | Path, *, known: Catalog | None = None) -> Catalog:
