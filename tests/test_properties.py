@@ -94,6 +94,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-reliability
     ("ClusterExpansionScenario", "step_speedup"): 1.5,
     ("RuntimeGoodputScenario", "step"): 128,
+    # wave-dist
+    ("FatTreeScenario", "tiers"): 3,
+    ("CompressionPaybackScenario", "link_time"): 0.04,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
