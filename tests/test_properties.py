@@ -97,6 +97,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # followup-rai2-econ
     ("SubgroupEvaluationBudgetScenario", "gap_width"): 0.035,
     ("SubgroupEvaluationBudgetScenario", "n_per_group"): 1000,
+    # wave-dist
+    ("FatTreeScenario", "tiers"): 3,
+    ("CompressionPaybackScenario", "link_time"): 0.04,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
