@@ -51,6 +51,12 @@ class ResultView:
             if source == "input":
                 values[field] = planner.inputs.get(name)
                 continue
+            if source == "member":   # a tuple of outputs
+                try:
+                    values[field] = tuple(_shown(planner.member(p), plain.get(field)) for p in planner.type.members[name][0])
+                except MissingInputError:
+                    values[field] = None
+                continue
             if source == "by option":   # {option: value} over the options whose inputs are set, as mlsysim's dicts
                 argument = planner.type.output(name).arguments[0]
                 values[field] = {}

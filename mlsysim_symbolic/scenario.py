@@ -369,6 +369,28 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     return method
 
 
+def _tuple_member(name: str, parts: tuple[str, ...], doc: str, stype: ScenarioType) -> Any:
+    """A member that is a tuple of outputs (mlsysim's ``(low, high)``), read or called as its parts are."""
+    first = stype.outputs[parts[0]]
+    text = f"{doc}\n\nThe tuple ({', '.join(parts)})."
+    if first.style in ("property", "dict"):
+        def getter(self: Scenario) -> tuple[Any, ...]:
+            return tuple(self._planner.member(p) for p in parts)
+
+        getter.__doc__ = text
+        getter.__name__ = name
+        return property(getter)
+
+    def method(self: Scenario, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        return tuple(getattr(self, p)(*args, **kwargs) for p in parts)
+
+    method.__signature__ = inspect.signature(_output_member(first, stype))  # type: ignore[attr-defined]
+    method.__name__ = name
+    method.__qualname__ = f"{stype.name}.{name}"
+    method.__doc__ = text
+    return method
+
+
 def _signature(stype: ScenarioType) -> inspect.Signature:
     """Keyword-only inputs: a default where declared, else the outputs that need the input."""
     needs = needed_by(stype)
@@ -388,6 +410,8 @@ def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenario
         if name in RESERVED or name in stype.inputs:
             raise InputError(f"{stype.name}: output name {name!r} clashes with an input or a reserved Scenario member")
         namespace[name] = _output_member(spec, stype)
+    for name, (parts, doc) in stype.members.items():
+        namespace[name] = _tuple_member(name, parts, doc, stype)
     for in_name in stype.inputs:
         if in_name in RESERVED:
             raise InputError(f"{stype.name}: input name {in_name!r} clashes with a reserved Scenario member")

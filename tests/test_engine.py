@@ -230,3 +230,22 @@ def test_a_flag_input_is_one_or_zero_and_binds_only_true_or_false():
         ScenarioType.from_mapping("Bad", {"inputs": {"f": {"kind": "flag", "default": 1}}, "outputs": {}})
     with pytest.raises(DerivationError, match="unit"):
         ScenarioType.from_mapping("Bad", {"inputs": {"f": {"kind": "flag", "unit": "s"}}, "outputs": {}})
+
+
+# ---------------------------------------------------------------------- tuples of outputs (mlsysim's tuple members)
+def test_a_member_is_a_tuple_of_outputs_read_or_called_as_they_are():
+    """mlsysim's HealthProbe.detection_window is (earliest, latest) = ((k - 1) I + t, that + I): 12 s and 17 s."""
+    from mlsysim_symbolic import DerivationError
+    from mlsysim_symbolic.spec import ScenarioType
+
+    s = Scenarios.InferenceReadinessProbe
+    assert tuple(q.to("s").magnitude for q in s.detection_window) == (12, 17)
+    base = {"inputs": {"x": {"unit": "s"}}, "arguments": {"n": {"unit": "1"}},
+            "outputs": {"a": {"unit": "s", "equation": "x"}, "b": {"unit": "s", "equation": "2 * x"},
+                        "c": {"unit": "s", "equation": "n * x"}}}
+    for members, message in [({"a": {"parts": ["b", "c"]}}, "already an output"),
+                             ({"m": {"parts": ["a"]}}, "two or more outputs"),
+                             ({"m": {"parts": ["a", "nope"]}}, "two or more outputs"),
+                             ({"m": {"parts": ["a", "c"]}}, "called alike")]:
+        with pytest.raises(DerivationError, match=message):
+            ScenarioType.from_mapping("T", {**base, "members": members})

@@ -81,6 +81,7 @@ class TypeBuilder:
         self.read_equations()
         self.t.check_cycles(self.fail)
         self.settle_styles()
+        self.read_members()
         self.read_result()
         return self.t
 
@@ -383,6 +384,28 @@ class TypeBuilder:
             raise self.fail(f"output {out_name}: {exc}", *where) from None
         return Branch(expr=expr, text=text, when=when)
 
+    def read_members(self) -> None:
+        """Tuples of outputs under one name (mlsysim's ``detection_window`` -> ``(earliest, latest)``): each part an
+        output of this type, all taking the same arguments and keys, so the member is called as they are."""
+        t = self.t
+        for name, raw in (self.data.get("members") or {}).items():
+            where = ("members", name)
+            try:
+                check_name(name, "member", RESERVED)
+                check_fields(read_table(raw, f"member {name}"), frozenset({"parts", "doc"}), f"member {name}")
+            except InputError as exc:
+                raise self.fail(str(exc), *where) from None
+            if name in t.outputs or name in t.inputs or name in t.arguments:
+                raise self.fail(f"member {name}: the name is already an output, input or argument", *where)
+            parts = raw.get("parts")
+            if not isinstance(parts, list) or len(parts) < 2 or not all(isinstance(p, str) and p in t.outputs for p in parts):
+                raise self.fail(f"member {name}: 'parts' must list two or more outputs of this type; outputs: "
+                                f"{', '.join(t.outputs)}", *where)
+            shapes = {(t.outputs[p].style, t.outputs[p].arguments, t.outputs[p].key_params, t.outputs[p].peers) for p in parts}
+            if len(shapes) != 1:
+                raise self.fail(f"member {name}: its parts must be called alike (the same style, arguments and keys)", *where)
+            t.members[name] = (tuple(parts), str(raw.get("doc", "")))
+
     def read_result(self) -> None:
         """The result view: each field shows a same-named output (without keys' arguments), an output named in
         ``from``, or else echoes a same-named input (mlsysim's results repeat some inputs)."""
@@ -402,7 +425,9 @@ class TypeBuilder:
         for field in names:
             source = str(renames.get(field, field))
             out = t.outputs.get(source)
-            if out is not None and not out.arguments:
+            if source in t.members and not t.outputs[t.members[source][0][0]].arguments:
+                fields.append((field, "member", source))   # a tuple of outputs, as mlsysim's tuple fields
+            elif out is not None and not out.arguments:
                 fields.append((field, "output", source))
             elif out is not None and len(out.arguments) == 1 and t.arguments[out.arguments[0]].extra.get("options"):
                 fields.append((field, "by option", source))   # a dict over the options of its one choice argument

@@ -23,7 +23,7 @@ from .definitions import Reference
 
 #: The fields of a ``[types.NAME]`` table.
 TYPE_FIELDS = frozenset({"family", "summary", "description", "equation_note", "assumptions", "excludes",
-                         "derivation", "references", "inputs", "arguments", "outputs", "uses", "result"})
+                         "derivation", "references", "inputs", "arguments", "outputs", "uses", "result", "members"})
 #: The fields of an input, argument or output variable.
 VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required",
                              "index", "options", "doc"})

@@ -65,6 +65,7 @@ class ScenarioType:
         self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
         self.named: Callable[[str], Any] | None = None          # the named scenario of this type by its key (set by a catalog)
+        self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs under one name: (parts, doc)
 
     @classmethod
     def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,

@@ -41,8 +41,6 @@ WAVE = Wave(
         "ours is the input `workload`, whose parameters, training_ops and corpus bytes are compared as outputs",
         ("CorpusRepetitionScenario", "hardware"): "returns mlsysim's HardwareNode object (the run's accelerator), not a "
         "number; its peak rate and TDP enter run_time and run_energy, which are compared",
-        ("CorpusRepetitionScenario", "compute_optimal"): "returns a (parameters, tokens) tuple; ours are the two outputs "
-        "compute_optimal_parameters and compute_optimal_tokens, compared in test_compute_optimal_allocation",
     },
     method_args={
         ("DataBudgetScenario", "allocation"): [

@@ -37,8 +37,6 @@ WAVE = Wave(
     skipped={
         ("ClusterExpansionScenario", "at"): "returns a CheckpointIntervalScenario object (the checkpoint at the GPU-only "
         "interval of n devices), not a number; its values at both sizes are mtbf/interval/overhead and their expanded_ forms",
-        ("HealthProbeScenario", "detection_window"): "returns a tuple (earliest, latest); the engine's outputs are numbers "
-        "or dicts, so ours are detection_earliest and detection_latest, compared with the tuple's items below",
         ("RuntimeGoodputScenario", "at"): "returns a RuntimeGoodputScenario (the same job on n devices), not a number; "
         "ours is variant(n_devices=n), whose members the sweep in this module compares",
         ("RuntimeGoodputScenario", "sweep"): "returns {size: RuntimeGoodputResult}, a dict of result objects the engine's "
