@@ -24,19 +24,27 @@ WAVE = Wave(
         "ServingCrossoverScenario",
         "CoolingScenario",
         "WaterUseScenario",
+        "GridPlacementScenario",
     ),
     not_ported={
-        "RunFootprintScenario": "result.power is a nested FacilityPowerResult; a result view field can only show an output or an "
-                                "input, not another type's result view (the other fields and it_ratio are expressible)",
-        "GridPlacementScenario": "result.lowest/highest are the argmin/argmax of the grids' intensities over the keys of a keyed input "
-                                 "and result.spread is max/min over them; labels take fixed cases and the equation language has no "
-                                 "max/min/argmax reduction over a keyed index",
-        "CarbonPricedPlacementScenario": "runs mlsysim's EconomicsModel (TCO) per region and PlacementOptimizer, whose best_region is an "
-                                         "argmin over a list of region names and whose objective dicts are ordered by sorting on "
-                                         "value (Tier C); neither EconomicsModel nor an argmin over keys is in the catalog",
-        "EnergyPerInferenceScenario": "energies merges stated anchors with SingleNodeModel roofline energies of nested "
-                                      "SingleNodeInferenceScenario runs (not ported), and span(low, high) takes two key names of that "
-                                      "dict as arguments; an argument ranging over a keyed input's keys is not in the language",
+        "RunFootprintScenario": "result.power is a nested FacilityPowerResult (FacilityPowerModel on the run's devices, device "
+                                "TDP, it_ratio and pue); a result view field shows one output (number, bool, label or dict of "
+                                "them) or echoes one input, never another type's result view, and test_ref_results needs every "
+                                "field of mlsysim's result in order. The rest is expressible (it_ratio = rack IT power / "
+                                "accelerator power, the energies, carbon per grid, embodied share, water over an empty wue map)",
+        "CarbonPricedPlacementScenario": "result.objective and objective_untaxed are dicts ordered by sorting the regions on their "
+                                         "objective value (PlacementOptimizer's sorted(candidates, key=objective), stable on ties); "
+                                         "a dict output keeps its keyed input's order and no construct orders keys by a term, so "
+                                         "the key order could match mlsysim only by listing the named scenario's regions "
+                                         "pre-sorted, not under a variant. best_region (argmin label over the region keys) and "
+                                         "objective_value (minimum over them) are now expressible; the per-region TCO needs "
+                                         "EconomicsModel/SustainabilityModel (fleet TDP x idle+dynamic-at-MFU fractions, PUE, "
+                                         "price, amortized capex, maintenance), not in the catalog",
+        "EnergyPerInferenceScenario": "span(low, high) takes two key names of the energies dict as arguments: an argument "
+                                      "ranging over a keyed input's keys (choice options are fixed per type, not per scenario), "
+                                      "and an output selecting two keys of one index at once, are not in the language; "
+                                      "energies also merges SingleNodeModel roofline energies of nested "
+                                      "SingleNodeInferenceScenario runs (SingleNodeInferenceScenario is not ported)",
     },
     renamed={},
     skipped={},
@@ -157,3 +165,38 @@ def test_water_carries_heat_in_thousands_of_times_less_volume_than_air() -> None
     ratio = float(air.volume_flow / water.volume_flow)
     assert abs(ratio - 4180 * 1000 / (1005 * 1.2)) < 1e-9 * ratio
     assert 3000 < ratio < 4000
+
+
+def test_grid_placement_labels_and_spread_follow_mlsysim_under_reordering_and_ties() -> None:
+    """lowest/highest are argmin/argmax of the intensities over the grid keys, a tie going to the earlier grid as
+    Python's min/max do; spread is the largest intensity over the smallest. Checked against mlsysim on variants the
+    named scenarios do not take: grids reversed, and two grids tied at each end."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    theirs, ours = reference_scenario("RegionalGridPlacement"), catalog().scenario("RegionalGridPlacement")
+    reversed_keys = list(theirs.grids)[::-1]
+    tied = {"Norway": 820.0, "Poland": 20.0}   # Norway ties Poland at 820 and comes first; Poland ties Quebec's 20, after it
+    cases = [
+        ({k: theirs.grids[k] for k in reversed_keys}, {k: ours.inputs["grids"][k] for k in reversed_keys}),
+        ({k: g.model_copy(update={"carbon_intensity_g_kwh": tied.get(k, g.carbon_intensity_g_kwh)}) for k, g in theirs.grids.items()},
+         {k: (f"{tied[k]} g/kWh" if k in tied else v) for k, v in ours.inputs["grids"].items()}),
+    ]
+    for (their_grids, our_grids), expected in zip(cases, [("Norway", "Poland"), ("Quebec", "Norway")]):
+        t, o = theirs.variant(grids=their_grids, energy_cut=0.25).result, ours.variant(grids=our_grids, energy_cut=0.25)
+        assert (o.lowest, o.highest) == (t.lowest, t.highest) == expected, (o.lowest, o.highest, t.lowest, t.highest)
+        assert_close(o.spread, t.spread, "spread")
+        for k, v in t.emissions_after_cut.items():
+            assert_close(o.emissions_after_cut[k], v, f"emissions_after_cut[{k}]")
+
+
+def test_grid_placement_spread_is_the_emissions_ratio_of_the_extreme_grids() -> None:
+    """Location-based accounting (GHG Protocol Scope 2): one energy on every grid, so the dirtiest grid's emissions
+    over the cleanest's is the ratio of their intensities (Poland's 820 g/kWh over Norway's 10: 82)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("RegionalGridPlacement")
+    assert (s.lowest, s.highest) == ("Norway", "Poland")
+    assert abs(float(s.emissions[s.highest] / s.emissions[s.lowest]) - float(s.spread)) < 1e-12
+    assert float(s.spread) == 82.0

@@ -10,9 +10,6 @@ from .members import Wave, instances, wave_tests
 A, B = ("option", "A"), ("option", "B")
 GROUP_METHODS = ("size", "positives", "positive_rate", "tpr", "fpr", "ppv", "base_rate", "fnr", "accuracy", "share")
 GAP_METRICS = ("positive_rate", "tpr", "fpr", "ppv", "base_rate", "fnr", "accuracy")
-POSITIONAL = ("the name of the first (second) group in the dict's insertion order, list(groups)[0] ([1]): a position, "
-              "not the key with the largest or smallest term, so a label over keys (argmax/argmin) cannot give it; "
-              "ours states the pair as the input pair_sign")
 NO_BETA_INV = ("Clopper-Pearson bounds need the inverse regularized incomplete beta function (scipy beta.ppf): the "
                "equation language has none")
 TUPLE = ("returns a (low, high) tuple; ours are the outputs {low} and {high}, compared in "
@@ -38,8 +35,6 @@ WAVE = Wave(
     ),
     not_ported={},
     skipped={
-        ("GroupConfusionScenario", "first"): POSITIONAL,
-        ("GroupConfusionScenario", "second"): POSITIONAL,
         ("ProportionGapTestScenario", "interval_at"): TUPLE.format(low="interval_low_at(n)", high="interval_high_at(n)"),
         ("ProportionGapTestScenario", "interval"): TUPLE.format(low="interval_low", high="interval_high"),
         ("SubgroupSampleScenario", "interval"): NO_BETA_INV,
@@ -86,12 +81,18 @@ def test_pair_sign_marks_mlsysims_first_two_groups_with_a_third_group() -> None:
                         pair_sign={"A": 1, "B": -1, "C": 0})
     for member in ("pooled_positive_rate", "overall_accuracy", "disparate_impact", "average_odds_difference"):
         assert_close(getattr(ours, member), getattr(theirs, member), member)
+    assert (ours.first, ours.second) == (theirs.first, theirs.second) == ("A", "B")
     for metric in ("positive_rate", "tpr", "fpr", "ppv", "base_rate"):
         assert_close(ours.gap(metric), theirs.gap(metric), f"gap({metric})")
     assert_close(ours.share("C"), theirs.share("C"), "share('C')")
     swapped = ours.variant(pair_sign={"A": -1, "B": 1, "C": 0})
     assert_close(swapped.gap("tpr"), -theirs.gap("tpr"), "gap('tpr') with the pair swapped")
     assert_close(swapped.disparate_impact, theirs.disparate_impact, "disparate_impact is symmetric")
+    assert (swapped.first, swapped.second) == ("B", "A")
+    reordered = theirs.variant(groups={k: theirs.groups[k] for k in ("C", "B", "A")})   # mlsysim: C first, B second
+    marked = ours.variant(pair_sign={"A": 0, "B": -1, "C": 1})
+    assert (marked.first, marked.second) == (reordered.first, reordered.second) == ("C", "B")
+    assert_close(marked.gap("tpr"), reordered.gap("tpr"), "gap('tpr') of the pair (C, B)")
 
 
 GAP_INTERVAL_NS = (10, 37, 100, 2500)
