@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mlsysim_symbolic import special  # noqa: E402
+from mlsysim_symbolic import reductions, special  # noqa: E402
 from mlsysim_symbolic.catalog import REGISTRY_FILES, catalog  # noqa: E402
 from mlsysim_symbolic.dimensions import check_equation  # noqa: E402
 from mlsysim_symbolic.errors import DerivationError, DimensionError  # noqa: E402
@@ -192,6 +192,11 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
         for _, cond in expr.args:
             _condition(cond, env)
         return _same([_eval(v, env) for v, _ in expr.args], "piecewise branches")
+    if isinstance(expr, (reductions.ArgMax, reductions.ArgMin)):   # a key's position: dimensionless
+        _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
+        return 1.0
+    if isinstance(expr, (reductions.Maximum, reductions.Minimum)):   # the largest/smallest term: the term's dimension
+        return _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
     if isinstance(expr, (sympy.Sum, sympy.Product)):
         inner_env = {**env, **{lim[0]: 1.0 for lim in expr.limits}}
         value = _eval(expr.function, inner_env)
@@ -358,7 +363,8 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             return f"({p(e.base)} ** {p(e.exp)})"
         if isinstance(e, (sympy.Max, sympy.Min)):
             return f"{'max' if isinstance(e, sympy.Max) else 'min'}({', '.join(p(a) for a in e.args)})"
-        names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs"}
+        names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
+                 sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial"}
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"
@@ -369,10 +375,11 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             if e.args[-1][1] is not sympy.true:
                 raise Unprintable("a piecewise without an otherwise value")
             return f"piecewise({', '.join([*parts, p(e.args[-1][0])])})"
-        if isinstance(e, (sympy.Sum, sympy.Product)):
+        if isinstance(e, (sympy.Sum, sympy.Product, reductions.Maximum, reductions.Minimum)):
             dummy = e.limits[0][0]
             index = stype.reductions.get(dummy, dummy.name)
-            return f"{'sum' if isinstance(e, sympy.Sum) else 'prod'}({p(e.function)}, {index})"
+            name = {sympy.Sum: "sum", sympy.Product: "prod", reductions.Maximum: "maximum", reductions.Minimum: "minimum"}[type(e)]
+            return f"{name}({p(e.function)}, {index})"
         raise Unprintable(type(e).__name__)
 
     def c(cond: Any) -> str:
@@ -411,6 +418,8 @@ def _set_unit(raw: dict, stype: ScenarioType, sym: sympy.Symbol, text: str) -> b
             return True
         spec = stype.inputs[source]
         table = raw["inputs"][source]
+        if spec.kind == "flag":   # a flag is 1 or 0 by declaration: it has no unit to change
+            return False
         if spec.variable is not None and spec.variable.symbol == sym:
             table["unit"] = text
             table.pop("default", None)   # so that the equation check, not the default's unit, is what refuses it

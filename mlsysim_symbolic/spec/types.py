@@ -155,8 +155,10 @@ class ScenarioType:
         return {s for s in expr.free_symbols if s in self.leaves}
 
     def reduced_away(self, node: Any) -> Any:
+        """What a reduction leaves of its keyed leaves: its position leaf (``*_upto``), else an unknown standing for
+        its value (not 1: ``t - t*sum(s, k)`` would cancel to 0 and hide the keyed ``t``)."""
         upper = node.limits[0][2]
-        return upper if upper in self.positions else sympy.Integer(1)
+        return upper if upper in self.positions else sympy.Dummy("reduced")
 
     def position(self, index: str) -> Variable:
         """The keyed leaf n_index: the position of each key of ``index`` (1 for the first)."""
