@@ -1,0 +1,23 @@
+"""Hardware and kernel scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py)."""
+from .members import Wave, wave_tests
+
+WAVE = Wave(
+    classes=(
+        "ConvLayerScenario",
+        "DenseLayerScenario",
+    ),
+    not_ported={},
+    renamed={("ConvLayerScenario", "outputs"): "output_values"},
+    skipped={},
+    method_args={
+        ("ConvLayerScenario", "dense_weight_growth"): [{"new_height": 448, "new_width": 448}, {"new_height": 56, "new_width": 112}],
+        ("DenseLayerScenario", "batch_for_intensity"): [{"target": 100}, {"target": 295.2}],
+        ("DenseLayerScenario", "batch_for_traffic_intensity"): [{"target": 100}, {"target": 250.0}, {"target": 5.0}],
+    },
+    implicit_units={
+        ("ConvLayerScenario", "traffic_intensity"): "flop/B",
+        ("DenseLayerScenario", "intensity"): "flop/B",
+        ("DenseLayerScenario", "traffic_intensity"): "flop/B",
+    },
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
