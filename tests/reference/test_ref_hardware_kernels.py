@@ -5,6 +5,11 @@ WAVE = Wave(
     classes=(
         "ConvLayerScenario",
         "DenseLayerScenario",
+        "AcceleratedFractionScenario",
+        "ElementwiseOpScenario",
+        "ElementwiseIntensityScenario",
+        "EmbeddingTableScenario",
+        "EfficiencyClaimGapScenario",
     ),
     not_ported={},
     renamed={("ConvLayerScenario", "outputs"): "output_values"},
@@ -18,6 +23,8 @@ WAVE = Wave(
         ("ConvLayerScenario", "traffic_intensity"): "flop/B",
         ("DenseLayerScenario", "intensity"): "flop/B",
         ("DenseLayerScenario", "traffic_intensity"): "flop/B",
+        ("ElementwiseOpScenario", "intensity"): "flop/B",
+        ("ElementwiseIntensityScenario", "intensity"): "flop/B",
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
