@@ -144,3 +144,23 @@ def test_dense_batch_for_traffic_intensity_reaches_the_target() -> None:
     for target in (50.0, 200.0, 1000.0):
         b = float(s.batch_for_traffic_intensity(target=target))
         assert abs(2 * b * n * m / (b * n * a + n * m * w + b * m * a) - target) < 1e-9 * target
+
+
+def test_valid_padding_equals_mlsysim() -> None:
+    """same_padding = False (no named scenario sets it): every ConvLayer property equals mlsysim's variant."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import equal, public_members
+
+    compared = 0
+    for key in ("MnistFirstConvLayer", "ResNet50Stage3ConvBatch32Int8Weights", "Conv3x3At256Channels"):
+        ours = catalog().scenario(key).variant(same_padding=False)
+        theirs = reference_scenario(key).variant(same_padding=False)
+        assert ours.output_height == theirs.height - theirs.kernel + 1
+        for member, how in public_members("ConvLayerScenario").items():
+            if how == "property":
+                name = WAVE.renamed.get(("ConvLayerScenario", member), member)
+                compared += equal(getattr(ours, name), getattr(theirs, member), f"{key}.{member}",
+                                  WAVE.implicit_units.get(("ConvLayerScenario", member)))
+    assert compared >= 60
