@@ -147,7 +147,7 @@ def test_dense_batch_for_traffic_intensity_reaches_the_target() -> None:
 
 
 def test_valid_padding_equals_mlsysim() -> None:
-    """same_padding = False (no named scenario sets it): every ConvLayer property equals mlsysim's variant."""
+    """same_padding 'false' (no named scenario sets it): every ConvLayer property equals mlsysim's variant(same_padding=False)."""
     from mlsysim_symbolic.catalog import catalog
 
     from .compare import reference_scenario
@@ -155,7 +155,7 @@ def test_valid_padding_equals_mlsysim() -> None:
 
     compared = 0
     for key in ("MnistFirstConvLayer", "ResNet50Stage3ConvBatch32Int8Weights", "Conv3x3At256Channels"):
-        ours = catalog().scenario(key).variant(same_padding=False)
+        ours = catalog().scenario(key).variant(same_padding="false")
         theirs = reference_scenario(key).variant(same_padding=False)
         assert ours.output_height == theirs.height - theirs.kernel + 1
         for member, how in public_members("ConvLayerScenario").items():
