@@ -100,6 +100,10 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-dist
     ("FatTreeScenario", "tiers"): 3,
     ("CompressionPaybackScenario", "link_time"): 0.04,
+    # wave-kern-a
+    ("ConvLayerScenario", "new_height"): 448,
+    ("ConvLayerScenario", "new_width"): 448,
+    ("DenseLayerScenario", "target"): 100.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -115,6 +119,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("DemandReboundScenario", "per_unit_factor"): 0.5,
     # wave-econ
     ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
+    # wave-kern-a
+    ("DenseLayerScenario", "activation_bytes_per_value"): 2.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
