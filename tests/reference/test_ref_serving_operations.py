@@ -20,6 +20,10 @@ WAVE = Wave(
         "EmbeddingGatherScenario",
         "FrameCompressionScenario",
         "DecodeBudgetScenario",
+        "BatchCapChoiceScenario",
+        "BatchDispatchScenario",
+        "ContextMemoryCrossingScenario",
+        "NoisyNeighborScenario",
     ),
     not_ported={},
     renamed={},
@@ -55,6 +59,7 @@ WAVE = Wave(
         ("BatchWindowScenario", "arrival_spread"): [{"arrival_rate": "50 1/s"}, {"arrival_rate": "500 1/s"}],
         ("BatchWindowScenario", "empty_share"): [{"arrival_rate": "50 1/s"}, {"arrival_rate": "200 1/s"}],
         ("BatchWindowScenario", "seen_batch_mean"): [{"arrival_rate": "200 1/s"}, {"arrival_rate": "1000 1/s"}],
+        ("BatchCapChoiceScenario", "formation_wait"): [{"cap": 16}, {"cap": 32}, {"cap": 1}],
     },
     implicit_units={},
 )
