@@ -24,6 +24,7 @@ WAVE = Wave(
         "BatchDispatchScenario",
         "ContextMemoryCrossingScenario",
         "NoisyNeighborScenario",
+        "KvAttentionDesignScenario",
     ),
     not_ported={},
     renamed={},
