@@ -94,6 +94,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-reliability
     ("ClusterExpansionScenario", "step_speedup"): 1.5,
     ("RuntimeGoodputScenario", "step"): 128,
+    # wave-serve-a
+    ("BatchWindowScenario", "arrival_rate"): 200.0,
+    ("BatchCapChoiceScenario", "cap"): 16,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -109,6 +112,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("DemandReboundScenario", "per_unit_factor"): 0.5,
     # wave-econ
     ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
+    # wave-serve-a
+    ("FixedBatchScheduleScenario", "waiting_lengths"): [30, 120, 250],
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
