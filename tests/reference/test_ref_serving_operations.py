@@ -122,3 +122,104 @@ def test_chunked_prefill_without_a_node_has_only_the_prompt_counts() -> None:
         assert getattr(ours.result, field) is None
     with pytest.raises(MissingInputError):
         _ = ours.decode_step
+
+
+def _models():
+    import mlsysim
+
+    return mlsysim.Models.Language
+
+
+#: Changes away from the named values (where floor, ceil, max and the MLA alternative switch): ours take the first
+#: of a (ours, mlsysim's) pair, mlsysim the second; text is a quantity for both, lists item by item.
+VARIANTS = {
+    "DualTriggerBatchFourRequests": [{"worker_free": "5 ms"}, {"timeout": "30 ms", "deadline": "40 ms"},
+                                     {"arrivals": ["0 ms", "1 ms"], "response_path": "0 ms"}],
+    "ChunkedPrefillAmongDecodes": [{"chunk_tokens": 4096}, {"chunk_tokens": 64, "decodes": 8}, {"prompt_tokens": 100000},
+                                   {"decodes": 1, "chunk_tokens": 16}],
+    "RepairBlockSharingResidency": [{"headroom": 0.3}, {"block_tokens": 32}, {"common": 1000, "output": 0},
+                                    {"block_tokens": 100, "common": 250}],
+    "RepairAgentResidency": [{"shared_prefix": 0}, {"context_tokens": 100000, "shared_prefix": 50000},
+                             {"generation": "30 s", "wait": "1 s"}],
+    "SharedPoolNoisyNeighbor": [{"swollen_share": "30 GB"}, {"pool_tenants": 7, "base_sequences": 77},
+                                {"burst_rate": ("1234 request/s", 1234.0)}],
+    "Gpt2XlContextMemoryOnH100": [{"workload": ("DeepSeek_V3", lambda: _models().DeepSeek_V3)},
+                                  {"workload": ("Llama3_70B", lambda: _models().Llama3_70B), "bytes_per_value": "1 B"}],
+    "BatchCap16Or32At500Qps": [{"arrival_rate": ("2000 request/s", "2000 1/s"), "large_cap": 128}, {"small_cap": 2}],
+    "FourRequestDecodeBatch": [{"output_lengths": [10, 20, 30]}, {"output_lengths": [7]}, {"output_lengths": [5, 500]}],
+    "KvBytesPerTokenByAttentionDesign": [{"session_tokens": 1000}, {"gqa": ("Mixtral_8x7B", lambda: _models().Mixtral_8x7B),
+                                                                    "mha": ("Llama3_405B", lambda: _models().Llama3_405B)}],
+    "Llama3_70B_ReplicaDecodeBudget": [{"tp_size": 4}, {"gemm_cut": 0.7, "attention_cut": 0.0}],
+    "CriteoShapedRequestOnH100": [{"width": 64, "bytes_per_value": "2 B"}],
+    "Drone4KObstacleOffload": [{"compression": 20.0}, {"frame_rate": "5 Hz"}],
+    "ResNet50FasterModelAt80PctH100": [{"utilization": 0.5}, {"fast_service": "3 ms", "utilization": 0.95}],
+    "BatchWindow20msIn50msBudget": [{"window": "5 ms"}],
+    "Llama70BReplicaColdStart": [{"workload": ("Llama3_8B", lambda: _models().Llama3_8B), "fetch_bandwidth": "5 GB/s"}],
+}
+
+
+def _our_value(value):
+    return value[0] if isinstance(value, tuple) else value
+
+
+def _their_value(value):
+    from .members import to_reference
+
+    if isinstance(value, tuple):
+        value = value[1]
+        return value() if callable(value) else (to_reference(value) if isinstance(value, str) else value)
+    if isinstance(value, list):
+        return [_their_value(v) for v in value]
+    return to_reference(value) if isinstance(value, str) else value
+
+
+def test_variants_equal_mlsysim_variants() -> None:
+    """Away from the named values: every public member (numbers, dicts) and every result field of ours equals
+    mlsysim's variant with the same field values."""
+    from mlsysim_symbolic import MissingInputError
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import equal, public_members
+
+    skipped = {m for (c, m) in WAVE.skipped}
+    compared = 0
+    for key, changes in VARIANTS.items():
+        base = catalog().scenario(key)
+        cls_name = type(base).__name__
+        for change in changes:
+            ours = base.variant(**{k: _our_value(v) for k, v in change.items()})
+            theirs = reference_scenario(key).variant(**{k: _their_value(v) for k, v in change.items()})
+            label = f"{key}.variant({change})"
+            for member, how in public_members(cls_name).items():
+                if how != "property" or (cls_name, member) in WAVE.skipped:
+                    continue
+                try:
+                    ref = getattr(theirs, member)
+                except (AttributeError, TypeError):
+                    with __import__("pytest").raises(MissingInputError):
+                        getattr(ours, member)
+                    continue
+                compared += equal(getattr(ours, member), ref, f"{label}.{member}")
+            if cls_name in {"ChunkedPrefillScenario", "KvResidencyArchetypeScenario", "KvBlockSharingScenario",
+                            "KvAttentionDesignScenario"}:
+                ref = theirs.result
+                for f in [f for f in type(ref).model_fields if f != "constraint_trace"]:
+                    compared += equal(getattr(ours.result, f), getattr(ref, f), f"{label}.result.{f}")
+    assert skipped and compared >= 200
+
+
+def test_opt13b_kv_bytes_per_token_equal_pagedattention_example() -> None:
+    """Kwon et al. (2023), §3 (memory challenges): one OPT-13B token's KV cache is 2 (key and value) x 5120 (hidden)
+    x 40 (layers) x 2 bytes (FP16) = 800 KB, and a 2,048-token request up to 1.6 GB."""
+    from mlsysim_symbolic.catalog import catalog
+    from mlsysim_symbolic.units import Q_
+
+    per_token = catalog().scenario("Gpt2XlContextMemoryOnH100").variant(workload="OPT_13B").kv_per_token
+    assert per_token.to("B/token").magnitude == 2 * 5120 * 40 * 2 == 819200          # 800 KiB ("800 KB")
+    design = catalog().scenario("KvBytesPerTokenByAttentionDesign").variant(models={"OPT-13B": "OPT_13B"})
+    assert design.per_token["OPT-13B"].to("B/token").magnitude == 819200
+    assert design.design == {"OPT-13B": "MHA"}
+    # the paper's KB is 1024 bytes here: 800 KB per token, 2,048 tokens -> 1,638,400 KB, "as much as 1.6 GB"
+    assert per_token.to("KiB/token").magnitude == 800
+    assert (per_token * Q_(2048, "token")).to("KiB").magnitude == 1_638_400
