@@ -104,6 +104,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ConvLayerScenario", "new_height"): 448,
     ("ConvLayerScenario", "new_width"): 448,
     ("DenseLayerScenario", "target"): 100.0,
+    # wave-serve-a
+    ("BatchWindowScenario", "arrival_rate"): 200.0,
+    ("BatchCapChoiceScenario", "cap"): 16,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -121,6 +124,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
     # wave-kern-a
     ("DenseLayerScenario", "activation_bytes_per_value"): 2.0,
+    # wave-serve-a
+    ("FixedBatchScheduleScenario", "waiting_lengths"): [30, 120, 250],
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
