@@ -169,7 +169,10 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     5.000001249699793e-07
     """
     expr = _rewrite(expr)
-    return sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=len(expr.args) > 3, docstring_limit=0)
+    # common subexpressions are computed before any branch is chosen: lifted out of a piecewise, a branch's 1/x would
+    # divide by zero where the other branch holds (x = 0), so trees with branches compile without them
+    cse = len(expr.args) > 3 and not expr.has(sympy.Piecewise)
+    return sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=cse, docstring_limit=0)
 
 
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
