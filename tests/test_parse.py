@@ -118,3 +118,19 @@ def test_a_python_keyword_as_a_symbol_is_refused_at_declaration_with_the_fix():
         ScenarioType.from_mapping("K", {"inputs": {"rate": {"symbol": "lambda", "unit": "1/s"}},
                                         "outputs": {"o": {"unit": "1/s", "equation": "rate"}}})
 
+
+
+def test_a_branch_not_taken_is_not_evaluated_in_compiled_trees():
+    """At a = 1, x = 0, y = 2 the second branch holds: B = a y + a^2 y + y = 6, dB/da = y + 2 a y = 6; the factor
+    F = a/(x+1) + a^2 + a y + 1/(x+1) = 5, dF/da = 1/(x+1) + 2a + y = 5; the last term's derivative is 1; so
+    d/da = 6*5 + 6*5 + 1 = 61 (by hand).  Common-subexpression extraction would compute the first branch's 1/x first
+    and divide by zero."""
+    from mlsysim_symbolic.evaluate import compile_tree
+
+    a, y = sympy.symbols("a y", positive=True)
+    x = sympy.Symbol("x", nonnegative=True)
+    branch = sympy.Piecewise((a / x + a**2 / x**2 + a / (x * y) + 1 / x, x > 0), (a * y + a**2 * y + y, True))
+    e = branch * (a / (x + 1) + a**2 + a * y + 1 / (x + 1)) + sympy.Piecewise((a / x, x > 0), (a, True))
+    d = sympy.diff(e, a)
+    exact = float(d.subs({a: 1, x: 0, y: 2}))
+    assert compile_tree(d, (a, x, y))(1.0, 0.0, 2.0) == exact == 61.0
