@@ -64,3 +64,24 @@ def test_ties_go_to_the_earlier_key_and_a_single_key_wins():
 def test_bad_declarations_are_refused(outputs, message):
     with pytest.raises(DerivationError, match=message):
         ScenarioType.from_mapping("Bad", {**GRIDS, "outputs": outputs})
+
+
+@pytest.mark.parametrize("equation", ["sum(sum_upto(x, grid), grid)", "sum(sum_upto(1, grid) * x, grid)",
+                                      "maximum(sum_upto(x, grid), grid)"])
+def test_a_positional_reduction_inside_another_over_its_index_is_refused(equation):
+    """sum(sum_upto(1, k), k) over three keys means 1 + 2 + 3 = 6; it came out keyed by k (1, 2, 3: the outer sum
+    left out), a silent wrong number, so it is refused at load."""
+    data = {"inputs": {"x": {"kind": "map", "index": "grid", "symbol": "x", "unit": "1"}},
+            "outputs": {"o": {"unit": "1", "equation": equation}}}
+    with pytest.raises(DerivationError, match="contains a \\*_upto reduction over 'grid'"):
+        ScenarioType.from_mapping("Nested", data)
+
+
+def test_a_plain_reduction_inside_another_over_the_same_index_is_exact():
+    """sum(x * sum(x, k), k) = (1 + 2 + 4)**2 = 49 by hand."""
+    from mlsysim_symbolic.scenario import scenario_class
+
+    data = {"inputs": {"x": {"kind": "map", "index": "grid", "symbol": "x", "unit": "1"}},
+            "outputs": {"o": {"unit": "1", "equation": "sum(x * sum(x, grid), grid)"}}}
+    s = scenario_class(ScenarioType.from_mapping("Nested", data))(x={"a": 1, "b": 2, "c": 4})
+    assert s.o.magnitude == 49

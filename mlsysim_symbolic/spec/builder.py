@@ -225,6 +225,12 @@ class TypeBuilder:
         if index not in t.index_inputs:
             raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(t.index_inputs) or 'none'}")
         dummy = sympy.Symbol(index, integer=True, positive=True)
+        position = sympy.Symbol(f"n_{index}", integer=True, positive=True)
+        if position in t.positions and inner.has(position):
+            # sum(sum_upto(1, k), k) left the outer sum out (the output came out keyed by k, 1, 2, 3 for 1 + 2 + 3):
+            # a wrong number, so a *_upto reduction inside another over its index is refused
+            raise EquationError(f"{kind}(..., {index}) contains a *_upto reduction over {index!r}; reduce over its "
+                                f"keys through an output keyed by {index!r} instead")
         t.reductions[dummy] = index
         node = {"sum": sympy.Sum, "prod": sympy.Product, "maximum": Maximum, "minimum": Minimum}[kind.removesuffix("_upto")]
         if kind.endswith("_upto"):
