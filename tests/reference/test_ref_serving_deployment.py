@@ -17,6 +17,7 @@ WAVE = Wave(
         "TrafficSurgeScenario",
         "WeightedRoutingScenario",
         "WorkLatencyGapScenario",
+        "SingleAcceleratorLlmServiceScenario",
     ),
     not_ported={},
     renamed={},
