@@ -18,6 +18,8 @@ WAVE = Wave(
         "WeightedRoutingScenario",
         "WorkLatencyGapScenario",
         "SingleAcceleratorLlmServiceScenario",
+        "PrefixRebuildScenario",
+        "PausedKvStateScenario",
     ),
     not_ported={},
     renamed={},
