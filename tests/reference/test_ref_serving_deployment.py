@@ -23,10 +23,15 @@ WAVE = Wave(
         "QuantizedDeploymentProfileScenario",
         "ReplicaStartupScenario",
         "RequestZonesScenario",
+        "WeightOnlyQuantizationScenario",
     ),
     not_ported={},
     renamed={},
     skipped={
+        ("WeightOnlyQuantizationScenario", "measured_speedup"): "measured[reference] / measured[deployed] picks keys of "
+        "a keyed input by text inputs; the equation language has no subscript by a key (ours: the map and the two labels)",
+        ("WeightOnlyQuantizationScenario", "score_drop"): "scores[reference] - scores[deployed] picks keys of a keyed "
+        "input by text inputs; the equation language has no subscript by a key",
         ("RequestZonesScenario", "shared_tokens"): "the sum of the first shared_zones zones needs each key's position in "
         "the map's order; the equation language has no per-key position (sum_upto(1, zone) has no keyed leaf, so the "
         "engine neither keys it nor evaluates it per term inside sum(..., zone): it gave 32768, not 14336)",
@@ -37,6 +42,8 @@ WAVE = Wave(
         "compared pool by pool in test_weighted_routing_utilization_by_pool",
     },
     method_args={
+        ("WeightOnlyQuantizationScenario", "computed"): [{"label": ("option", k)} for k in ("FP16", "8-bit", "INT4")],
+        ("WeightOnlyQuantizationScenario", "gap"): [{"label": ("option", k)} for k in ("FP16", "8-bit", "INT4")],
         ("WeightedRoutingScenario", "weight"): [{"pool": ("option", "H100")}, {"pool": ("option", "A100")}],
         ("WeightedRoutingScenario", "equal_split_utilization"): [{"pool": ("option", "H100")}, {"pool": ("option", "A100")}],
     },
