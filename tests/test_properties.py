@@ -109,6 +109,9 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("DemandReboundScenario", "per_unit_factor"): 0.5,
     # wave-econ
     ("AutomationBreakevenScenario", "upkeep_rate"): 1.0,
+    # wave-serve-b
+    ("SingleNodeInferenceScenario", "offload_link_bandwidth"): 32.0,
+    ("PropagationScenario", "measured_round_trip"): 40.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value

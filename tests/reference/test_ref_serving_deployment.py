@@ -25,7 +25,13 @@ WAVE = Wave(
         "RequestZonesScenario",
         "WeightOnlyQuantizationScenario",
     ),
-    not_ported={},
+    not_ported={
+        "PagedAllocationScenario": "its only member is result (PagedAllocationModel), whose expected paged allocations "
+        "need the scale mu of a capped exponential with mean mean_final under cap S_max, which mlsysim finds by "
+        "bisection (calc_capped_exponential_scale: mu (1 - exp(-S_max/mu)) = mean); the closed form is "
+        "S_max/mu = 1/rho + W0(-exp(-1/rho)/rho) with rho = mean/S_max, the principal Lambert W, which the "
+        "equation language lacks; the other fields (reservation, reservations, tails, paged_fit's floor) are closed form",
+    },
     renamed={},
     skipped={
         ("WeightOnlyQuantizationScenario", "measured_speedup"): "measured[reference] / measured[deployed] picks keys of "
