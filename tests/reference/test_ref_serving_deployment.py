@@ -1,5 +1,9 @@
 """Serving deployment scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py)."""
 
+import pytest
+
+from mlsysim_symbolic import MissingInputError
+
 from .members import Wave, wave_tests
 
 WAVE = Wave(
@@ -75,3 +79,104 @@ def test_weighted_routing_utilization_by_pool() -> None:
     assert list(ours) == list(theirs.servers)
     for pool, value in ours.items():
         assert_close(value, theirs.utilization(pool), f"{key}.utilization({pool!r})")
+
+
+# ---------------------------------------------------------------------------- SingleNodeModel beyond the named scenarios
+# Each case: our variant of ResNet50A100Batch1, and mlsysim's (registry objects by group and key).  The branches:
+# memory/compute bound, the fp32 and int4 widths, a precision the device does not list (peak_flops), a mixture of experts
+# (active parameters), a diffusion model (denoising steps), the on-chip SRAM path (SmartDoorbell), the flash path
+# (weights larger than SRAM on a device with flash) and the host-offload path (weights larger than device memory, with
+# the link bandwidth mlsysim reads from the device: its interconnect, else 64 GB/s).
+SINGLE_NODE_VARIANTS = [
+    ({"batch_size": 64, "precision": "fp32", "efficiency": 0.3}, {}),
+    ({"batch_size": 512, "precision": "int8", "efficiency": 0.9, "hardware": "T4"}, {"hardware": ("Cloud", "T4")}),
+    ({"workload": "Mixtral_8x7B", "hardware": "H100", "precision": "int4", "batch_size": 8},
+     {"workload": ("Language", "Mixtral_8x7B"), "hardware": ("Cloud", "H100")}),
+    ({"workload": "StableDiffusion_v1_5", "hardware": "H100", "batch_size": 2},
+     {"workload": ("GenerativeVision", "StableDiffusion_v1_5"), "hardware": ("Cloud", "H100")}),
+    ({"workload": "MobileNetV2_Alpha0_5", "hardware": "ESP32_S3", "precision": "int8"},
+     {"workload": ("Vision", "MobileNetV2_Alpha0_5"), "hardware": ("Tiny", "ESP32_S3")}),
+    ({"workload": "Llama2_70B", "offload_link_bandwidth": "32 GB/s"}, {"workload": ("Language", "Llama2_70B")}),
+    ({"workload": "Llama2_7B", "hardware": "ESP32_S3", "offload_link_bandwidth": "64 GB/s"},
+     {"workload": ("Language", "Llama2_7B"), "hardware": ("Tiny", "ESP32_S3")}),
+]
+
+
+def _mlsysim_entry(kind: str, group: str, key: str):
+    import mlsysim
+
+    return getattr(getattr(getattr(mlsysim, kind), group), key)
+
+
+@pytest.mark.filterwarnings("ignore:Precision .* not in")   # mlsysim: a precision the device lacks uses peak_flops
+@pytest.mark.parametrize(("ours_changes", "theirs_objects"), SINGLE_NODE_VARIANTS,
+                         ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()) if isinstance(c, dict) else str(c))
+def test_single_node_variants_equal_mlsysim(ours_changes, theirs_objects) -> None:
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import equal
+
+    theirs_changes = {k: v for k, v in ours_changes.items() if k not in ("workload", "hardware", "offload_link_bandwidth")}
+    for field, (group, key) in theirs_objects.items():
+        theirs_changes[field] = _mlsysim_entry("Models" if field == "workload" else "Hardware", group, key)
+    theirs = reference_scenario("ResNet50A100Batch1").variant(**theirs_changes)
+    result = theirs.result
+    ours = catalog().scenario("ResNet50A100Batch1").variant(**ours_changes)
+    view = ours.result
+    for field in type(result).model_fields:
+        if field != "constraint_trace":
+            equal(getattr(view, field), getattr(result, field), f"{ours_changes}.result.{field}")
+    for member in ("traffic", "intensity", "ridge"):
+        try:
+            expected = getattr(theirs, member)
+        except TypeError:            # a workload without inference_flops: mlsysim's intensity multiplies None
+            with pytest.raises(MissingInputError):
+                getattr(ours, member)
+            continue
+        equal(getattr(ours, member), expected, f"{ours_changes}.{member}")
+
+
+def test_single_node_offload_fields_need_the_link() -> None:
+    """Unset, the offload fields are None as mlsysim's are while the weights fit; set, spill is 0 when they fit."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("ResNet50A100Batch1")
+    assert s.result.offload_spill_bytes is None and s.result.offload_effective_bw is None
+    linked = s.variant(offload_link_bandwidth="32 GB/s")
+    assert linked.offload_spill_bytes.magnitude == 0
+    assert linked.latency == s.latency
+
+
+@pytest.mark.parametrize("changes", [
+    {"precision": "fp16"},
+    {"workload": "DeepSeek_V3", "hardware": "B200", "precision": "fp8", "prompt_tokens": 4000},
+    {"workload": "Llama2_7B", "hardware": "A100", "precision": "bf16", "decode_tokens": 1024},
+], ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_llm_service_variants_equal_mlsysim(changes) -> None:
+    """GQA, MHA (kv_heads = heads) and multi-head latent attention caches; other precisions and devices."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import equal, public_members
+
+    groups = {"workload": ("Models", "Language"), "hardware": ("Hardware", "Cloud")}
+    theirs_changes = {k: (_mlsysim_entry(*groups[k], v) if k in groups else v) for k, v in changes.items()}
+    key = "Llama3_8BInt4ChatServiceH100"
+    theirs = reference_scenario(key).variant(**theirs_changes)
+    ours = catalog().scenario(key).variant(**changes)
+    for member in public_members("SingleAcceleratorLlmServiceScenario"):
+        equal(getattr(ours, member), getattr(theirs, member), f"{changes}.{member}")
+
+
+def test_weight_only_parallel_decode_equals_mlsysim() -> None:
+    """OpenVLA-OFT's parallel decoding (bidirectional prefill, no decode steps), not taken by the named scenario."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    key = "OpenVlaOrinQuantization"
+    ours = catalog().scenario(key).variant(parallel_decode=True, input_tokens=100)
+    for label, fmt in reference_scenario(key).formats.items():
+        expected = fmt.variant(parallel_decode=True, input_tokens=100).result.t_total
+        assert_close(ours.computed(label=label), expected, f"computed({label!r})")
