@@ -180,3 +180,31 @@ def test_weight_only_parallel_decode_equals_mlsysim() -> None:
     for label, fmt in reference_scenario(key).formats.items():
         expected = fmt.variant(parallel_decode=True, input_tokens=100).result.t_total
         assert_close(ours.computed(label=label), expected, f"computed({label!r})")
+
+
+@pytest.mark.parametrize(("workload", "hardware", "link"), [
+    ("Llama2_70B", ("Cloud", "A100"), "32 GB/s"),           # the A100's PCIe Gen4 x16
+    ("Llama2_7B", ("Mobile", "iPhone15Pro"), "64 GB/s"),    # no interconnect: mlsysim's fallback
+])
+def test_single_node_offload_latency_without_the_link_input(workload, hardware, link) -> None:
+    """Weights beyond device memory: the latency streams over the device's own host link (the iPhone has none: 64 GB/s)
+    as mlsysim's does; the two offload fields stay unset until offload_link_bandwidth is given (engine: no output is
+    unset on one branch only), and then equal mlsysim's."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import equal
+
+    theirs = reference_scenario("ResNet50A100Batch1").variant(
+        workload=_mlsysim_entry("Models", "Language", workload), hardware=_mlsysim_entry("Hardware", *hardware))
+    result = theirs.result
+    assert result.feasible is False and result.offload_effective_bw is not None
+    ours = catalog().scenario("ResNet50A100Batch1").variant(workload=workload, hardware=hardware[1])
+    offload = ("offload_spill_bytes", "offload_effective_bw")
+    for field in type(result).model_fields:
+        if field not in ("constraint_trace", *offload):
+            equal(getattr(ours.result, field), getattr(result, field), f"{workload}.result.{field}")
+    assert all(getattr(ours.result, f) is None for f in offload)
+    linked = ours.variant(offload_link_bandwidth=link)
+    for field in offload:
+        equal(getattr(linked.result, field), getattr(result, field), f"{workload}.result.{field}")
