@@ -126,6 +126,9 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("DenseLayerScenario", "activation_bytes_per_value"): 2.0,
     # wave-serve-a
     ("FixedBatchScheduleScenario", "waiting_lengths"): [30, 120, 250],
+    # wave-serve-b
+    ("SingleNodeInferenceScenario", "offload_link_bandwidth"): 32.0,
+    ("PropagationScenario", "measured_round_trip"): 40.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
