@@ -23,7 +23,8 @@ import numpy as np
 import sympy
 
 #: SymPy's special-function classes of the equation language (dimensionless in, dimensionless out).
-CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma)
+CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma,
+           sympy.LambertW)
 
 _STANDARD = NormalDist()
 
@@ -57,6 +58,15 @@ def _gamma_signs(n: float, k: float) -> float:
     return sign
 
 
+def lambertw(x: float) -> float:
+    """The principal branch W0 of the Lambert W function (``w e^w = x``), real for ``x >= -1/e``."""
+    import mpmath
+
+    if x < -math.exp(-1):
+        return math.nan
+    return float(mpmath.lambertw(x).real)
+
+
 def polygamma(m: float, x: float) -> float:
     """The ``m``-th derivative of the digamma function (SymPy's derivative of ``gamma`` needs it)."""
     import mpmath
@@ -67,7 +77,7 @@ def polygamma(m: float, x: float) -> float:
 #: Scalar forms, by the name SymPy's code printer writes.
 SCALAR: dict[str, Any] = {
     "erf": math.erf, "erfc": math.erfc, "erfinv": erfinv, "gamma": math.gamma, "loggamma": math.lgamma,
-    "binomial": binomial, "polygamma": polygamma,
+    "binomial": binomial, "polygamma": polygamma, "LambertW": lambertw,
 }
 
 
@@ -79,4 +89,5 @@ def array_functions() -> dict[str, Any]:
         return {name: np.vectorize(fn, otypes=[float]) for name, fn in SCALAR.items()}
     return {"erf": special.erf, "erfc": special.erfc, "erfinv": special.erfinv, "gamma": special.gamma,
             "loggamma": special.gammaln, "binomial": special.binom,
-            "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x)}
+            "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x),
+            "LambertW": lambda x: np.where(np.asarray(x) >= -np.exp(-1), special.lambertw(x).real, np.nan)}

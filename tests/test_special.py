@@ -1,4 +1,4 @@
-"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial.
+"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw.
 
 Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
 Phi(1) = 0.8413447460685429 (Abramowitz & Stegun 26.2; NIST DLMF 7.17), erfinv(1/2) = 0.4769362762044699
@@ -33,6 +33,8 @@ CASES = [   # equation, arguments, published value
     ("gamma(x)", (5.0, 1, 1), 24.0),
     ("binomial(n, k)", (1, 10, 3), 120),
     ("binomial(n, k)", (1, 52, 5), 2598960),        # five-card hands
+    ("lambertw(x)", (1.0, 1, 1), 0.5671432904097838),   # the omega constant, W(1) (DLMF 4.13)
+    ("lambertw(x)", (2.718281828459045, 1, 1), 1.0),    # W(e) = 1
 ]
 
 
@@ -45,7 +47,7 @@ def test_compiled_value_is_the_published_one(text, args, published):
     assert float(expr.subs({x: args[0], n: args[1], k: args[2]}).evalf(30)) == pytest.approx(published, rel=1e-14)
 
 
-@pytest.mark.parametrize("text", ["normal_ppf(x)", "normal_cdf(x)", "erfinv(x)", "gamma(x)", "binomial(n, k)"])
+@pytest.mark.parametrize("text", ["normal_ppf(x)", "normal_cdf(x)", "erfinv(x)", "gamma(x)", "binomial(n, k)", "lambertw(x)"])
 def test_derivatives_compile_and_match_a_central_difference(text):
     expr = parse_equation(text, NAMES)
     at = {x: 0.7, n: 10.5, k: 3.0}
