@@ -9,6 +9,7 @@ WAVE = Wave(
     classes=(
         "MaterializedScoresScenario", "ResidualAdapterScenario", "SelfContainedReplicaScenario",
         "PretrainingAmortizationScenario", "SustainedThroughputScenario", "MlpTrainingStepScenario",
+        "EpochOverheadScenario",
     ),
     skipped={
         ("MlpTrainingStepScenario", "host"): (
