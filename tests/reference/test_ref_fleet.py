@@ -35,3 +35,15 @@ WAVE = Wave(
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def test_pollaczek_khinchine_reduces_to_mm1_and_md1() -> None:
+    """Kleinrock (1975) Vol. 1: M/M/1 waits rho/(1 - rho) mean services (C_s = 1); M/D/1 half that (C_s = 0)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("Mg1ExponentialJobQueueAt80")
+    for rho in (0.3, 0.8, 0.95):
+        mm1 = s.variant(utilization=rho, service_cv=1).wait_ratio
+        md1 = s.variant(utilization=rho, service_cv=0).wait_ratio
+        assert abs(float(mm1) - rho / (1 - rho)) < 1e-12
+        assert abs(float(md1) - rho / (1 - rho) / 2) < 1e-12
