@@ -451,3 +451,13 @@ def test_escape_text_survives_pdflatex_specials():
     assert L.escape_text("a_b & 5% #1 {x} ~ ^ $") == r"a\_b \& 5\% \#1 \{x\} \~{} \^{} \$"
     assert L.escape_text("≤ × · — ε") == r"$\le$ $\times$ $\cdot$ --- $\varepsilon$"
     assert L.escape_text("☃") == "[U+2603]"
+
+
+def test_a_primed_symbol_raised_to_a_power_is_braced():
+    """x'^{2} is a double superscript to TeX (the catalog document failed on sigma'_max^D); {x'}^{2} is not."""
+    import sympy
+
+    from mlsysim_symbolic.printing.printer import SymbolPrinter
+
+    x, d = sympy.symbols("x D")
+    assert SymbolPrinter({x: r"\sigma'_{\max}", d: "D"}).doprint(x**d) == r"{\sigma'_{\max}}^{D}"

@@ -190,6 +190,13 @@ class SymbolPrinter(LatexPrinter):
             return rf"{{{expr.variable.latex}}}^{{(\mathrm{{{escape_text(expr.scope)}}})}}"
         return super()._print_Symbol(expr, style=style)
 
+    def parenthesize_super(self, s: str) -> str:
+        """A symbol raised to a power is braced when its name has a superscript or a prime (``\\sigma'``): ``x'^{2}``
+        is a double superscript to TeX, ``{x'}^{2}`` is not."""
+        if "^" in s or "'" in s:
+            return "{" + s + "}"
+        return s
+
     def _print_Radical(self, expr: Radical) -> str:
         return rf"\sqrt{{{self._print(expr.args[0])}}}"
 
