@@ -130,12 +130,18 @@ class QuantityKind(InputKind):
     def annotation_of(self, var: Variable | None) -> str:
         return "int" if var is not None and var.integer else "Quantity"
 
-    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+    @staticmethod
+    def unset(spec: InputSpec, bound: Bound) -> Variable:
+        """Record the input as unset; its one leaf."""
         var = spec.variable
         assert var is not None
+        bound.values[spec.name] = None
+        bound.scalars[var.symbol] = None
+        return var
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        var = self.unset(spec, bound)
         if value is None:
-            bound.values[spec.name] = None
-            bound.scalars[var.symbol] = None
             return
         magnitude = checked(var, value)
         bound.values[spec.name] = stored(magnitude, var)
@@ -164,11 +170,8 @@ class FlagKind(QuantityKind):
         return self.annotation
 
     def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
-        var = spec.variable
-        assert var is not None
+        var = self.unset(spec, bound)
         if value is None:
-            bound.values[spec.name] = None
-            bound.scalars[var.symbol] = None
             return
         if not isinstance(value, (bool, np.bool_)):
             raise InputError(f"{spec.name}: expected True or False, got {value!r}")

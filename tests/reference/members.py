@@ -218,3 +218,25 @@ def wave_tests(wave: Wave) -> tuple[Any, Any, Any]:
         assert not set(wave.classes) & set(wave.not_ported)
 
     return test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_compared_or_skipped_with_a_reason
+
+
+def variant_equal(ours: Any, theirs: Any, label: str, skipped: frozenset[str] | set[str] = frozenset()) -> int:
+    """Every public property and every result field of our variant equals mlsysim's variant with the same field
+    values (where mlsysim has no value, ours must raise ``MissingInputError``); returns the count compared."""
+    cls_name = type(ours).__name__
+    compared = 0
+    for member, how in public_members(cls_name).items():
+        if how != "property" or member in skipped:
+            continue
+        try:
+            ref = getattr(theirs, member)
+        except (AttributeError, TypeError):
+            with pytest.raises(MissingInputError):
+                getattr(ours, member)
+            continue
+        compared += equal(getattr(ours, member), ref, f"{label}.{member}")
+    if isinstance(inspect.getattr_static(type(theirs), "result", None), property):
+        ref = theirs.result
+        for f in [f for f in type(ref).model_fields if f != "constraint_trace"]:
+            compared += equal(getattr(ours.result, f), getattr(ref, f), f"{label}.result.{f}")
+    return compared

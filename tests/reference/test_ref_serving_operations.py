@@ -176,36 +176,20 @@ def _their_value(value):
 def test_variants_equal_mlsysim_variants() -> None:
     """Away from the named values: every public member (numbers, dicts) and every result field of ours equals
     mlsysim's variant with the same field values."""
-    from mlsysim_symbolic import MissingInputError
     from mlsysim_symbolic.catalog import catalog
 
     from .compare import reference_scenario
-    from .members import equal, public_members
+    from .members import variant_equal
 
     skipped = {m for (c, m) in WAVE.skipped}
     compared = 0
     for key, changes in VARIANTS.items():
         base = catalog().scenario(key)
-        cls_name = type(base).__name__
         for change in changes:
             ours = base.variant(**{k: _our_value(v) for k, v in change.items()})
             theirs = reference_scenario(key).variant(**{k: _their_value(v) for k, v in change.items()})
-            label = f"{key}.variant({change})"
-            for member, how in public_members(cls_name).items():
-                if how != "property" or (cls_name, member) in WAVE.skipped:
-                    continue
-                try:
-                    ref = getattr(theirs, member)
-                except (AttributeError, TypeError):
-                    with __import__("pytest").raises(MissingInputError):
-                        getattr(ours, member)
-                    continue
-                compared += equal(getattr(ours, member), ref, f"{label}.{member}")
-            if cls_name in {"ChunkedPrefillScenario", "KvResidencyArchetypeScenario", "KvBlockSharingScenario",
-                            "KvAttentionDesignScenario"}:
-                ref = theirs.result
-                for f in [f for f in type(ref).model_fields if f != "constraint_trace"]:
-                    compared += equal(getattr(ours.result, f), getattr(ref, f), f"{label}.result.{f}")
+            compared += variant_equal(ours, theirs, f"{key}.variant({change})",
+                                      {m for (c, m) in WAVE.skipped if c == type(base).__name__})
     assert skipped and compared >= 200
 
 
