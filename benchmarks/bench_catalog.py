@@ -41,7 +41,8 @@ def synthetic_catalog(folder: Path, copies: int, source: Path | None = None) -> 
     """Write ``copies`` renamed copies of the derivation files of ``source`` into ``folder``.
 
     Copy ``i`` renames every type ``T`` to ``T_c{i}`` and every named scenario ``K`` to ``K_c{i}``
-    (table headers and ``type = "T"`` references of ``uses`` and scenarios).  Returns the number
+    (table headers, ``type = "T"`` references of ``uses`` and scenarios, and a named scenario's key given as the
+    value of a scenario input).  Returns the number
     of types and named scenarios written.
     """
     if source is None:
@@ -57,6 +58,7 @@ def synthetic_catalog(folder: Path, copies: int, source: Path | None = None) -> 
         keys |= set(data.get("scenarios", {}))
     header = re.compile(r"^(\s*\[\s*)(types|scenarios)\.([A-Za-z0-9_]+)(?=[.\]\s])", re.M)
     reference = re.compile(r'(\btype\s*=\s*")([A-Za-z0-9_]+)(")')
+    quoted = re.compile(r'"([A-Za-z][A-Za-z0-9_]*)"')
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(copies):
         suffix = f"_c{i}"
@@ -68,8 +70,12 @@ def synthetic_catalog(folder: Path, copies: int, source: Path | None = None) -> 
         def rename_reference(m: re.Match[str], suffix: str = suffix) -> str:
             return m.group(1) + m.group(2) + (suffix if m.group(2) in types else "") + m.group(3)
 
+        def rename_named(m: re.Match[str], suffix: str = suffix) -> str:   # a scenario input bound by its key
+            return f'"{m.group(1)}{suffix}"' if m.group(1) in keys else m.group(0)
+
         for f in files:
             text = reference.sub(rename_reference, header.sub(rename_header, f.read_text(encoding="utf-8")))
+            text = quoted.sub(rename_named, text)
             (folder / f"{f.stem}{suffix}.toml").write_text(text, encoding="utf-8")
     return len(types) * copies, len(keys) * copies
 
