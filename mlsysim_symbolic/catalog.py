@@ -56,7 +56,8 @@ from .spec.reader import MAX_DEPTH, check_depth
 
 REGISTRY_FILES = {"workloads.toml", "hardware.toml"}
 #: Version of what the cache holds; entries of another version are never read.
-CACHE_FORMAT = 7   # 4: a scenario input's type is a dependency; 5: files keyed by source_hash; 6: not its own; 7: bundles by stat
+CACHE_FORMAT = 9   # 4: a scenario input's type is a dependency; 5: files keyed by source_hash; 6: not its own; 7: bundles
+#                    by stat; 8: bundles without summaries; 9: rows as tuples
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*\[\s*(types|scenarios)\.([A-Za-z0-9_-]+)\s*[.\]]")
 _SCENARIO_FIELDS = {"type", "name", "description", "inputs", "notes"}
@@ -131,6 +132,14 @@ class NamedScenario:
         self._source = source
         self._details: tuple[str, str, str, dict[str, Any]] | None = (
             None if source is not None else (key if name is None else name, description, notes, dict(inputs or {})))
+
+    @classmethod
+    def declared_in(cls, key: str, type_name: str, family: str, path: str, line: int | None, source: _Source) -> NamedScenario:
+        """A named scenario of a file, its details read when first asked for (the fast path of reading a catalog)."""
+        self = object.__new__(cls)
+        self.key, self.type_name, self.family, self.path, self.line = key, type_name, family, path, line
+        self._source, self._details = source, None
+        return self
 
     def _get(self) -> tuple[str, str, str, dict[str, Any]]:
         if self._details is None:
@@ -245,6 +254,7 @@ class _Source:
         self.head = head
         self._parts: dict[str, dict[str, Any]] = dict(parts or {})
         self._locator = locator
+        self._summaries: dict[str, str] | None = None
 
     def locator(self) -> _Locator:
         if self._locator is None:
@@ -270,6 +280,16 @@ class _Source:
                 self._locator = _Locator(text)
                 self._parts.update(_parts(data))
         return self._parts[part]
+
+    def summary(self, name: str) -> str:
+        """A type's one-line summary, from this file's cached structure (or the file itself)."""
+        if self._summaries is None:
+            head = _cache_read(_place(self.path), "head", self.digest)
+            if not _valid_head(head):
+                data, text = _parse(self.path)
+                head = _head(self.path, data, _Locator(text))
+            self._summaries = {row[0]: row[2] for row in head["types"]}
+        return str(self._summaries.get(name, ""))
 
     def raw_type(self, name: str) -> Mapping[str, Any]:
         raw = self._part("types").get(name)
@@ -420,8 +440,16 @@ def _read_all(files: list[Path]) -> list[_Source]:
     if bundle is not None and len(bundle) == len(files):
         return [_Source(f, d, h) for f, (d, h) in zip(files, bundle)]
     sources = [_read(f, _digest_or_fail(f)) for f in files]
-    _bundle_write(place, stamp, [(src.digest, src.head) for src in sources])
+    _bundle_write(place, stamp, [(src.digest, _without_summaries(src.head)) for src in sources])
     return sources
+
+
+def _without_summaries(head: dict[str, Any]) -> dict[str, Any]:
+    """A file's structure with each type's summary left out (None): the bundle is read on every import, a summary only
+    when a type's metadata is asked for (then from the file's own cache entry)."""
+    # rows as tuples: once the collector has seen a tuple of strings and numbers it stops tracking it
+    return {**head, "types": [(name, family, None, line, tuple(deps)) for name, family, _, line, deps in head["types"]],
+            "scenarios": [tuple(row) for row in head["scenarios"]]}
 
 
 def _stamp(files: list[Path]) -> str:
@@ -498,6 +526,8 @@ class _Entry:
     def info(self) -> TypeInfo:
         if self._info is None:
             name, family, summary, line, deps = self.row
+            if summary is None:   # read from a bundle, which leaves summaries out
+                summary = self.source.summary(name)
             self._info = TypeInfo(name, family, summary, self.source.where, line, tuple(deps))
         return self._info
 
@@ -563,7 +593,8 @@ class Catalog:
     def __init__(self, known: Catalog | None = None) -> None:
         self._known = known
         self._entries: dict[str, _Entry] = {}
-        self.declared: dict[str, NamedScenario] = {}
+        self._declared: dict[str, NamedScenario] = {}
+        self._pending: list[tuple[_Source, list[Any]]] = []   # files whose named scenarios are not objects yet
         self.families: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
         self._instances: dict[str, Any] = {}
@@ -571,6 +602,21 @@ class Catalog:
         self.classes: Mapping[str, type[Scenario]] = _Built(self, "classes")
 
     # ------------------------------------------------------------------ metadata (no build)
+    @property
+    def declared(self) -> dict[str, NamedScenario]:
+        """The named scenarios as declared, by key (made from the files' rows when first asked for)."""
+        if self._pending:
+            make = NamedScenario.declared_in
+            for src, rows in self._pending:
+                family, where = src.family, src.where
+                self._declared.update({key: make(key, type_name, family, where, line, src) for key, type_name, line in rows})
+            self._pending = []
+        return self._declared
+
+    @declared.setter
+    def declared(self, value: dict[str, NamedScenario]) -> None:
+        self._declared, self._pending = value, []
+
     @property
     def info(self) -> dict[str, TypeInfo]:
         """Every type of this catalog by name, as metadata (nothing is built).
@@ -608,7 +654,8 @@ class Catalog:
 
     def _all_names(self) -> list[str]:
         names = list(self._known._all_names()) if self._known is not None else []
-        return names + [n for n in self._entries if n not in set(names)]
+        known = set(names)   # once: a set per name made this quadratic (3 ms a call for a ten-fold catalog)
+        return names + [n for n in self._entries if n not in known]
 
     def _sources(self) -> list[_Source]:
         """The files this catalog's own types and named scenarios come from."""
@@ -763,16 +810,21 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
         mine = [title for is_own, title in found if is_own]
         cat.titles[family] = mine[0] if mine else "; ".join(dict.fromkeys(title for _, title in found))
     entries, families = cat._entries, cat.families
-    known_entries = known._entries if known is not None else {}
+    known_names = set(known._all_names()) if known is not None else set()
     for src in sources:   # thousands of rows: plain loops, the checks that matter, objects made later
         for row in src.head["types"]:
             name = row[0]
-            if name in entries or name in known_entries or (known is not None and known._entry(name) is not None):
+            if name in entries or name in known_names:
                 raise DerivationError(f"scenario type {name} is declared twice", path=src.where, line=row[3], scenario=name)
             entries[name] = _Entry(row, src)
             families.setdefault(row[1], []).append(name)
-    declared = cat.declared
     known_declared = known.declared if known is not None else {}
+    keys = [row[0] for src in sources for row in src.head["scenarios"]]
+    used = {row[1] for src in sources for row in src.head["scenarios"]}
+    if len(set(keys)) == len(keys) and not known_declared.keys() & keys and not (used - entries.keys() - known_names):
+        cat._pending = [(src, src.head["scenarios"]) for src in sources]   # sound: made into objects when asked for
+        return cat
+    declared = cat._declared   # a problem: find the first, by file and line
     for src in sources:
         for key, type_name, line in src.head["scenarios"]:
             if type_name not in entries and cat._entry(type_name) is None:
@@ -782,7 +834,7 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
                     path=src.where, line=line, scenario=key)
             if key in declared or key in known_declared:
                 raise DerivationError(f"named scenario {key} is declared twice", path=src.where, line=line, scenario=key)
-            declared[key] = NamedScenario(key, type_name, family=src.family, path=src.where, line=line, source=src)
+            declared[key] = NamedScenario.declared_in(key, type_name, src.family, src.where, line, src)
     return cat
 
 
