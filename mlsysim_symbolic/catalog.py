@@ -45,6 +45,8 @@ import time
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -460,7 +462,7 @@ def _stamp(files: list[Path]) -> str:
             st = os.stat(f)
         except OSError as exc:
             raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(f)) from None
-        parts.append(f"{os.path.abspath(f)}\0{st.st_mtime_ns}\0{st.st_size}")
+        parts.append(f"{f}\0{st.st_mtime_ns}\0{st.st_size}")   # absolute: _files makes the folder so
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -595,6 +597,8 @@ class Catalog:
         self._entries: dict[str, _Entry] = {}
         self._declared: dict[str, NamedScenario] = {}
         self._pending: list[tuple[_Source, list[Any]]] = []   # files whose named scenarios are not objects yet
+        self._pending_index: dict[str, tuple[_Source, Any]] | None = None
+        self._early: dict[str, NamedScenario] = {}   # rows made objects one by one, before the rest
         self.families: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
         self._instances: dict[str, Any] = {}
@@ -607,15 +611,30 @@ class Catalog:
         """The named scenarios as declared, by key (made from the files' rows when first asked for)."""
         if self._pending:
             make = NamedScenario.declared_in
+            early = self._early   # made one by one before (the same objects: a scenario's binding may hold them)
             for src, rows in self._pending:
                 family, where = src.family, src.where
-                self._declared.update({key: make(key, type_name, family, where, line, src) for key, type_name, line in rows})
-            self._pending = []
+                self._declared.update({key: early.get(key) or make(key, type_name, family, where, line, src)
+                                       for key, type_name, line in rows})
+            self._pending, self._pending_index, self._early = [], None, {}
         return self._declared
 
     @declared.setter
     def declared(self, value: dict[str, NamedScenario]) -> None:
-        self._declared, self._pending = value, []
+        self._declared, self._pending, self._pending_index, self._early = value, [], None, {}
+
+    def _declare(self, key: str) -> None:
+        """Make the one named scenario ``key`` an object, if it is still a row (the others stay rows)."""
+        if not self._pending or key in self._declared or key in self._early:
+            return
+        if self._pending_index is None:   # key -> (file, row), built at C speed
+            self._pending_index = {}
+            for src, rows in self._pending:
+                self._pending_index.update(zip(map(itemgetter(0), rows), zip(repeat(src), rows)))
+        found = self._pending_index.get(key)
+        if found is not None and key not in self._early:
+            src, (_, type_name, line) = found
+            self._early[key] = NamedScenario.declared_in(key, type_name, src.family, src.where, line, src)
 
     @property
     def info(self) -> dict[str, TypeInfo]:
@@ -718,12 +737,14 @@ class Catalog:
         """The named scenario ``key``, bound on first access (then cached: scenarios are immutable)."""
         if key in self._instances:
             return self._instances[key]
-        if key not in self.declared:
+        self._declare(key)
+        d = self._declared.get(key) or self._early.get(key)
+        if d is None and key not in self.declared:
             hint = closest(key, list(self.declared))
             raise UnknownNameError(
                 f"unknown scenario {key!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
                 + " (mlsysim-symbolic list shows the catalog)")
-        d = self.declared[key]
+        d = d or self.declared[key]
         cls = self.type_class(d.type_name)
         try:
             instance = cls(name=d.name, description=d.description, **d.inputs)
@@ -819,8 +840,8 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
             entries[name] = _Entry(row, src)
             families.setdefault(row[1], []).append(name)
     known_declared = known.declared if known is not None else {}
-    keys = [row[0] for src in sources for row in src.head["scenarios"]]
-    used = {row[1] for src in sources for row in src.head["scenarios"]}
+    keys = list(chain.from_iterable(map(itemgetter(0), src.head["scenarios"]) for src in sources))
+    used = set(chain.from_iterable(map(itemgetter(1), src.head["scenarios"]) for src in sources))
     if len(set(keys)) == len(keys) and not known_declared.keys() & keys and not (used - entries.keys() - known_names):
         cat._pending = [(src, src.head["scenarios"]) for src in sources]   # sound: made into objects when asked for
         return cat
@@ -841,7 +862,8 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
 def _files(path: Path) -> list[Path]:
     """The derivation files of a folder, by name (the registries apart), or the one file given."""
     if not path.is_dir():
-        return [path]
+        return [path.absolute()]
+    path = path.absolute()
     names = sorted(e.name for e in os.scandir(path) if e.name.endswith(".toml") and e.name not in REGISTRY_FILES)
     return [path / name for name in names]
 
