@@ -11,6 +11,7 @@ WAVE = Wave(
         "PipelineSpeedupScenario",
         "IronLawScenario",
         "RecurrentStepScenario",
+        "TransformerBlockScenario",
     ),
     not_ported={},
     skipped={
