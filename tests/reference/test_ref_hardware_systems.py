@@ -12,6 +12,7 @@ WAVE = Wave(
         "IronLawScenario",
         "RecurrentStepScenario",
         "TransformerBlockScenario",
+        "MatmulTileScenario",
     ),
     not_ported={},
     skipped={
@@ -19,7 +20,14 @@ WAVE = Wave(
         ("PipelineSpeedupScenario", "share"): STAGE_NAMES,
         ("PipelineSpeedupScenario", "overlapped_share"): STAGE_NAMES,
     },
-    method_args={},
-    implicit_units={},
+    method_args={
+        ("MatmulTileScenario", "fits"): [{"capacity": "228 KiB"}, {"capacity": "128 KiB"}, {"capacity": "64 KiB"}],
+        ("MatmulTileScenario", "row_b_reads"): [{"cells": 128}, {"cells": 7}],
+    },
+    implicit_units={
+        ("MatmulTileScenario", "tile_intensity"): "flop/B",
+        ("MatmulTileScenario", "unblocked_intensity"): "flop/B",
+        ("MatmulTileScenario", "compulsory_intensity"): "flop/B",
+    },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
