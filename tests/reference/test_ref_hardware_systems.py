@@ -1,9 +1,18 @@
 """Hardware and kernel scenarios (second half) against mlsysim 0.3.0: every public member of every named scenario (see members.py)."""
 
+import pytest
+
+from mlsysim_symbolic.catalog import catalog
+
+from .compare import assert_close, reference_scenario
 from .members import Wave, wave_tests
 
 STAGE_NAMES = ("its arguments are stage names (variadic text keys of the map input `stages`); an equation cannot "
                "pick keys of a keyed input by text arguments, and a method argument cannot be keyed")
+
+PER_VALUE = ("codes", "readback", "errors")
+PER_VALUE_REASON = ("mlsysim returns a list in the order of `values`; ours is a dict keyed by the list input "
+                    "tensor_values in the same order, compared item by item by test_per_value_members_equal_mlsysim")
 
 WAVE = Wave(
     classes=(
@@ -13,12 +22,19 @@ WAVE = Wave(
         "RecurrentStepScenario",
         "TransformerBlockScenario",
         "MatmulTileScenario",
+        "QuantizationGridScenario",
+        "LayerStackScenario",
     ),
     not_ported={},
     skipped={
         ("PipelineSpeedupScenario", "subtotal"): STAGE_NAMES,
         ("PipelineSpeedupScenario", "share"): STAGE_NAMES,
         ("PipelineSpeedupScenario", "overlapped_share"): STAGE_NAMES,
+        **dict.fromkeys([("QuantizationGridScenario", m) for m in PER_VALUE], PER_VALUE_REASON),
+        ("LayerStackScenario", "widths"): "a list whose first item is the first dense layer's in_features and the rest "
+                                          "each layer's out_features: the equation language has no positional access "
+                                          "to a keyed input (only sums, products and extremes over all its keys); the "
+                                          "widths are the inputs in_features/out_features themselves",
     },
     method_args={
         ("MatmulTileScenario", "fits"): [{"capacity": "228 KiB"}, {"capacity": "128 KiB"}, {"capacity": "64 KiB"}],
@@ -31,3 +47,28 @@ WAVE = Wave(
     },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+#: QuantizationGrid variants (our inputs, mlsysim's fields): the named scenario's grid, symmetric and signed grids with
+#: min-max calibration, and a 2-bit grid whose zero-point and codes fall on ties (round half to even).
+GRIDS = [
+    ({}, {}),
+    ({"symmetric": "true", "alpha": None, "beta": None}, {"symmetric": True, "alpha": None, "beta": None}),
+    ({"signed": "true", "tensor_values": [-1.0, 0.5, 2.5]}, {"signed": True, "values": [-1.0, 0.5, 2.5]}),
+    ({"bits": 2, "alpha": -1.25, "beta": 0.25, "tensor_values": [0.25, -0.75, -1.5, 2.0]},
+     {"bits": 2, "alpha": -1.25, "beta": 0.25, "values": [0.25, -0.75, -1.5, 2.0]}),
+]
+
+
+@pytest.mark.parametrize(("ours_update", "theirs_update"), GRIDS)
+def test_per_value_members_equal_mlsysim(ours_update: dict, theirs_update: dict) -> None:
+    ours = catalog().scenario("Uint8RangeMinusOneToThree")
+    ours = ours.variant(**ours_update) if ours_update else ours
+    ref = reference_scenario("Uint8RangeMinusOneToThree").model_copy(update=theirs_update)
+    for member in ("lo", "hi", "qmin", "qmax", "scale", "zero_point_exact", "zero_point", "max_rounding_error"):
+        assert_close(getattr(ours, member), getattr(ref, member), member)
+    for member in PER_VALUE:
+        got, want = list(getattr(ours, member).values()), getattr(ref, member)
+        assert len(got) == len(want)
+        for i, (a, b) in enumerate(zip(got, want)):
+            assert_close(a, b, f"{member}[{i}]")
