@@ -24,6 +24,13 @@ WAVE = Wave(
         "MatmulTileScenario",
         "QuantizationGridScenario",
         "LayerStackScenario",
+        "SystolicReuseEnergyScenario",
+        "OperationEnergyComparisonScenario",
+        "MemoryRoundTripScenario",
+        "KernelFusionScenario",
+        "JacobianScenario",
+        "PeakRatioRangeScenario",
+        "GrowthGapScenario",
     ),
     not_ported={},
     skipped={
