@@ -3,6 +3,7 @@
 import pytest
 
 from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.units import Q_
 
 from .compare import assert_close, reference_scenario
 from .members import Wave, wave_tests
@@ -13,6 +14,10 @@ STAGE_NAMES = ("its arguments are stage names (variadic text keys of the map inp
 PER_VALUE = ("codes", "readback", "errors")
 PER_VALUE_REASON = ("mlsysim returns a list in the order of `values`; ours is a dict keyed by the list input "
                     "tensor_values in the same order, compared item by item by test_per_value_members_equal_mlsysim")
+
+INDEXES = ("bandwidth_index", "dense_index", "sparse_index")
+INDEX_REASON = ("mlsysim returns a list in the order of its accelerators/models; ours is a dict keyed by the same "
+                "entries in the same order, compared item by item by test_growth_indexes_equal_mlsysim")
 
 WAVE = Wave(
     classes=(
@@ -31,6 +36,10 @@ WAVE = Wave(
         "JacobianScenario",
         "PeakRatioRangeScenario",
         "GrowthGapScenario",
+        "KernelShareScenario",
+        "PackedQkvProjectionScenario",
+        "ParadigmCostScenario",
+        "ParameterBandwidthGrowthScenario",
     ),
     not_ported={},
     skipped={
@@ -38,6 +47,7 @@ WAVE = Wave(
         ("PipelineSpeedupScenario", "share"): STAGE_NAMES,
         ("PipelineSpeedupScenario", "overlapped_share"): STAGE_NAMES,
         **dict.fromkeys([("QuantizationGridScenario", m) for m in PER_VALUE], PER_VALUE_REASON),
+        **dict.fromkeys([("ParameterBandwidthGrowthScenario", m) for m in INDEXES], INDEX_REASON),
         ("LayerStackScenario", "widths"): "a list whose first item is the first dense layer's in_features and the rest "
                                           "each layer's out_features: the equation language has no positional access "
                                           "to a keyed input (only sums, products and extremes over all its keys); the "
@@ -79,3 +89,40 @@ def test_per_value_members_equal_mlsysim(ours_update: dict, theirs_update: dict)
         assert len(got) == len(want)
         for i, (a, b) in enumerate(zip(got, want)):
             assert_close(a, b, f"{member}[{i}]")
+
+
+def test_growth_indexes_equal_mlsysim() -> None:
+    ours = catalog().scenario("DenseParametersVsBandwidthSince2014")
+    ref = reference_scenario("DenseParametersVsBandwidthSince2014")
+    for member in INDEXES:
+        got, want = list(getattr(ours, member).values()), getattr(ref, member)
+        assert len(got) == len(want) > 0
+        for i, (a, b) in enumerate(zip(got, want)):
+            assert_close(a, b, f"{member}[{i}]")
+
+
+def test_flattened_accelerators_are_mlsysim_devices_and_registry_bandwidths() -> None:
+    """The map `accelerators` names mlsysim's devices in order, each at its registry memory bandwidth."""
+    from mlsysim_symbolic.registry import hardware
+
+    ours = catalog().declared["DenseParametersVsBandwidthSince2014"].inputs["accelerators"]
+    ref = reference_scenario("DenseParametersVsBandwidthSince2014").accelerators
+    assert [hardware()[k].name for k in ours] == [h.name for h in ref]
+    for (key, value), device in zip(ours.items(), ref):
+        assert_close(Q_(value), hardware()[key].memory_bandwidth, key)
+        assert_close(Q_(value), device.memory.bandwidth, key)
+
+
+def test_flattened_layers_are_mlsysim_layers() -> None:
+    """LayerStack and ParadigmCost maps hold the fields of mlsysim's nested layer scenarios, in order."""
+    for key in ("MnistMlpLayerStack", "MnistSmallCnn"):
+        inputs, ref = catalog().declared[key].inputs, reference_scenario(key)
+        assert list(inputs["in_features"].values()) == [d.in_features for d in ref.dense_layers]
+        assert list(inputs["out_features"].values()) == [d.out_features for d in ref.dense_layers]
+        assert list(inputs["kernel"].values()) == [c.kernel for c in ref.conv_layers]
+        assert list(inputs["in_channels"].values()) == [c.in_channels for c in ref.conv_layers]
+        assert list(inputs["out_channels"].values()) == [c.out_channels for c in ref.conv_layers]
+    inputs = catalog().declared["DigitRecognitionParadigms"].inputs
+    widths = reference_scenario("DigitRecognitionParadigms").network.layer_widths
+    assert list(inputs["network_in"].values()) == widths[:-1]
+    assert list(inputs["network_out"].values()) == widths[1:]
