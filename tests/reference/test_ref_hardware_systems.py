@@ -6,7 +6,7 @@ from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.units import Q_
 
 from .compare import assert_close, reference_scenario
-from .members import Wave, wave_tests
+from .members import Wave, to_reference, wave_tests
 
 STAGE_NAMES = ("its arguments are stage names (variadic text keys of the map input `stages`); an equation cannot "
                "pick keys of a keyed input by text arguments, and a method argument cannot be keyed")
@@ -48,13 +48,14 @@ WAVE = Wave(
         ("PipelineSpeedupScenario", "overlapped_share"): STAGE_NAMES,
         **dict.fromkeys([("QuantizationGridScenario", m) for m in PER_VALUE], PER_VALUE_REASON),
         **dict.fromkeys([("ParameterBandwidthGrowthScenario", m) for m in INDEXES], INDEX_REASON),
+        ("MatmulTileScenario", "fits"): "mlsysim's method fits(capacity) is our predicate of the input `capacity` (the property "
+                                        "test cannot check a predicate with an argument); compared by test_fits_equals_mlsysim",
         ("LayerStackScenario", "widths"): "a list whose first item is the first dense layer's in_features and the rest "
                                           "each layer's out_features: the equation language has no positional access "
                                           "to a keyed input (only sums, products and extremes over all its keys); the "
                                           "widths are the inputs in_features/out_features themselves",
     },
     method_args={
-        ("MatmulTileScenario", "fits"): [{"capacity": "228 KiB"}, {"capacity": "128 KiB"}, {"capacity": "64 KiB"}],
         ("MatmulTileScenario", "row_b_reads"): [{"cells": 128}, {"cells": 7}],
     },
     implicit_units={
@@ -126,3 +127,11 @@ def test_flattened_layers_are_mlsysim_layers() -> None:
     widths = reference_scenario("DigitRecognitionParadigms").network.layer_widths
     assert list(inputs["network_in"].values()) == widths[:-1]
     assert list(inputs["network_out"].values()) == widths[1:]
+
+
+@pytest.mark.parametrize("capacity", ["228 KiB", "128 KiB", "64 KiB", "100 KB"])
+def test_fits_equals_mlsysim(capacity: str) -> None:
+    """mlsysim's fits(capacity) against ours with the capacity as an input (128 KiB is exactly the live bytes)."""
+    ours = catalog().scenario("Matmul4096Fp16Tile128").variant(capacity=capacity).fits
+    theirs = reference_scenario("Matmul4096Fp16Tile128").fits(to_reference(capacity))
+    assert ours is theirs
