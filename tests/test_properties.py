@@ -107,6 +107,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # wave-serve-a
     ("BatchWindowScenario", "arrival_rate"): 200.0,
     ("BatchCapChoiceScenario", "cap"): 16,
+    # wave-kern-b
+    ("MatmulTileScenario", "cells"): 128,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -129,6 +131,10 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     # wave-serve-b
     ("SingleNodeInferenceScenario", "offload_link_bandwidth"): 32.0,
     ("PropagationScenario", "measured_round_trip"): 40.0,
+    # wave-kern-b
+    ("HostDispatchScenario", "launches_per_block"): 6,
+    ("MatmulTileScenario", "capacity"): 228.0,
+    ("TransformerBlockScenario", "hardware"): "H100",
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
