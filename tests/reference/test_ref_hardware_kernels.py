@@ -2,9 +2,6 @@
 from .members import Wave, wave_tests
 
 _BUILDS = [{"build": ("option", "default")}, {"build": ("option", "autotune")}]
-_LAST = ("reads the last width, widths[-1] (// 2, and the MACs there over the MACs at half of it): the equation language has no "
-         "positional access to a list; maximum(w, width) gives it for ascending widths and matches mlsysim, but "
-         "tools/mutate_dimensions.py has no printer or dimension rule for the Maximum node, so test_mutation fails on it")
 _LIST = "mlsysim returns a list (in its input's order); ours is the dict keyed by that input, compared value by value in "
 
 WAVE = Wave(
@@ -51,8 +48,6 @@ WAVE = Wave(
         ("DenseScalingSweepScenario", "depth_sweep_saved_activations"): "a list over depths 1..max_depth, an index no input "
                                                                         "gives; its last and middle terms are in "
                                                                         "saved_activations_double_factor (compared)",
-        ("DenseScalingSweepScenario", "width_doubled_from"): _LAST,
-        ("DenseScalingSweepScenario", "width_double_factor"): _LAST,
         ("DenseScalingSweepScenario", "net"): "returns the list of layer widths [input_dim, width x hidden_layers, output_dim], "
                                               "a list built from a count, not a number",
     },
