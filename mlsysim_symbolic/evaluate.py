@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pint
 import sympy
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 
 from . import special
 from .units import Q_
@@ -136,7 +136,7 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
         expr = expr.replace(
             lambda n: isinstance(n, sympy.log) and isinstance(n.args[0], sympy.Add) and 1 in n.args[0].args,
             lambda n: log1p(sympy.Add(*[a for a in n.args[0].args if a != 1])))
-    if not expr.has(sympy.Pow):
+    if not expr.has(sympy.Pow, sympy.exp):
         return expr
 
     def rewrite(node: Any) -> Any:
@@ -145,6 +145,9 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
                 continue
             for term in node.args:
                 power = -one * term   # 1 - b**e has the term -b**e; b**e - 1 has +b**e
+                if isinstance(power, sympy.exp):   # 1 - exp(u) is -expm1(u): no cancellation for small u
+                    rest = [a for a in node.args if a is not term and a != one]
+                    return sympy.Add(*rest, -one * expm1(power.args[0]), evaluate=False)
                 if isinstance(power, sympy.Pow) and not power.exp.is_Number and power.base.free_symbols:
                     rest = [a for a in node.args if a is not term and a != one]
                     return sympy.Add(*rest, -one * pow1pm1(power.base - 1, power.exp), evaluate=False)

@@ -134,3 +134,16 @@ def test_a_branch_not_taken_is_not_evaluated_in_compiled_trees():
     d = sympy.diff(e, a)
     exact = float(d.subs({a: 1, x: 0, y: 2}))
     assert compile_tree(d, (a, x, y))(1.0, 0.0, 2.0) == exact == 61.0
+
+
+def test_one_minus_an_exponential_compiles_without_cancellation():
+    """1 - e^(-x) at x = 1e-10 is 9.9999999995e-11 (x - x^2/2); in floats 1 - exp(-1e-10) gives 1.00000008e-10."""
+    import math
+
+    import numpy as np
+
+    from mlsysim_symbolic.evaluate import compile_tree
+
+    x = sympy.Symbol("x", positive=True)
+    assert compile_tree(1 - sympy.exp(-x), (x,))(1e-10) == pytest.approx(1e-10 - 5e-21, rel=1e-15)
+    assert compile_tree(sympy.exp(x) - 1, (x,), vector=True)(np.array([1e-10]))[0] == pytest.approx(math.expm1(1e-10), rel=1e-15)
