@@ -172,10 +172,31 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     5.000001249699793e-07
     """
     expr = _rewrite(expr)
-    # common subexpressions are computed before any branch is chosen: lifted out of a piecewise, a branch's 1/x would
-    # divide by zero where the other branch holds (x = 0), so trees with branches compile without them
-    cse = len(expr.args) > 3 and not expr.has(sympy.Piecewise)
-    return sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=cse, docstring_limit=0)
+    cse = len(expr.args) > 3
+    fast = sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=cse, docstring_limit=0)
+    if vector or not cse or not expr.has(sympy.Piecewise):
+        return fast
+    return _guarded(fast, expr, args)
+
+
+def _guarded(fast: Callable[..., Any], expr: sympy.Expr, args: Sequence[sympy.Symbol]) -> Callable[..., Any]:
+    """``fast`` (with common subexpressions), falling back to the tree compiled without them where ``fast`` fails.
+
+    Common subexpressions are computed before any branch is chosen: lifted out of a piecewise, a branch's ``1/x``
+    divides by zero where the other branch holds (``x = 0``).  Without them a large branched tree compiles to very
+    long code, so that form is made only when it is needed, and an error it raises too is the tree's own.
+    """
+    slow: list[Callable[..., Any]] = []
+
+    def guarded(*values: Any) -> Any:
+        try:
+            return fast(*values)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            if not slow:
+                slow.append(sympy.lambdify(list(args), expr, modules=_modules(False, expr), cse=False, docstring_limit=0))
+            return slow[0](*values)
+
+    return guarded
 
 
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
