@@ -164,8 +164,8 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
     if isinstance(expr, sympy.logic.boolalg.Boolean) and not isinstance(expr, sympy.Expr):   # a predicate's condition
         check_condition(expr, units, output=output)
         return declared
-    if expr == 0:   # a zero (0 * x folds to 0) is zero in every unit
-        return declared
+    if expr == 0 or (isinstance(expr, reductions.NODES) and expr.function == 0):   # zero (0 * x folds to 0;
+        return declared                                                              # a sum of zeros) in every unit
     try:
         unit = unit_of(expr, units)
     except DimensionError as exc:
