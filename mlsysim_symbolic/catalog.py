@@ -46,7 +46,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import itemgetter
+from operator import indexOf, itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -487,7 +487,7 @@ def _bundle_read(place: str, stamp: str) -> list[tuple[str, dict[str, Any]]] | N
             if not (type(digest) is str and type(head) is dict and head.get("format") == CACHE_FORMAT
                     and type(head.get("family")) is str and type(head.get("title")) is str):
                 return None
-            if any(len(row) != 5 for row in head["types"]) or any(len(row) != 3 for row in head["scenarios"]):
+            if not set(map(len, head["types"])) <= {5} or not set(map(len, head["scenarios"])) <= {3}:
                 return None
     except (TypeError, ValueError, KeyError):
         return None
@@ -597,7 +597,6 @@ class Catalog:
         self._entries: dict[str, _Entry] = {}
         self._declared: dict[str, NamedScenario] = {}
         self._pending: list[tuple[_Source, list[Any]]] = []   # files whose named scenarios are not objects yet
-        self._pending_index: dict[str, tuple[_Source, Any]] | None = None
         self._early: dict[str, NamedScenario] = {}   # rows made objects one by one, before the rest
         self.families: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
@@ -616,25 +615,24 @@ class Catalog:
                 family, where = src.family, src.where
                 self._declared.update({key: early.get(key) or make(key, type_name, family, where, line, src)
                                        for key, type_name, line in rows})
-            self._pending, self._pending_index, self._early = [], None, {}
+            self._pending, self._early = [], {}
         return self._declared
 
     @declared.setter
     def declared(self, value: dict[str, NamedScenario]) -> None:
-        self._declared, self._pending, self._pending_index, self._early = value, [], None, {}
+        self._declared, self._pending, self._early = value, [], {}
 
     def _declare(self, key: str) -> None:
         """Make the one named scenario ``key`` an object, if it is still a row (the others stay rows)."""
         if not self._pending or key in self._declared or key in self._early:
             return
-        if self._pending_index is None:   # key -> (file, row), built at C speed
-            self._pending_index = {}
-            for src, rows in self._pending:
-                self._pending_index.update(zip(map(itemgetter(0), rows), zip(repeat(src), rows)))
-        found = self._pending_index.get(key)
-        if found is not None and key not in self._early:
-            src, (_, type_name, line) = found
+        for src, rows in self._pending:   # a scan at C speed (no index of thousands of keys for one lookup)
+            try:
+                _, type_name, line = rows[indexOf(map(itemgetter(0), rows), key)]
+            except ValueError:
+                continue
             self._early[key] = NamedScenario.declared_in(key, type_name, src.family, src.where, line, src)
+            return
 
     @property
     def info(self) -> dict[str, TypeInfo]:
@@ -825,20 +823,29 @@ def _assemble(sources: list[_Source], known: Catalog | None = None) -> Catalog:
     cat = Catalog(known)
     titles: dict[str, list[tuple[bool, str]]] = {}
     for src in sources:   # a family's title: its own file's (reliability.toml), else every file's, in file order
-        own = os.path.splitext(os.path.basename(src.where))[0] == src.family
+        own = src.where.endswith((f"/{src.family}.toml", f"\\{src.family}.toml"))
         titles.setdefault(src.family, []).append((own, src.title))
     for family, found in titles.items():
         mine = [title for is_own, title in found if is_own]
         cat.titles[family] = mine[0] if mine else "; ".join(dict.fromkeys(title for _, title in found))
     entries, families = cat._entries, cat.families
     known_names = set(known._all_names()) if known is not None else set()
-    for src in sources:   # thousands of rows: plain loops, the checks that matter, objects made later
-        for row in src.head["types"]:
-            name = row[0]
-            if name in entries or name in known_names:
-                raise DerivationError(f"scenario type {name} is declared twice", path=src.where, line=row[3], scenario=name)
-            entries[name] = _Entry(row, src)
-            families.setdefault(row[1], []).append(name)
+    for src in sources:   # thousands of rows: checks by set operations, loops in C where the file is uniform
+        rows = src.head["types"]
+        names = list(map(itemgetter(0), rows))
+        if len(set(names)) != len(names) or not entries.keys().isdisjoint(names) or not known_names.isdisjoint(names):
+            seen: set[str] = set()
+            for row in rows:   # find the first, by line
+                if row[0] in entries or row[0] in known_names or row[0] in seen:
+                    raise DerivationError(f"scenario type {row[0]} is declared twice", path=src.where, line=row[3],
+                                          scenario=row[0])
+                seen.add(row[0])
+        entries.update(zip(names, map(_Entry, rows, repeat(src))))
+        if set(map(itemgetter(1), rows)) <= {src.family}:
+            families.setdefault(src.family, []).extend(names)
+        else:   # a type that overrides its file's family
+            for row in rows:
+                families.setdefault(row[1], []).append(row[0])
     known_declared = known.declared if known is not None else {}
     keys = list(chain.from_iterable(map(itemgetter(0), src.head["scenarios"]) for src in sources))
     used = set(chain.from_iterable(map(itemgetter(1), src.head["scenarios"]) for src in sources))
