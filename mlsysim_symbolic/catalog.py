@@ -457,12 +457,18 @@ def _without_summaries(head: dict[str, Any]) -> dict[str, Any]:
 def _stamp(files: list[Path]) -> str:
     """The files' paths, modification times (ns) and sizes: what says they are unchanged since a bundle was made."""
     parts = []
-    for f in files:
-        try:
-            st = os.stat(f)
-        except OSError as exc:
-            raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(f)) from None
-        parts.append(f"{f}\0{st.st_mtime_ns}\0{st.st_size}")   # absolute: _files makes the folder so
+    folder = os.path.dirname(files[0]) if files else ""
+    fd = os.open(folder, os.O_RDONLY) if folder and all(os.path.dirname(f) == folder for f in files) else None
+    try:
+        for f in files:
+            try:   # by name in the open folder: no path lookup per file
+                st = os.stat(os.path.basename(f), dir_fd=fd) if fd is not None else os.stat(f)
+            except OSError as exc:
+                raise DerivationError(f"cannot read the file: {exc.strerror}", path=str(f)) from None
+            parts.append(f"{f}\0{st.st_mtime_ns}\0{st.st_size}")   # absolute: _files makes the folder so
+    finally:
+        if fd is not None:
+            os.close(fd)
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
