@@ -220,7 +220,8 @@ class TypeBuilder:
                 self.names[index] = sympy.Symbol(index, integer=True, positive=True)
 
     def reduce(self, kind: str, inner: Any, index: str) -> Any:
-        """A ``sum``/``prod`` (or ``*_upto``) or ``maximum``/``minimum`` node over the keys of ``index``."""
+        """A ``sum``/``prod`` (or ``*_upto``), ``maximum``/``minimum`` or ``argmax``/``argmin`` node over the keys of
+        ``index``."""
         t = self.t
         if index not in t.index_inputs:
             raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(t.index_inputs) or 'none'}")
@@ -232,7 +233,8 @@ class TypeBuilder:
             raise EquationError(f"{kind}(..., {index}) contains a *_upto reduction over {index!r}; reduce over its "
                                 f"keys through an output keyed by {index!r} instead")
         t.reductions[dummy] = index
-        node = {"sum": sympy.Sum, "prod": sympy.Product, "maximum": Maximum, "minimum": Minimum}[kind.removesuffix("_upto")]
+        node = {"sum": sympy.Sum, "prod": sympy.Product, "maximum": Maximum, "minimum": Minimum,
+                "argmax": ArgMax, "argmin": ArgMin}[kind.removesuffix("_upto")]
         if kind.endswith("_upto"):
             # over the keys up to and including this one, in the keyed input's order: an output keyed by `index`
             # whose upper limit n_index (the key's position, 1 for the first) is a keyed leaf
@@ -363,8 +365,7 @@ class TypeBuilder:
             raise self.fail(f"output {out_name}: over = {index!r} is not an index; indices: "
                             f"{', '.join(self.t.index_inputs) or 'none'}", *where)
         term = self.parse(out_name, text)
-        node = self.reduce("sum", term, str(index))   # the index bound like a sum's
-        expr = (ArgMax if rule == "argmax" else ArgMin)(term, *node.limits)
+        expr = self.reduce(rule, term, str(index))
         try:
             unit_of(expr, units)
         except DimensionError as exc:

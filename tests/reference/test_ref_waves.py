@@ -8,6 +8,7 @@ coverage of every wave.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from pathlib import Path
@@ -22,6 +23,7 @@ from .waves import DOMAINS, WAVES
 COMPLETE = (15, 16, 17, 18)
 
 
+@functools.cache
 def _wave_modules() -> list:
     """The reference modules that declare a ``WAVE``."""
     found = []
