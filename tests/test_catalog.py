@@ -398,7 +398,7 @@ def test_structural_problems_are_refused_when_the_file_is_read(tmp_path, text, r
 
 
 def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_blindly(tmp_path, monkeypatch):
-    import mlsysim_symbolic.catalog as catalog_module
+    import mlsysim_symbolic.sources as sources_module
 
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
     path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B/param"\n')
@@ -409,7 +409,7 @@ def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_bl
     def no_parse(*args, **kwargs):
         raise AssertionError("parsed although the cache holds this content")
 
-    monkeypatch.setattr(catalog_module.tomllib, "loads", no_parse)
+    monkeypatch.setattr(sources_module.tomllib, "loads", no_parse)
     assert load_derivations(path).scenario("S").size.magnitude == 40          # read from the cache
     monkeypatch.undo()
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
@@ -452,3 +452,81 @@ inputs.params = 10
     with pytest.raises(MissingInputError) as info:
         _ = scenario.size
     assert all(w in str(info.value) for w in ("Tiny.size", "width", "B/param"))
+
+
+def _folder(tmp_path: Path, params: int = 10) -> Path:
+    """A folder of two files: a type and a named scenario of it, in separate files (a bundle spans both)."""
+    folder = tmp_path / "folder"
+    folder.mkdir(exist_ok=True)
+    (folder / "a_types.toml").write_text(GOOD_TYPE.replace("{equation}", "P * b"), encoding="utf-8")
+    (folder / "b_named.toml").write_text(f'[scenarios.S]\ntype = "Tiny"\ninputs.params = {params}\ninputs.width = "4 B/param"\n',
+                                         encoding="utf-8")
+    return folder
+
+
+def test_the_folder_bundle_is_checked_by_each_files_stamp_and_never_trusted_blindly(tmp_path, monkeypatch):
+    """A folder's structure is one cache entry (a bundle); a file changed since, or a malformed bundle, is read again.
+    The values are hand computations: params x width = 10 x 4 B, then 11 x 4 B."""
+    import os
+
+    import mlsysim_symbolic.sources as sources_module
+
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
+    folder = _folder(tmp_path)
+    assert load_derivations(folder).scenario("S").size.magnitude == 40
+    bundles = list((tmp_path / "cache").rglob("*.heads.marshal"))
+    assert len(bundles) == 1
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("a file was read although the bundle holds its structure")
+
+    with monkeypatch.context() as m:
+        m.setattr(sources_module, "read_one", no_read)
+        cat = load_derivations(folder)                                        # from the bundle alone
+        assert sorted(cat.info) == ["Tiny"] and list(cat.declared) == ["S"] and cat.families == {"a_types": ["Tiny"]}   # a file without a family: its name
+        assert cat.declared["S"].line == 1 and cat.info["Tiny"].line == 2
+    named = folder / "b_named.toml"
+    named.write_text(named.read_text().replace("params = 10", "params = 11"))
+    os.utime(named, ns=(1, 1))                                                 # even with an older time: the stamp differs
+    assert load_derivations(folder).scenario("S").size.magnitude == 44        # changed since: read again
+    bundles[0].write_bytes(b"\x00garbage")
+    assert load_derivations(folder).scenario("S").size.magnitude == 44        # malformed: ignored, rewritten
+    import marshal
+
+    good = marshal.loads(bundles[0].read_bytes())
+    entry = list(good)
+    entry[4] = entry[4] + "\x00Extra"                                          # a count that no longer adds up
+    bundles[0].write_bytes(marshal.dumps(tuple(entry)))
+    assert sorted(load_derivations(folder).info) == ["Tiny"]
+    assert marshal.loads(bundles[0].read_bytes()) == good                      # refused, and the bundle made again
+
+
+def test_a_folder_read_from_its_bundle_still_refuses_what_clashes_with_the_shipped_catalog(tmp_path, monkeypatch):
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
+    folder = _folder(tmp_path)
+    (folder / "c_clash.toml").write_text("[scenarios.DpSgdPerExampleGradients]\ntype = 'Tiny'\n", encoding="utf-8")
+    for _ in range(2):                                                         # parsed, then from the bundle
+        with pytest.raises(DerivationError, match="named scenario DpSgdPerExampleGradients is declared twice") as info:
+            load_derivations(folder)
+        assert "c_clash.toml:1" in str(info.value)
+    (folder / "c_clash.toml").write_text("[types.PerExampleGradientScenario]\nsummary = 'again'\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DerivationError, match="scenario type PerExampleGradientScenario is declared twice"):
+            load_derivations(folder)
+    (folder / "c_clash.toml").write_text("[scenarios.T]\ntype = 'Nope'\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DerivationError, match="unknown scenario type 'Nope'"):
+            load_derivations(folder)
+
+
+@pytest.mark.parametrize("text, what", [
+    ('[scenarios."a\\u0000b"]\ntype = "PerExampleGradientScenario"\n', "the named scenario"),
+    ('[scenarios.""]\ntype = "PerExampleGradientScenario"\n', "the named scenario"),
+    ('family = "x\\u001fy"\n', "the family"),
+    ('[scenarios.S]\ntype = "A\\nB"\n', "the type"),
+])
+def test_names_with_control_characters_are_refused_when_the_file_is_read(tmp_path, text, what):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DerivationError, match=f"{what} .* must be a non-empty name without control characters"):
+        load_derivations(path)

@@ -55,10 +55,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from mlsysim_symbolic import reductions, special  # noqa: E402
-from mlsysim_symbolic.catalog import REGISTRY_FILES, catalog  # noqa: E402
+from mlsysim_symbolic.catalog import catalog  # noqa: E402
 from mlsysim_symbolic.dimensions import check_equation  # noqa: E402
 from mlsysim_symbolic.errors import DerivationError, DimensionError  # noqa: E402
 from mlsysim_symbolic.paths import derivations_dir  # noqa: E402
+from mlsysim_symbolic.sources import REGISTRY_FILES  # noqa: E402
 from mlsysim_symbolic.spec import ScenarioType  # noqa: E402
 from mlsysim_symbolic.units import COUNTED_KINDS, parse_unit, ureg  # noqa: E402
 
