@@ -20,6 +20,9 @@ Sources:
   * Tazi et al. (2025), "The Ultra-Scale Playbook: Training LLMs on GPU Clusters" (Hugging Face,
     huggingface.co/spaces/nanotron/ultrascale-playbook): "Revisiting global batch size" and
     Pipeline Parallelism, "Interleaving stages" (figure "Bubble size for PP=8").
+  * Reddi et al., Machine Learning Systems (MLSysBook), Vol. II "Distributed Training Systems",
+    callout "Engineering Calculation: Pipeline Efficiency" (harvard-edge/cs249r_book,
+    book/quarto/contents/vol2/distributed_training/distributed_training.qmd, commit 000dd0a).
   * BigScience Workshop notes, bigscience-workshop/bigscience, jz/frameworks/deepspeed.md
     (DeepSpeed pipeline efficiency gas/(gas+PP-1), commit 636f1a9, 2021-06-16).
   * NVIDIA Deep Learning Performance, GPU Performance Background User's Guide, Table 1.
@@ -446,6 +449,25 @@ def test_ultrascale_playbook_microbatch_count(data_parallel, printed_steps):
     are the microbatches per pipeline, m = B/(d·b)."""
     s = Scenarios.GpipeFourStages.variant(global_batch=1024, data_parallel=data_parallel, micro_batch=2)
     assert mag(s.microbatches, "count") == printed_steps
+
+
+@pytest.mark.parametrize("m, printed_overhead_pct, printed_efficiency_pct", [(4, 175, 36), (32, 22, 82)])
+def test_mlsysbook_pipeline_efficiency(m, printed_overhead_pct, printed_efficiency_pct):
+    """MLSysBook Vol. II, "Distributed Training Systems", Model Parallelism Limitations, callout "Engineering
+    Calculation: Pipeline Efficiency": "8-stage pipeline (P=8)", "Overhead = (P − 1)/M"; "Case A: Low Latency
+    (M=4)": "7/4 = 175%", "Efficiency = 1/(1 + 1.75) ≈ 36%"; "Case B: High Throughput (M=32)": "7/32 ≈ 22%",
+    "Efficiency = 1/(1 + 0.22) ≈ 82%".  The overhead is Megatron's bubble over the ideal time; the efficiency
+    1/(1 + x) is one minus GPipe's share of the step, M/(M + P − 1): by hand 4/11 = 36.4%, 32/39 = 82.1%.
+    (Not reproduced, and not asserted: the same chapter's Hybrid Parallelism opening prints "(64−1)/32 ≈ 98%
+    pipeline bubble overhead"; (64−1)/32 is 197% of the ideal time and 63/95 = 66% of the step — 98% is
+    63/64, the share for one microbatch.)"""
+    s = _eight_stages(m, 1)
+    x = mag(s.bubble_over_ideal, "1")
+    assert x == pytest.approx(7 / m, rel=1e-12)
+    assert round(100 * x) == printed_overhead_pct
+    efficiency = 1 - mag(s.bubble_share_of_step, "1")
+    assert efficiency == pytest.approx(1 / (1 + x), rel=1e-12) == pytest.approx(m / (m + 7), rel=1e-12)
+    assert round(100 * efficiency) == printed_efficiency_pct
 
 
 def test_deepspeed_pipeline_efficiency_at_gas_eight_times_pp():
