@@ -17,6 +17,14 @@ Sources:
   * NVIDIA nccl-tests, doc/PERFORMANCE.md and src/all_reduce.cu; printed all_reduce_perf output in
     aws-samples/awsome-distributed-training, micro-benchmarks/nccl-tests/README.md.
   * Huang et al. (2019), "GPipe", §2.3 (prints no bubble value, only "negligible when M >= 4 x K").
+  * Tazi et al. (2025), "The Ultra-Scale Playbook: Training LLMs on GPU Clusters" (Hugging Face,
+    huggingface.co/spaces/nanotron/ultrascale-playbook): "Revisiting global batch size" and
+    Pipeline Parallelism, "Interleaving stages" (figure "Bubble size for PP=8").
+  * Reddi et al., Machine Learning Systems (MLSysBook), Vol. II "Distributed Training Systems",
+    callout "Engineering Calculation: Pipeline Efficiency" (harvard-edge/cs249r_book,
+    book/quarto/contents/vol2/distributed_training/distributed_training.qmd, commit 000dd0a).
+  * BigScience Workshop notes, bigscience-workshop/bigscience, jz/frameworks/deepspeed.md
+    (DeepSpeed pipeline efficiency gas/(gas+PP-1), commit 636f1a9, 2021-06-16).
   * NVIDIA Deep Learning Performance, GPU Performance Background User's Guide, Table 1.
   * Databricks (2023), "LLM Inference Performance Engineering: Best Practices", MBU.
   * Hoffmann et al. (2022), "Training Compute-Optimal Large Language Models": §3, §4.1, Table 3.
@@ -368,7 +376,8 @@ def test_gpipe_and_megatron_bubbles():
     quantity over two denominators: share of step = x/(1 + x).
     Formula check only: neither GPipe (§2.3 prints O((K-1)/(M+K-1)) and "negligible when M >= 4 x K";
     Tables 2-3 are measured throughputs) nor Narayanan et al. (§2.2, §3.3 print formulas; Figure 6
-    plots the bubble without printed values) prints a bubble fraction for a specific p, m, v."""
+    plots the bubble without printed values) prints a bubble fraction for a specific p, m, v; the
+    printed values reproduced come from the Ultra-Scale Playbook and the DeepSpeed note (tests below)."""
     s = Scenarios.GpipeFourStages
     assert mag(s.microbatches, "count") == 32
     assert mag(s.bubble_share_of_step, "1") == pytest.approx(3 / 35, rel=1e-12)
@@ -378,6 +387,103 @@ def test_gpipe_and_megatron_bubbles():
     assert mag(s.bubble_share_of_step, "1") == pytest.approx(x / (1 + x), rel=1e-12)
     big = s.variant(global_batch=3072, data_parallel=6, micro_batch=1, stages=64)   # Table 1's 1T layout
     assert mag(big.microbatches, "count") == 512
+
+
+
+# The Ultra-Scale Playbook, Pipeline Parallelism, "Interleaving stages": the Plotly bar chart "Bubble size
+# for PP=8" prints each bar's value as a two-decimal text label.  Read from the playbook's source
+# (fragments/pp_bubblesize.html: text labels, y categories), label for label:
+PLAYBOOK_PP8_BUBBLE = [
+    (32, 8, "0.03"), (16, 8, "0.05"), (32, 4, "0.05"), (32, 2, "0.11"), (16, 4, "0.11"), (8, 8, "0.11"),
+    (32, 1, "0.22"), (16, 2, "0.22"), (8, 4, "0.22"), (4, 8, "0.22"), (4, 4, "0.44"), (8, 2, "0.44"),
+    (2, 8, "0.44"), (16, 1, "0.44"), (8, 1, "0.88"), (2, 4, "0.88"), (1, 8, "0.88"), (4, 2, "0.88"),
+    (4, 1, "1.75"), (2, 2, "1.75"), (1, 4, "1.75"), (2, 1, "3.50"), (1, 2, "3.50"), (1, 1, "7.00"),
+]
+
+
+def _eight_stages(microbatches, chunks):
+    """p = 8 with m microbatches of one sample on one data-parallel replica, v chunks per device."""
+    return Scenarios.GpipeFourStages.variant(global_batch=microbatches, data_parallel=1, micro_batch=1,
+                                             stages=8, chunks=chunks)
+
+
+@pytest.mark.parametrize("m, v, printed", PLAYBOOK_PP8_BUBBLE)
+def test_ultrascale_playbook_bubble_size_for_pp8(m, v, printed):
+    """The Ultra-Scale Playbook (Tazi et al., Hugging Face, 2025), Pipeline Parallelism, "Interleaving
+    stages": r_bubble = (1/v)·(p−1)(t_f+t_b)/(m(t_f+t_b)) = (p−1)/(v·m), "several configurations for a PP
+    setup with p=8, where the special case of m=1, v=1 corresponds to naive pipeline parallelism and the
+    configurations with v=1 are AFAB or 1F1B setups"; the figure "Bubble size for PP=8" prints the 24 bars
+    to two decimals (e.g. "m=32, v=8" 0.03, "m=32, v=1" 0.22, "m=1, v=1" 7.00).  Each printed label is
+    reproduced to its two decimals by Megatron's bubble over the ideal time; the v = 1 bars are also the
+    plain 1F1B output.  mlsysim 0.3.0's calc_pipeline_bubble(p, m, v) = (p−1)/(v·m+p−1) is the same idle
+    time over the whole step: x/(1+x) of the playbook's x."""
+    from mlsysim.physics.performance import calc_pipeline_bubble
+
+    s = _eight_stages(m, v)
+    x = mag(s.interleaved_bubble_over_ideal, "1")
+    assert f"{x:.2f}" == printed
+    if v == 1:
+        assert f"{mag(s.bubble_over_ideal, '1'):.2f}" == printed
+        assert mag(s.bubble_share_of_step, "1") == pytest.approx(calc_pipeline_bubble(8, m), rel=1e-12)
+    assert calc_pipeline_bubble(8, m, v_stages=v) == pytest.approx(x / (1 + x), rel=1e-12)
+
+
+def test_ultrascale_playbook_naive_pipeline_is_over_ideal_not_share_of_step():
+    """The Playbook's first formula, for one batch through p stages with no micro-batching:
+    r_bubble = (p−1)(t_f+t_b)/(t_f+t_b) = p−1, printed 7.00 for p = 8 (m=1, v=1 bar).  That is the bubble
+    over the ideal time; the share of the step, GPipe's (K−1)/(M+K−1), is 7/8 for the same pipeline and
+    would print 0.88 — the two quantities the type keeps apart."""
+    s = _eight_stages(1, 1)
+    assert mag(s.bubble_over_ideal, "1") == 8 - 1
+    assert mag(s.bubble_share_of_step, "1") == pytest.approx(7 / 8, rel=1e-12)
+    assert f"{mag(s.bubble_share_of_step, '1'):.2f}" != "7.00"
+
+
+@pytest.mark.parametrize("data_parallel, printed_steps", [(128, 4), (512, 1)])
+def test_ultrascale_playbook_microbatch_count(data_parallel, printed_steps):
+    """The Ultra-Scale Playbook, "Revisiting global batch size": bs = gbs = mbs × grad_acc × dp, and the
+    concrete example "Our batch size will thus be 1,024 samples ... a single GPU can only fit mbs=2 in
+    memory, and we have 128 GPUs available for training. This means with 4 gradient accumulation steps,
+    we'll achieve our goal of 1,024 samples"; "what if we suddenly have 512 GPUs available? ... keeping
+    mbs=2 and setting the number of gradient accumulation steps to 1".  The accumulation steps per replica
+    are the microbatches per pipeline, m = B/(d·b)."""
+    s = Scenarios.GpipeFourStages.variant(global_batch=1024, data_parallel=data_parallel, micro_batch=2)
+    assert mag(s.microbatches, "count") == printed_steps
+
+
+@pytest.mark.parametrize("m, printed_overhead_pct, printed_efficiency_pct", [(4, 175, 36), (32, 22, 82)])
+def test_mlsysbook_pipeline_efficiency(m, printed_overhead_pct, printed_efficiency_pct):
+    """MLSysBook Vol. II, "Distributed Training Systems", Model Parallelism Limitations, callout "Engineering
+    Calculation: Pipeline Efficiency": "8-stage pipeline (P=8)", "Overhead = (P − 1)/M"; "Case A: Low Latency
+    (M=4)": "7/4 = 175%", "Efficiency = 1/(1 + 1.75) ≈ 36%"; "Case B: High Throughput (M=32)": "7/32 ≈ 22%",
+    "Efficiency = 1/(1 + 0.22) ≈ 82%".  The overhead is Megatron's bubble over the ideal time; the efficiency
+    1/(1 + x) is one minus GPipe's share of the step, M/(M + P − 1): by hand 4/11 = 36.4%, 32/39 = 82.1%.
+    (Not reproduced, and not asserted: the same chapter's Hybrid Parallelism opening prints "(64−1)/32 ≈ 98%
+    pipeline bubble overhead"; (64−1)/32 is 197% of the ideal time and 63/95 = 66% of the step — 98% is
+    63/64, the share for one microbatch.)"""
+    s = _eight_stages(m, 1)
+    x = mag(s.bubble_over_ideal, "1")
+    assert x == pytest.approx(7 / m, rel=1e-12)
+    assert round(100 * x) == printed_overhead_pct
+    efficiency = 1 - mag(s.bubble_share_of_step, "1")
+    assert efficiency == pytest.approx(1 / (1 + x), rel=1e-12) == pytest.approx(m / (m + 7), rel=1e-12)
+    assert round(100 * efficiency) == printed_efficiency_pct
+
+
+def test_deepspeed_pipeline_efficiency_at_gas_eight_times_pp():
+    """BigScience Workshop notes, jz/frameworks/deepspeed.md (DeepSpeed's pipeline engine, 2021): "if you set
+    `gas=8*PP` you should get 90% pipeline efficiency. Theoretical pipeline efficiency is:
+    efficiency = gas / (gas + PP - 1)", and "Say you split a model across 20 pipeline stages and want 90% PP
+    efficiency".  The efficiency is one minus GPipe's share of the step.  By hand: gas = 8·PP gives
+    8·PP/(9·PP − 1), 94.1% at PP = 2 falling to 8/9 = 88.9%, so 90% to the one figure printed for every PP;
+    at the note's 20 stages 160/179 = 89.4%."""
+    for pp in range(2, 65):
+        s = Scenarios.GpipeFourStages.variant(global_batch=8 * pp, data_parallel=1, micro_batch=1, stages=pp)
+        efficiency = 1 - mag(s.bubble_share_of_step, "1")
+        assert efficiency == pytest.approx(8 * pp / (8 * pp + pp - 1), rel=1e-12)
+        assert round(efficiency, 1) == 0.9
+    twenty = Scenarios.GpipeFourStages.variant(global_batch=160, data_parallel=1, micro_batch=1, stages=20)
+    assert 1 - mag(twenty.bubble_share_of_step, "1") == pytest.approx(160 / 179, rel=1e-12)
 
 
 # ---------------------------------------------------------------------- GEMM intensity
