@@ -51,6 +51,11 @@ class ResultView:
             if source == "input":
                 values[field] = planner.inputs.get(name)
                 continue
+            if source == "attribute":   # a text field of a registry input: a grid's region name
+                head, _, attr = name.partition(".")
+                entry = planner.inputs.get(head)
+                values[field] = None if entry is None else getattr(entry, attr)
+                continue
             if source == "member":   # a tuple of outputs
                 try:
                     values[field] = tuple(_shown(planner.member(p), plain.get(field)) for p in planner.type.members[name][0])
