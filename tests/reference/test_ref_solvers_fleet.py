@@ -20,7 +20,9 @@ from .compare import assert_close
 
 mlsysim = pytest.importorskip("mlsysim")
 from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
-from mlsysim.solvers import EconomicsModel, SustainabilityModel  # noqa: E402
+from mlsysim.hardware.registry import Hardware  # noqa: E402
+from mlsysim.models.registry import Models  # noqa: E402
+from mlsysim.solvers import EconomicsModel, EfficiencyModel, SustainabilityModel  # noqa: E402
 from mlsysim.systems.registry import Clusters  # noqa: E402
 
 #: Our grid-registry key -> mlsysim's object (a Datacenter, or a bare GridProfile, as SustainabilityModel takes both).
@@ -156,6 +158,54 @@ def test_economics_derivative_matches_mlsysims_central_difference():
     kw = {"datacenter": Datacenters.EU_Average, "mfu": 0.45, "infrastructure_multiplier": 2.0}
     up, down = (EconomicsModel().solve(fleet, 90, amortization_years=4 + e, **kw).tco_usd for e in (h, -h))
     assert_close(ours.to("USD/common_year"), Q_((up - down) / (2 * h), "USD/common_year"), "d TCO / d amortization_years", rel=1e-6)
+
+
+# ---------------------------------------------------------------------- EfficiencyModel
+#: named scenario -> (mlsysim model, mlsysim device, EfficiencyModel.solve keyword arguments)
+EFFICIENCY = {
+    "Gpt3FfnEfficiencyH100": (Models.Language.GPT3, Hardware.Cloud.H100, {}),
+    "Llama3_8BFlashAttentionA100": (Models.Language.Llama3_8B, Hardware.Cloud.A100,
+                                    {"workload_type": "attention", "use_flash_attention": True, "precision": "fp16_dense",
+                                     "efficiency": 0.6}),
+    "Llama3_70BAttentionB200": (Models.Language.Llama3_70B, Hardware.Cloud.B200, {"workload_type": "attention", "precision": "fp8"}),
+    "ResNet50ConvT4": (Models.Vision.ResNet50, Hardware.Cloud.T4, {"workload_type": "conv", "precision": "int8", "efficiency": 0.4}),
+    "Gpt2OtherKernelsMI300X": (Models.Language.GPT2, Hardware.Cloud.MI300X, {"workload_type": "other", "precision": "fp32",
+                                                                            "efficiency": 0.95}),
+}
+
+
+@pytest.mark.parametrize("key", sorted(EFFICIENCY))
+def test_efficiency_every_field(key):
+    model, device, kwargs = EFFICIENCY[key]
+    ours = Scenarios[key]
+    assert ours.inputs["model"].name == model.name and ours.inputs["hardware"].name == device.name
+    _same_result(ours.result, EfficiencyModel().solve(model, device, **kwargs), key)
+
+
+@pytest.mark.parametrize("workload_type", ["ffn", "attention", "conv", "other"])
+@pytest.mark.parametrize("flash", [False, True])
+@pytest.mark.parametrize("efficiency", [0.1, 0.5, 0.8, 1.0])
+def test_efficiency_every_branch_and_cap(workload_type, flash, efficiency):
+    """Every kernel type, with and without FlashAttention, below and above each cap (mlsysim's own devices bind)."""
+    ours = Scenarios.Gpt3FfnEfficiencyH100.variant(hardware=Hardware.Cloud.H200, workload_type=workload_type,
+                                                   use_flash_attention=flash, efficiency=efficiency, precision="fp8")
+    theirs = EfficiencyModel().solve(Models.Language.GPT3, Hardware.Cloud.H200, workload_type=workload_type,
+                                     use_flash_attention=flash, precision="fp8", efficiency=efficiency)
+    _same_result(ours.result, theirs, f"{workload_type}/{flash}/{efficiency}")
+
+
+def test_efficiency_derivative_matches_mlsysims_central_difference():
+    s = Scenarios.ResNet50ConvT4
+    d = s.diff("achievable_flops", "efficiency")
+    t = s.type
+    R, m_lo, m_hi, eta_ref = (t.variable(n).symbol for n in ("R", "mfu_low", "mfu_high", "reference_efficiency"))
+    # below the 55 % cap: R_a = R (m_lo + m_hi)/2 eta/eta_ref, so dR_a/deta = R (m_lo + m_hi) / (2 eta_ref) (a Heaviside of the cap is 1)
+    assert sympy.simplify(d.replace(sympy.Heaviside, lambda *a: 1) - R * (m_lo + m_hi) / (2 * eta_ref)) == 0
+    ours = {r["input"]: r for r in s.local_sensitivity("achievable_flops").to_records()}["efficiency"]["derivative_value"]
+    h = 1e-5
+    up, down = (EfficiencyModel().solve(Models.Vision.ResNet50, Hardware.Cloud.T4, workload_type="conv", precision="int8",
+                                        efficiency=0.4 + e).achievable_flops.m_as("TFLOPs/s") for e in (h, -h))
+    assert_close(ours.to("TFLOP/s"), Q_((up - down) / (2 * h), "TFLOP/s"), "d achievable_flops / d efficiency", rel=1e-6)
 
 
 # ---------------------------------------------------------------------- the grid registry
