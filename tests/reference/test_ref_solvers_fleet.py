@@ -19,8 +19,8 @@ from mlsysim_symbolic.units import Q_
 from .compare import assert_close
 
 mlsysim = pytest.importorskip("mlsysim")
-from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
 from mlsysim.hardware.registry import Hardware  # noqa: E402
+from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
 from mlsysim.models.registry import Models  # noqa: E402
 from mlsysim.solvers import EconomicsModel, EfficiencyModel, SustainabilityModel  # noqa: E402
 from mlsysim.systems.registry import Clusters  # noqa: E402
