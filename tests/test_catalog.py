@@ -10,11 +10,11 @@ import pytest
 import sympy
 
 from mlsysim_symbolic import DerivationError, MissingInputError, load_derivations
-from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.catalog import REGISTRY_FILES, catalog
 from mlsysim_symbolic.dimensions import check_equation
 from mlsysim_symbolic.paths import derivations_dir
 
-FILES = sorted(p for p in derivations_dir().glob("*.toml") if p.name not in {"workloads.toml", "hardware.toml"})
+FILES = sorted(p for p in derivations_dir().glob("*.toml") if p.name not in REGISTRY_FILES)
 
 
 def test_catalog_loads():
@@ -50,6 +50,7 @@ def test_every_file_loads_on_its_own_checks(path):
 def test_shipped_in_the_package_folder():
     assert (derivations_dir() / "workloads.toml").is_file()
     assert (derivations_dir() / "hardware.toml").is_file()
+    assert (derivations_dir() / "grids.toml").is_file()
 
 
 GOOD_TYPE = """

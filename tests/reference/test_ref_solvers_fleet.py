@@ -22,7 +22,7 @@ mlsysim = pytest.importorskip("mlsysim")
 from mlsysim.hardware.registry import Hardware  # noqa: E402
 from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
 from mlsysim.models.registry import Models  # noqa: E402
-from mlsysim.solvers import EconomicsModel, EfficiencyModel, SustainabilityModel  # noqa: E402
+from mlsysim.solvers import EconomicsModel, EfficiencyModel, InferenceScalingModel, SustainabilityModel  # noqa: E402
 from mlsysim.systems.registry import Clusters  # noqa: E402
 
 #: Our grid-registry key -> mlsysim's object (a Datacenter, or a bare GridProfile, as SustainabilityModel takes both).
@@ -40,6 +40,9 @@ def _same_result(ours, theirs, label: str) -> None:
         a, b = getattr(ours, field), getattr(theirs, field)
         if isinstance(b, (bool, str)) or b is None:
             assert a == b and type(a) is type(b), f"{label}.{field}: ours {a!r} != mlsysim {b!r}"
+        elif hasattr(type(b), "model_fields"):   # a nested result (InferenceScalingResult.serving_detail is a ServingResult)
+            assert type(a).__name__ == "ResultView" and repr(a).startswith(type(b).__name__ + "("), f"{label}.{field}: {a!r}"
+            _same_result(a, b, f"{label}.{field}")
         elif isinstance(b, dict):
             assert list(a) == list(b), f"{label}.{field}: keys {list(a)} != {list(b)}"
             for k in b:
@@ -206,6 +209,62 @@ def test_efficiency_derivative_matches_mlsysims_central_difference():
     up, down = (EfficiencyModel().solve(Models.Vision.ResNet50, Hardware.Cloud.T4, workload_type="conv", precision="int8",
                                         efficiency=0.4 + e).achievable_flops.m_as("TFLOPs/s") for e in (h, -h))
     assert_close(ours.to("TFLOP/s"), Q_((up - down) / (2 * h), "TFLOP/s"), "d achievable_flops / d efficiency", rel=1e-6)
+
+
+# ---------------------------------------------------------------------- InferenceScalingModel
+#: named scenario -> (mlsysim model, mlsysim device, InferenceScalingModel.solve keyword arguments)
+INFERENCE_SCALING = {
+    "Llama3_8BReasoningH100": (Models.Language.Llama3_8B, Hardware.Cloud.H100, {}),
+    "Llama3_70BReasoningH200Fp8": (Models.Language.Llama3_70B, Hardware.Cloud.H200,
+                                   {"reasoning_steps": 32, "context_length": 4096, "precision": "fp8"}),
+    "DeepSeekV3ReasoningB200": (Models.Language.DeepSeek_V3, Hardware.Cloud.B200,
+                                {"reasoning_steps": 16, "context_length": 8192, "precision": "fp8"}),
+    "Mixtral8x7BReasoningA100Int8": (Models.Language.Mixtral_8x7B, Hardware.Cloud.A100,
+                                     {"reasoning_steps": 4, "context_length": 1024, "precision": "int8", "efficiency": 0.7}),
+    "Llama2_7BReasoningJetsonOrinInt4": (Models.Language.Llama2_7B, Hardware.Edge.JetsonAGXOrin,
+                                         {"reasoning_steps": 12, "context_length": 512, "precision": "int4"}),
+}
+
+
+@pytest.mark.parametrize("key", sorted(INFERENCE_SCALING))
+def test_inference_scaling_every_field(key):
+    model, device, kwargs = INFERENCE_SCALING[key]
+    ours = Scenarios[key]
+    assert ours.inputs["model"].name == model.name and ours.inputs["hardware"].name == device.name
+    _same_result(ours.result, InferenceScalingModel().solve(model, device, **kwargs), key)
+
+
+def test_inference_scaling_is_one_check_each_way_and_takes_mlsysims_objects():
+    """The two branches of the memory wall, a device with no TDP (0 J in both), and mlsysim's own objects."""
+    r = {k: Scenarios[k].result.feasible for k in INFERENCE_SCALING}
+    assert r["DeepSeekV3ReasoningB200"] is False and r["Llama3_8BReasoningH100"] is True
+    ours = Scenarios.Llama3_8BReasoningH100.variant(model=Models.Language.Llama2_13B, hardware=Hardware.Cloud.Graphcore_GC200,
+                                                    reasoning_steps=3, context_length=300, precision="fp32")
+    theirs = InferenceScalingModel().solve(Models.Language.Llama2_13B, Hardware.Cloud.Graphcore_GC200, reasoning_steps=3,
+                                           context_length=300, precision="fp32")
+    _same_result(ours.result, theirs, "Llama-2 13B on a GC200")
+    assert ours.result.energy_per_query.to("J").magnitude == 0
+
+
+def test_inference_scaling_derivative_matches_mlsysims_central_difference():
+    s = Scenarios.Llama3_70BReasoningH200Fp8
+    d = s.diff("total_reasoning_time", "reasoning_steps")
+    t = s.type
+    v = {n: t.variable(n).symbol for n in ("tokens_per_step", "tokens_per_decode_step", "BW", "layers", "layer_tax", "parameters",
+                                           "bytes_8bit", "kv_vectors", "kv_heads", "head_dim", "context_length", "batch_size",
+                                           "cache_width_params")}
+    # T = TTFT + K n_s ITL / n_1 with ITL = (P b_8 + n_V L n_kv d_h S B b_8 w_v)/BW + L t_L at fp8: dT/dK = n_s ITL / n_1
+    itl = ((v["parameters"] * v["bytes_8bit"] + v["kv_vectors"] * v["layers"] * v["kv_heads"] * v["head_dim"] * v["context_length"]
+            * v["batch_size"] * v["bytes_8bit"] * v["cache_width_params"]) / v["BW"] + v["layers"] * v["layer_tax"])
+    assert sympy.simplify(d - v["tokens_per_step"] * itl / v["tokens_per_decode_step"]) == 0
+    ours = {r["input"]: r for r in s.local_sensitivity("total_reasoning_time").to_records()}["reasoning_steps"]["derivative_value"]
+    theirs = InferenceScalingModel().solve(Models.Language.Llama3_70B, Hardware.Cloud.H200, reasoning_steps=32, context_length=4096,
+                                           precision="fp8")
+    assert_close(ours.to("ms"), theirs.time_per_step, "dT/dK = time per step")
+    # the steps are whole numbers: the central difference over K +- 1 (exact for a line)
+    up, down = (InferenceScalingModel().solve(Models.Language.Llama3_70B, Hardware.Cloud.H200, reasoning_steps=32 + e,
+                                              context_length=4096, precision="fp8").total_reasoning_time for e in (1, -1))
+    assert_close(ours.to("ms"), (up - down) / 2, "d total_reasoning_time / d reasoning_steps")
 
 
 # ---------------------------------------------------------------------- the grid registry
