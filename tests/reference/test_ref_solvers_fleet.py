@@ -288,3 +288,19 @@ def test_grid_registry_equals_mlsysims():
         assert ours.source.ref == prov.ref and ours.source.url == (prov.url or "")
         if grid is theirs and theirs.renewable_pct is not None:
             assert_close(ours.renewable_share.to("percent").magnitude, theirs.renewable_pct, f"{key}.renewable_share")
+
+
+def test_a_grid_input_refuses_bad_values_by_name():
+    from mlsysim_symbolic import InputError, UnknownNameError
+
+    s = Scenarios.Research256SustainabilityUs
+    with pytest.raises(UnknownNameError, match=r"datacenter: unknown grid 'Quebek'.*did you mean 'Quebec'"):
+        s.variant(datacenter="Quebek")
+    with pytest.raises(InputError, match=r"datacenter: expected a grid .* got HardwareNode"):
+        s.variant(datacenter=Hardware.Cloud.H100)
+    with pytest.raises(UnknownNameError, match=r"unknown field 'carbon_intensty'"):
+        s.variant(datacenter={"name": "Lab", "carbon_intensty": "100 g/kWh", "pue": 1.2, "wue": "0.5 L/kWh"})
+    # a grid stated inline: 100 g/kWh at PUE 1.2 over the run's 129,024 kWh of IT energy (hand: 129,024 x 1.2 x 0.1 kg)
+    inline = s.variant(datacenter={"name": "Lab", "region": "Lab grid", "carbon_intensity": "100 g/kWh", "pue": 1.2, "wue": "0.5 L/kWh"})
+    assert inline.result.region_name == "Lab grid"
+    assert inline.result.carbon_footprint_kg == pytest.approx(129_024 * 1.2 * 0.1, rel=1e-12)
