@@ -180,6 +180,9 @@ def grid_from_mlsysim(value: Any, label: str = "") -> Grid | None:
     A ``GridProfile`` gives its carbon intensity (``carbon_intensity_g_kwh`` g/kWh), PUE and WUE (L/kWh); a
     ``Datacenter`` its grid's intensity and WUE with its own ``pue`` (``pue_override`` or the grid's), and the
     grid's display name as ``region`` (what mlsysim's SustainabilityModel reports as ``region_name``).
+
+    >>> grid_from_mlsysim("US_Avg") is None      # a registry key is not an mlsysim object (GridKind looks it up)
+    True
     """
     names = {cls.__name__ for cls in type(value).__mro__}
     if "Datacenter" in names and hasattr(value, "grid"):
