@@ -28,7 +28,7 @@ from .errors import (
     UnitError,
     UnknownNameError,
 )
-from .registry import hardware, workloads
+from .registry import grids, hardware, workloads
 from .scenario import Scenario
 from .units import Q_, ureg
 
@@ -47,6 +47,7 @@ __all__ = [
     "UnexpectedNameError",
     "UnitError",
     "UnknownNameError",
+    "grids",
     "hardware",
     "load_derivations",
     "types",

@@ -26,7 +26,7 @@ from typing import Any
 import pint
 
 from .errors import InputError, UnitError
-from .registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, field_quantity, make_entry
+from .registry import GRID_FIELDS, HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Grid, Hardware, Workload, field_quantity, make_entry
 from .units import Q_
 
 #: mlsysim 0.3.0 workload field (all workload classes) -> our field.  ``source.*`` is the entry's Source.
@@ -171,3 +171,33 @@ def _converted(value: Any, target: str, schema: Mapping[str, tuple[str, str, boo
         return value if unit == "count" and isinstance(value, int) else Q_(value, unit)
     raise InputError(f"{label}: {type(value).__name__} {value!r} is neither a quantity nor a number")
 
+
+
+def grid_from_mlsysim(value: Any, label: str = "") -> Grid | None:
+    """The :class:`~mlsysim_symbolic.registry.Grid` of an mlsysim ``GridProfile`` or ``Datacenter``; ``None`` when
+    ``value`` is neither.
+
+    A ``GridProfile`` gives its carbon intensity (``carbon_intensity_g_kwh`` g/kWh), PUE and WUE (L/kWh); a
+    ``Datacenter`` its grid's intensity and WUE with its own ``pue`` (``pue_override`` or the grid's), and the
+    grid's display name as ``region`` (what mlsysim's SustainabilityModel reports as ``region_name``).
+
+    >>> grid_from_mlsysim("US_Avg") is None      # a registry key is not an mlsysim object (GridKind looks it up)
+    True
+    """
+    names = {cls.__name__ for cls in type(value).__mro__}
+    if "Datacenter" in names and hasattr(value, "grid"):
+        grid, category = value.grid, "datacenter"
+    elif "GridProfile" in names and hasattr(value, "carbon_intensity_g_kwh"):
+        grid, category = value, "grid"
+    else:
+        return None
+    try:
+        raw: dict[str, Any] = {
+            "name": str(value.name), "category": category, "region": str(grid.name),
+            "carbon_intensity": Q_(float(grid.carbon_intensity_g_kwh), "g/kWh"), "pue": float(value.pue),
+            "wue": Q_(float(grid.wue), "L/kWh")}
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{label + ': ' if label else ''}mlsysim {type(value).__name__} {getattr(value, 'name', '')!r}: {exc}") from None
+    entry = make_entry(Grid, raw["name"], raw, GRID_FIELDS)
+    assert isinstance(entry, Grid)
+    return entry

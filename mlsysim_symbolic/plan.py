@@ -310,6 +310,22 @@ class Planner:
                     return False
         return True
 
+    def composed_tree(self, sym: sympy.Symbol) -> sympy.Expr:
+        """A used type's output over our leaves, at the options our choice inputs bound to its choices pick, through
+        the first of its alternatives whose inputs the bind table binds and this scenario sets (a latent-attention KV
+        cache only for a model that states its latent rank)."""
+        t = self.type
+        form = t.composed_forms.get(sym)
+        if form is None:
+            return t.composed[sym]
+        sub, output, mapping, choice_map = form
+        choices = {c: self._bound.choices[ours] for c, ours in choice_map.items() if ours in self._bound.choices}
+
+        def available(expr: sympy.Expr) -> bool:
+            return all(s in mapping for s in expr.free_symbols if s in sub.leaves) and self.available(expr.xreplace(mapping))
+
+        return sub.expand(output, choices, available=available).xreplace(mapping)
+
     def expression(self, output: str, expand: bool = False, choices: Mapping[str, str] | None = None) -> sympy.Expr:
         """The tree of ``output`` at this scenario's choices: over inputs and earlier outputs, or the leaves only."""
         picked = {**self._bound.choices, **(choices or {})}
@@ -319,7 +335,7 @@ class Planner:
                     return self.plan(output, tuple((choices or {}).items())).expr
                 except MissingInputError:
                     pass
-            return self.type.expand(output, picked, available=self.available)
+            return self.type.expand(output, picked, available=self.available, composed=self.composed_tree)
         return self.type.branch(output, picked, self.available).expr
 
     def expanded(self, output: str, choices: Mapping[str, str] | None = None) -> sympy.Expr:
@@ -394,7 +410,8 @@ class Planner:
         seen: set[sympy.Symbol] = set()
 
         def inline(expr: sympy.Expr) -> sympy.Expr:
-            subs = {s: t.expand(t.output_symbols[s], picked, self.available) if s in t.output_symbols else t.composed[s]
+            subs = {s: t.expand(t.output_symbols[s], picked, self.available, self.composed_tree) if s in t.output_symbols
+                    else self.composed_tree(s)
                     for s in expr.free_symbols if s in t.output_symbols or s in t.composed}
             return expr.xreplace(subs) if subs else expr
 
@@ -413,7 +430,7 @@ class Planner:
                 if dep in t.output_symbols:
                     visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
                 elif dep in t.composed:
-                    visit(dep, t.composed[dep])
+                    visit(dep, self.composed_tree(dep))
                 elif dep in t.leaves and t.leaves[dep].extra.get("scenario_input") in self._subs:
                     visit(dep, dep)
             chain.append((sym, self._expand_reductions(expr)))

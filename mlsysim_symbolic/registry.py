@@ -1,6 +1,6 @@
-"""Registries of workloads (models) and hardware, each entry with its provenance.
+"""Registries of workloads (models), hardware and grid regions, each entry with its provenance.
 
-The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml``
+The data live in ``derivations/workloads.toml``, ``derivations/hardware.toml`` and ``derivations/grids.toml``
 (facts from mlsysim 0.3.0's registries and the papers and datasheets they cite).
 
 >>> from mlsysim_symbolic.registry import workloads
@@ -11,6 +11,8 @@ The data live in ``derivations/workloads.toml`` and ``derivations/hardware.toml`
 <Quantity(6e+09, 'byte')>
 >>> gpt2.source.ref
 'Radford et al. (2019), Language Models are Unsupervised Multitask Learners'
+>>> grids()["Quebec"].carbon_intensity, grids()["Quebec_Hydro"].region
+(<Quantity(20.0, 'gram / kilowatt_hour')>, 'Quebec (Hydro)')
 """
 
 from __future__ import annotations
@@ -69,6 +71,16 @@ HARDWARE_FIELDS: dict[str, tuple[str, str, bool]] = {
     "tdp": ("W", "thermal design power", False),
     "dispatch_tax": ("s", "kernel dispatch overhead", False),
     "unit_cost": ("USD", "unit price", False),
+}
+
+#: Field name -> (unit, meaning) of the numeric fields a grid region or datacenter may carry.
+GRID_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "carbon_intensity": ("g/kWh", "grid carbon intensity (CO2e per kWh)", False),
+    "pue": ("1", "power usage effectiveness (facility over IT energy)", False),
+    "wue": ("L/kWh", "water usage effectiveness (water per kWh)", False),
+    "renewable_share": ("%", "renewable share of generation", False),
+    "latitude": ("1", "latitude in degrees", False),
+    "longitude": ("1", "longitude in degrees", False),
 }
 
 
@@ -169,6 +181,12 @@ class Hardware(Entry):
     schema = HARDWARE_FIELDS
 
 
+class Grid(Entry):
+    """A regional power grid or a datacenter on one: carbon intensity, PUE and WUE, with provenance."""
+
+    schema = GRID_FIELDS
+
+
 class Registry(Mapping[str, Entry]):
     """A read-only mapping of registry keys to entries; unknown keys list the known ones."""
 
@@ -217,7 +235,8 @@ def _convert(value: Any, where: str, path: Path) -> Any:
     return value
 
 
-_TEXT_FIELDS = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description"}
+_TEXT_FIELDS = {"name", "registry", "kind", "architecture", "category", "training_hardware_label", "description",
+                "region", "grid", "primary_source"}
 
 
 #: Unit names of other registries (mlsysim's) that ours spells otherwise: ``Bparam`` is a billion parameters.
@@ -318,7 +337,7 @@ def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[s
             entries[key] = make_entry(cls, key, raw, schema, str(path))
         except InputError as exc:
             raise DerivationError(f"{table}: {exc}", path=str(path)) from None
-    return Registry(table.rstrip("s") if table != "hardware" else "hardware", entries)
+    return Registry({"workloads": "workload", "hardware": "hardware", "grids": "grid"}.get(table, table), entries)
 
 
 @cache
@@ -331,3 +350,9 @@ def workloads(path: str | None = None) -> Registry:
 def hardware(path: str | None = None) -> Registry:
     """The hardware registry (``derivations/hardware.toml`` unless ``path`` is given)."""
     return _load(Path(path) if path else derivations_dir() / "hardware.toml", "hardware", Hardware, HARDWARE_FIELDS)
+
+
+@cache
+def grids(path: str | None = None) -> Registry:
+    """The grid-region and datacenter registry (``derivations/grids.toml`` unless ``path`` is given)."""
+    return _load(Path(path) if path else derivations_dir() / "grids.toml", "grids", Grid, GRID_FIELDS)

@@ -51,6 +51,16 @@ class ResultView:
             if source == "input":
                 values[field] = planner.inputs.get(name)
                 continue
+            if source == "attribute":   # a text field of a registry input: a grid's region name
+                head, _, attr = name.partition(".")
+                entry = planner.inputs.get(head)
+                values[field] = None if entry is None else getattr(entry, attr)
+                continue
+            if source == "used result":   # a composed type's view over the inputs bound to it (mlsysim's nested result)
+                sub, bind = planner.type.use_binds[name]
+                assert sub.result is not None
+                values[field] = ResultView(sub.result, Planner(sub, {s: planner.given[p] for s, p in bind.items()}))
+                continue
             if source == "member":   # a tuple of outputs
                 try:
                     values[field] = tuple(_shown(planner.member(p), plain.get(field)) for p in planner.type.members[name][0])

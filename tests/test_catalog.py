@@ -13,8 +13,9 @@ from mlsysim_symbolic import DerivationError, MissingInputError, load_derivation
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.dimensions import check_equation
 from mlsysim_symbolic.paths import derivations_dir
+from mlsysim_symbolic.sources import REGISTRY_FILES
 
-FILES = sorted(p for p in derivations_dir().glob("*.toml") if p.name not in {"workloads.toml", "hardware.toml"})
+FILES = sorted(p for p in derivations_dir().glob("*.toml") if p.name not in REGISTRY_FILES)
 
 
 def test_catalog_loads():
@@ -50,6 +51,7 @@ def test_every_file_loads_on_its_own_checks(path):
 def test_shipped_in_the_package_folder():
     assert (derivations_dir() / "workloads.toml").is_file()
     assert (derivations_dir() / "hardware.toml").is_file()
+    assert (derivations_dir() / "grids.toml").is_file()
 
 
 GOOD_TYPE = """

@@ -427,7 +427,8 @@ class TypeBuilder:
             raise self.fail(str(exc), *where) from None
         names, renames = raw.get("fields"), raw.get("from") or {}
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(renames, Mapping):
-            raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output or input", *where)
+            raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output, input "
+                            "or input.field (a field of a registry input)", *where)
         fields = []
         for field in names:
             source = str(renames.get(field, field))
@@ -440,9 +441,15 @@ class TypeBuilder:
                 fields.append((field, "by option", source))   # a dict over the options of its one choice argument
             elif source in t.inputs:
                 fields.append((field, "input", source))
+            elif source in t.use_binds and t.use_binds[source][0].result is not None:
+                fields.append((field, "used result", source))   # a composed type's own result view (mlsysim's nested result)
+            elif source.partition(".")[0] in t.inputs and t.inputs[source.partition(".")[0]].kind in ("workload", "hardware", "grid") \
+                    and source.partition(".")[2].isidentifier():
+                fields.append((field, "attribute", source))   # a text field of a registry entry (a grid's region name)
             else:
-                raise self.fail(f"result field {field!r} is neither an output without arguments nor an input; "
-                                f"name its source in result.from", *where)
+                raise self.fail(f"result field {field!r} is neither an output without arguments, an input, a field of a "
+                                f"registry input (input.field) nor a used type with a result view; name its source in result.from",
+                                *where)
         unknown = sorted(set(renames) - set(names))
         if unknown:
             raise self.fail(f"result.from names fields that are not in result.fields: {', '.join(unknown)}", *where)

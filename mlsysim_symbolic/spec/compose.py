@@ -59,6 +59,7 @@ class Composition(Mapping):
                     raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is not an input of {owner.name}", "uses", use)
                 self._bind(use, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
             owner.uses[use] = type_name
+            owner.use_binds[use] = (sub, {str(k): str(v) for k, v in bind.items()})
             self.subs[use] = (sub, mapping, choice_map)
 
     def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
@@ -131,7 +132,8 @@ class Composition(Mapping):
             raise EquationError(f"{use}.{output} takes arguments ({', '.join(out.arguments)}); only outputs without arguments compose")
         if out.choice is not None:
             raise EquationError(f"{use}.{output} depends on the choice {out.choice}; compose one without a choice")
-        expr = sub.expand(output)
+        # an output stated as alternatives composes through the first whose inputs the bind table binds
+        expr = sub.expand(output, available=lambda e: all(s in mapping for s in e.free_symbols if s in sub.leaves))
         for dummy in sub.reductions:
             if dummy in mapping:
                 self.owner.reductions[mapping[dummy]] = mapping[dummy].name
@@ -147,6 +149,7 @@ class Composition(Mapping):
             self.taken.add(proxy.name)
             self.proxies[proxy_key] = proxy
             self.owner.composed[proxy] = expr.xreplace(mapping)
+            self.owner.composed_forms[proxy] = (sub, output, mapping, choice_map)
             self.owner.composed_variables[proxy] = Variable(
                 name=f"{use}.{output}", symbol=proxy, unit=out.variable.unit, meaning=out.doc or out.variable.meaning,
                 latex=out.variable.latex, role="composed")

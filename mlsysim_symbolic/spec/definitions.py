@@ -103,7 +103,7 @@ class ResultSpec:
     """A result view (mlsysim's ``scenario.result``): its class name and each field with the output or input it shows."""
 
     name: str
-    fields: tuple[tuple[str, str, str], ...]   # (field, "output" | "input" | "by option", our name)
+    fields: tuple[tuple[str, str, str], ...]   # (field, "output" | "input" | "member" | "by option" | "attribute" | "used result", our name)
     plain: tuple[tuple[str, str], ...] = ()    # fields mlsysim keeps as plain numbers in a unit: (field, unit)
 
 

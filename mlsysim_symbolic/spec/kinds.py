@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -30,9 +30,21 @@ import sympy
 
 from ..errors import InputError, UnknownNameError
 from ..evaluate import compile_tree, to_base_factor
-from ..interop import from_mlsysim
+from ..interop import from_mlsysim, grid_from_mlsysim
 from ..parse import parse_equation
-from ..registry import HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Hardware, Workload, hardware, make_entry, workloads
+from ..registry import (
+    GRID_FIELDS,
+    HARDWARE_FIELDS,
+    WORKLOAD_FIELDS,
+    Entry,
+    Grid,
+    Hardware,
+    Workload,
+    grids,
+    hardware,
+    make_entry,
+    workloads,
+)
 from ..units import Q_, parse_quantity, to_base
 from ..variables import Variable
 from .definitions import InputSpec, ReadOnlyDict
@@ -337,6 +349,27 @@ class HardwareKind(ObjectKind):
         return hardware()
 
 
+class GridKind(ObjectKind):
+    """A grid region or a datacenter on one (``derivations/grids.toml``; or mlsysim's ``GridProfile``/``Datacenter``)."""
+
+    name = "grid"
+    annotation = "Grid"
+    schema = GRID_FIELDS
+    entry_class = Grid
+
+    def registry(self) -> Any:
+        return grids()
+
+    def entry(self, value: Any, label: str) -> Entry:
+        if isinstance(value, (str, Entry, Mapping)):
+            return super().entry(value, label)
+        converted = grid_from_mlsysim(value, label)
+        if converted is None:
+            raise InputError(f"{label}: expected a grid (its registry name, a table of its fields, or mlsysim's GridProfile "
+                             f"or Datacenter), got {type(value).__name__}")
+        return converted
+
+
 class KeyedKind(InputKind):
     """An input with one value per key; its leaves are summed or keyed by the index they share."""
 
@@ -446,7 +479,8 @@ class ScenarioKind(InputKind):
 
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
-    QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), MapKind(), ListKind(), ScenarioKind())}
+    QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
+    ScenarioKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:

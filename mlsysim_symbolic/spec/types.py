@@ -59,7 +59,12 @@ class ScenarioType:
         self.positions: dict[sympy.Symbol, str] = {}            # position leaf n_k of a *_upto reduction -> index
         self.source_path: str | None = None
         self.uses: dict[str, str] = {}                          # composed sub-type by its local name
+        self.use_binds: dict[str, tuple[ScenarioType, dict[str, str]]] = {}   # local name -> (sub-type, its input -> ours)
         self.composed: dict[sympy.Symbol, sympy.Expr] = {}      # symbol of a composed output -> its tree over our leaves
+        # symbol of a composed output -> (used type, its output, its symbols -> ours, its choices -> ours): a scenario
+        # re-expands the used output at its own choices, through the alternatives its bound values make available
+        # (the tree above is the first bound form at the first options)
+        self.composed_forms: dict[sympy.Symbol, tuple[ScenarioType, str, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
         self.composed_variables: dict[sympy.Symbol, Variable] = {}
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
         self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
@@ -106,6 +111,9 @@ class ScenarioType:
                         visit(self.output_symbols[sym])
                     elif sym in self.composed:
                         leaves.update(self.composed[sym].free_symbols)
+                        if sym in self.composed_forms:   # and the leaves of the used output's other alternatives
+                            sub, output, mapping, _ = self.composed_forms[sym]
+                            leaves.update(mapping[s] for s in sub.closure(output)[0] if s in mapping)
                     elif sym in self.leaves:
                         leaves.add(sym)
 
@@ -206,18 +214,20 @@ class ScenarioType:
                     return b
         return out.branches[0]
 
-    def expand(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None) -> sympy.Expr:
-        """Output ``name`` as a tree of leaf inputs only (earlier outputs substituted)."""
-        key = (name, tuple(sorted((choices or {}).items()))) if available is None else None
+    def expand(self, name: str, choices: Mapping[str, str] | None = None, available: Callable[[sympy.Expr], bool] | None = None,
+               composed: Callable[[sympy.Symbol], sympy.Expr] | None = None) -> sympy.Expr:
+        """Output ``name`` as a tree of leaf inputs only (earlier outputs substituted; a used type's output by
+        ``composed``, a scenario's form of it, else its first bound form)."""
+        key = (name, tuple(sorted((choices or {}).items()))) if available is None and composed is None else None
         if key is not None and key in self._expanded:
             return self._expanded[key]
         expr = self.branch(name, choices, available).expr
         subs = {}
         for sym in expr.free_symbols:
             if sym in self.output_symbols:
-                subs[sym] = self.expand(self.output_symbols[sym], choices, available)
+                subs[sym] = self.expand(self.output_symbols[sym], choices, available, composed)
             elif sym in self.composed:
-                subs[sym] = self.composed[sym]
+                subs[sym] = composed(sym) if composed is not None else self.composed[sym]
         result = expr.xreplace(subs) if subs else expr
         if key is not None:
             self._expanded[key] = result
