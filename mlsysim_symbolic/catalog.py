@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
 from .paths import derivations_dir
 from .scenario import Scenario, scenario_class
-from .sources import Source, Structure, derivation_files, read_all
+from .sources import Source, Structure, read_all, read_path
 from .spec import ScenarioType
 
 _BUILD_LOCK = threading.RLock()
@@ -552,7 +552,7 @@ def _others(*paths: str | Path) -> Catalog:
     base = catalog()
     shipped = {os.path.basename(src.where) for src in base._sources()}
     # only a file named as a shipped one can be one (a folder of user files costs no path resolution)
-    skip = {str(Path(p).resolve()) for p in paths if os.path.basename(p) in shipped}
+    skip = {str(Path(p).resolve()) for p in map(os.fspath, paths) if p.rpartition(os.sep)[2] in shipped}
     if not skip:
         return base
     resolved = {src.where: str(Path(src.where).resolve()) for src in base._sources()}
@@ -581,11 +581,11 @@ def load_derivations(path: str | Path | None = None, *, register: bool = False, 
     """
     if path is None:
         return catalog()
-    files = derivation_files(path)
     if standalone and register:
         raise ValueError("a standalone catalog cannot join the shipped one (register=True)")
     with _no_collection():
-        result = _assemble(read_all(files), None if standalone else _others(*files))
+        files, structure = read_path(path)
+        result = _assemble(structure, None if standalone else _others(*files))
     if register:
         catalog().merge(result)
     return result
@@ -599,7 +599,7 @@ def catalog() -> Catalog:
     global _CATALOG
     if _CATALOG is None:
         with _no_collection():
-            _CATALOG = _assemble(read_all(derivation_files(derivations_dir())))
+            _CATALOG = _assemble(read_path(derivations_dir())[1])
     return _CATALOG
 
 

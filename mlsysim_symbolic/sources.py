@@ -42,6 +42,7 @@ import tempfile
 import tomllib
 from array import array
 from collections.abc import Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -515,14 +516,15 @@ def _structure(sources: list[Source]) -> Structure:
                      len(declared) == len(names) and len(set(keys)) == len(keys))
 
 
-def read_all(files: list[str]) -> Structure:
-    """Read the structure of several files (absolute paths).  The structure of a set of files seen before, unchanged
-    since, is one cache entry (checked by each file's modification time and size, as Python's bytecode cache checks a
-    source), read as a few strings split at C speed: no Python work per type or per named scenario."""
+def read_all(files: list[str], stats: list[os.stat_result] | None = None) -> Structure:
+    """Read the structure of several files (absolute paths; ``stats`` their ``os.stat``, when known).  The structure of
+    a set of files seen before, unchanged since, is one cache entry (checked by each file's modification time and size,
+    as Python's bytecode cache checks a source), read as a few strings split at C speed: no Python work per type or per
+    named scenario."""
     if len(files) < 2:
         return _structure([read_one(f, _digest_or_fail(Path(f))) for f in files])
     place = hashlib.sha256("\n".join(files).encode("utf-8", "surrogatepass")).hexdigest()[:32]   # as _place: absolute already
-    stamp = _stamp(files)
+    stamp = _stamp(files, stats)
     found = _bundle_read(place, stamp, files)
     if found is not None:
         return found
@@ -531,22 +533,38 @@ def read_all(files: list[str]) -> Structure:
     return structure
 
 
-def _stamp(files: list[str]) -> str:
-    """The files' paths, modification times (ns) and sizes: what says they are unchanged since a bundle was made."""
-    parts = []
-    folder = os.path.dirname(files[0]) if files else ""
-    fd = os.open(folder, os.O_RDONLY) if folder and all(os.path.dirname(f) == folder for f in files) else None
+def read_path(path: str | Path) -> tuple[list[str], Structure]:
+    """The derivation files of a folder (absolute paths, by name, the registries apart) or the one file given, and
+    their structure.  A folder is listed once, and each file's ``stat`` comes with its listing."""
+    folder = os.path.abspath(path)
+    if not os.path.isdir(folder):
+        return [folder], read_all([folder])
     try:
+        with os.scandir(folder) as listing:
+            entries = sorted((e for e in listing if e.name.endswith(".toml") and e.name not in REGISTRY_FILES),
+                             key=attrgetter("name"))
+        stats = [e.stat() for e in entries]
+    except OSError as exc:
+        raise DerivationError(f"cannot read the file: {exc.strerror}", path=exc.filename or folder) from None
+    files = [e.path for e in entries]
+    return files, read_all(files, stats)
+
+
+def _stamp(files: list[str], stats: list[os.stat_result] | None = None) -> str:
+    """The files' paths, modification times (ns) and sizes: what says they are unchanged since a bundle was made."""
+    if stats is None:
+        stats = []
         for f in files:
-            try:   # by name in the open folder: no path lookup per file
-                st = os.stat(os.path.basename(f), dir_fd=fd) if fd is not None else os.stat(f)
+            try:
+                stats.append(os.stat(f))
             except OSError as exc:
                 raise DerivationError(f"cannot read the file: {exc.strerror}", path=f) from None
-            parts.append(f"{f}\0{st.st_mtime_ns}\0{st.st_size}")   # absolute: derivation_files makes the folder so
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    times = array("q", map(attrgetter("st_mtime_ns"), stats))
+    sizes = array("q", map(attrgetter("st_size"), stats))
+    digest = hashlib.sha256("\n".join(files).encode("utf-8", "surrogatepass"))
+    digest.update(times.tobytes())
+    digest.update(sizes.tobytes())
+    return digest.hexdigest()
 
 
 def _bundle_read(place: str, stamp: str, wheres: list[str]) -> Structure | None:
@@ -613,12 +631,3 @@ def _bundle_write(place: str, stamp: str, structure: Structure) -> None:
         _atomic_write(folder / f"{place}.heads.marshal", data)
     except (OSError, ValueError):   # read-only home; or a value marshal cannot hold
         return
-
-
-def derivation_files(path: str | Path) -> list[str]:
-    """The derivation files of a folder (absolute paths), by name (the registries apart), or the one file given."""
-    folder = os.path.abspath(path)
-    if not os.path.isdir(folder):
-        return [folder]
-    names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".toml") and e.name not in REGISTRY_FILES)
-    return [os.path.join(folder, name) for name in names]
