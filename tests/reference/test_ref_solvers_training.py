@@ -31,7 +31,7 @@ import mlsysim
 import pytest
 import sympy
 from mlsysim.core.units import Q_
-from mlsysim.solvers import CheckpointModel, DataModel, ReliabilityModel, ScalingModel
+from mlsysim.solvers import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 
 from mlsysim_symbolic import InputError
 from mlsysim_symbolic.catalog import load_file
@@ -102,6 +102,10 @@ def _reliability(cluster: str, hours: float, **kw: Any) -> Callable[[], Any]:
     return lambda: ReliabilityModel().solve(getattr(mlsysim.Systems.Clusters, cluster), hours, **kw)
 
 
+def _compression(model: str, hw: str, **kw: Any) -> Callable[[], Any]:
+    return lambda: CompressionModel().solve(_workload(model), _hardware(hw), **kw)
+
+
 def _data(rate: str, hw: str) -> Callable[[], Any]:
     return lambda: DataModel().solve(Q_(rate), _hardware(hw))
 
@@ -168,6 +172,44 @@ CONFIGS: list[Config] = [
     ("RoboTaxiSensorDataWall", "DataModelScenario", "RoboTaxiSensorDataWall", _data("1.5 GB/s", "RoboTaxi")),
     ("data-DriveThor-TB-per-hour", "DataModelScenario", {"workload_data_rate": "20 TB/h", "hardware": "DriveThor"},
      _data("20 TB/hour", "DriveThor")),
+    # CompressionModel: named scenarios
+    ("Llama3_8BInt8H100", "CompressionModelScenario", "Llama3_8BInt8H100", _compression("Llama3_8B", "H100")),
+    ("Llama3_70BInt4Fp16BaselineH100", "CompressionModelScenario", "Llama3_70BInt4Fp16BaselineH100",
+     _compression("Llama3_70B", "H100", target_bitwidth=4, baseline_precision="fp16")),
+    ("ResNet50Int8A100", "CompressionModelScenario", "ResNet50Int8A100", _compression("ResNet50", "A100")),
+    ("StableDiffusionInt8A100ComputeBound", "CompressionModelScenario", "StableDiffusionInt8A100ComputeBound",
+     _compression("StableDiffusion_v1_5", "A100")),
+    ("ResNet50TwoFourSparseA100", "CompressionModelScenario", "ResNet50TwoFourSparseA100",
+     _compression("ResNet50", "A100", method="pruning", sparsity=0.5, sparsity_type="n_m")),
+    ("MobileNetV2StructuredPruneJetson", "CompressionModelScenario", "MobileNetV2StructuredPruneJetson",
+     _compression("MobileNetV2", "JetsonAGXOrin", method="pruning", sparsity=0.7, sparsity_type="structured")),
+    ("Gpt2Int3T4", "CompressionModelScenario", "Gpt2Int3T4", _compression("GPT2", "T4", target_bitwidth=3)),
+    ("StableDiffusionUnstructuredPruneH100", "CompressionModelScenario", "StableDiffusionUnstructuredPruneH100",
+     _compression("StableDiffusion_v1_5", "H100", method="pruning", sparsity=0.3)),
+    # CompressionModel: every branch of the bit width, the fast paths and the sparsity patterns
+    *[(f"compress-SD-A100-{w}bit-{base}", "CompressionModelScenario",
+       {"model": "StableDiffusion_v1_5", "hardware": "A100", "target_bitwidth": w, "baseline_precision": base},
+       _compression("StableDiffusion_v1_5", "A100", target_bitwidth=w, baseline_precision=base))
+      for w, base in ((4, "fp32"), (12, "fp32"), (16, "fp32"), (32, "fp32"), (32, "fp16"), (2, "bf16"), (8, "int8"))],
+    *[(f"compress-SD-{hw}-{w}bit", "CompressionModelScenario",
+       {"model": "StableDiffusion_v1_5", "hardware": hw, "target_bitwidth": w},
+       _compression("StableDiffusion_v1_5", hw, target_bitwidth=w))
+      for hw, w in (("B200", 4), ("B200", 8), ("H100", 16), ("TPUv4", 8), ("ReferenceCPU", 8), ("MI300X", 4))],
+    ("compress-Mixtral-B200-int4", "CompressionModelScenario",
+     {"model": "Mixtral_8x7B", "hardware": "B200", "target_bitwidth": 4, "baseline_precision": "bf16"},
+     _compression("Mixtral_8x7B", "B200", target_bitwidth=4, baseline_precision="bf16")),
+    ("compress-OPT13B-no-flops-fp8", "CompressionModelScenario", {"model": "OPT_13B", "hardware": "H100"},
+     _compression("OPT_13B", "H100")),
+    ("compress-OpenVLA-Orin-int4", "CompressionModelScenario",
+     {"model": "OpenVLA_7B", "hardware": "JetsonAGXOrin", "target_bitwidth": 4},
+     _compression("OpenVLA_7B", "JetsonAGXOrin", target_bitwidth=4)),
+    *[(f"compress-ResNet50-prune-{kind}-{sp}", "CompressionModelScenario",
+       {"model": "ResNet50", "hardware": "A100", "method": "pruning", "sparsity": sp, "sparsity_type": kind},
+       _compression("ResNet50", "A100", method="pruning", sparsity=sp, sparsity_type=kind))
+      for kind, sp in (("n_m", 0.52), ("n_m", 0.6), ("structured", 0.9), ("unstructured", 1.0), ("structured", 0.0))],
+    ("compress-ResNet50-distillation", "CompressionModelScenario",
+     {"model": "ResNet50", "hardware": "A100", "method": "distillation"},
+     _compression("ResNet50", "A100", method="distillation")),
     ("data-GTX580-link", "DataModelScenario", {"workload_data_rate": "8 GB/s", "hardware": "GTX580_3GB"},
      _data("8 GB/s", "GTX580_3GB")),
 ]
@@ -342,3 +384,24 @@ def test_data_utilization_derivative_wrt_rate(cat):
     theirs = _central(lambda r: DataModel().solve(Q_(r, "GB/s"), _hardware("RoboTaxi")).utilization, 1.5)
     assert ours == pytest.approx(theirs, rel=1e-6)
     assert ours == pytest.approx(1.0, rel=1e-9)
+
+
+def test_compression_accuracy_derivative_wrt_sparsity(cat):
+    """Past the 50% threshold a = -0.01 exp(2 s): ∂a/∂s = -0.02 exp(2 s) (mlsysim: central difference)."""
+    s = cat.scenario("MobileNetV2StructuredPruneJetson")
+    ours = _derivative(s, "estimated_accuracy_delta", "sparsity")
+    theirs = _central(lambda x: CompressionModel().solve(_workload("MobileNetV2"), _hardware("JetsonAGXOrin"),
+                                                         method="pruning", sparsity=x, sparsity_type="structured")
+                      .estimated_accuracy_delta, 0.7)
+    value = float(ours.magnitude if hasattr(ours, "magnitude") else ours)
+    assert value == pytest.approx(theirs, rel=1e-6)
+    assert value == pytest.approx(-0.02 * math.exp(1.4), rel=1e-9)
+
+
+def test_compression_fast_path_branches(cat):
+    """The roofline regime and fast path each configuration above exercises (so the branches cannot go untested)."""
+    T = cat.type_class("CompressionModelScenario")
+    sd = T(model="StableDiffusion_v1_5", hardware="A100")
+    assert sd.roofline_bottleneck == "Compute" and sd.result.inference_speedup == pytest.approx(2.0)   # 624 / 312
+    assert T(model="StableDiffusion_v1_5", hardware="A100", target_bitwidth=16).result.inference_speedup == 1   # no 'fp16' key
+    assert T(model="ResNet50", hardware="A100").roofline_bottleneck == "Memory"
