@@ -405,3 +405,15 @@ def test_compression_fast_path_branches(cat):
     assert sd.roofline_bottleneck == "Compute" and sd.result.inference_speedup == pytest.approx(2.0)   # 624 / 312
     assert T(model="StableDiffusion_v1_5", hardware="A100", target_bitwidth=16).result.inference_speedup == 1   # no 'fp16' key
     assert T(model="ResNet50", hardware="A100").roofline_bottleneck == "Memory"
+
+
+def test_inverse_questions_on_result_fields(cat):
+    """solve() works on the solvers' fields: the interval at which Llama-3 70B's 141.2 s write (988.4 GB at
+    7 GB/s) costs 1% is 14,120 s = 3.9222 h; mlsysim at that interval agrees; the RoboTaxi stalls above 1 GB/s."""
+    s = cat.scenario("Llama3_70BCheckpointH100")
+    hours = s.solve("mfu_penalty_pct", "checkpoint_interval_hours", 0.01).value.to("h").magnitude
+    assert hours == pytest.approx(70.6e9 * 14 / 7e9 / 0.01 / 3600, rel=1e-9)
+    theirs = CheckpointModel().solve(_workload("Llama3_70B"), _hardware("H100"), checkpoint_interval_hours=hours)
+    assert theirs.mfu_penalty_pct == pytest.approx(0.01, rel=1e-9)
+    edge = cat.scenario("RoboTaxiSensorDataWall").solve("is_stalled", "workload_data_rate").value
+    assert edge.to("GB/s").magnitude == pytest.approx(1.0, rel=1e-9)
