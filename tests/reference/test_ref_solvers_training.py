@@ -210,6 +210,18 @@ CONFIGS: list[Config] = [
     ("compress-ResNet50-distillation", "CompressionModelScenario",
      {"model": "ResNet50", "hardware": "A100", "method": "distillation"},
      _compression("ResNet50", "A100", method="distillation")),
+    # mlsysim's own objects bound as they are (the facade's path): a workload, a HardwareNode, a Quantity
+    ("ckpt-mlsysim-objects", "CheckpointModelScenario",
+     {"model": _workload("Llama3_8B"), "hardware": _hardware("H200"), "checkpoint_interval_hours": Q_(90, "minute")},
+     _checkpoint("Llama3_8B", "H200", checkpoint_interval_hours=1.5)),
+    ("compress-mlsysim-objects", "CompressionModelScenario",
+     {"model": _workload("Llama2_70B"), "hardware": _hardware("MI300X"), "target_bitwidth": 4, "baseline_precision": "fp16"},
+     _compression("Llama2_70B", "MI300X", target_bitwidth=4, baseline_precision="fp16")),
+    ("data-mlsysim-quantity", "DataModelScenario", {"workload_data_rate": Q_(30, "TB/hour"), "hardware": _hardware("H100")},
+     _data("30 TB/hour", "H100")),
+    ("scaling-mlsysim-quantity", "ScalingModelScenario",
+     {"compute_budget": Q_(6e24, "flop"), "target_model_size": Q_(405e9, "count")},
+     lambda: ScalingModel().solve(Q_(6e24, "flop"), target_model_size=Q_(405e9, "count"))),
     ("data-GTX580-link", "DataModelScenario", {"workload_data_rate": "8 GB/s", "hardware": "GTX580_3GB"},
      _data("8 GB/s", "GTX580_3GB")),
 ]
