@@ -201,7 +201,7 @@ def test_single_node_offload_latency_without_the_link_input(workload, hardware, 
         if field != "constraint_trace":
             equal(getattr(ours.result, field), getattr(result, field), f"{workload}.result.{field}")
     with pytest.raises(MissingInputError):
-        ours.offload_spill_bytes
+        _ = ours.offload_spill_bytes
     linked = ours.variant(offload_link_bandwidth=link)
     for field in offload:
         equal(getattr(linked, field), getattr(result, field), f"{workload}.{field}")
