@@ -24,5 +24,7 @@ from __future__ import annotations
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .namespaces import Hardware, Models
 from .performance import Engine, SingleNodeModel
+from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "SingleNodeModel", "Solver", "SolverResult"]
+__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "SingleNodeModel", "Solver", "SolverResult",
+           "TrainingMemoryModel"]

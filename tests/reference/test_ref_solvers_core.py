@@ -20,7 +20,7 @@ import pytest
 import sympy
 
 from mlsysim_symbolic import InputError, MissingInputError, UnexpectedNameError, UnitError, UnknownNameError
-from mlsysim_symbolic.solvers import Engine, Hardware, Models, OutOfMemoryError, SingleNodeModel
+from mlsysim_symbolic.solvers import Engine, Hardware, Models, OutOfMemoryError, SingleNodeModel, TrainingMemoryModel
 from mlsysim_symbolic.units import Q_
 
 from .members import equal
@@ -171,3 +171,81 @@ def test_single_node_fields_have_equations_sweeps_and_solves() -> None:
         r.equation("latncy")
     with pytest.raises(AttributeError, match="constraint_trace"):
         _ = r.constraint_trace
+
+
+# ---------------------------------------------------------------------------- TrainingMemoryModel
+# (model group, key), (device group, key), solve keywords, how ours names the entries.  The branches: the three
+# recomputation strategies, fp32/bf16/fp8 widths, each optimizer, ZeRO 0-3, TP with and without sequence
+# parallelism, pipelining (boundary buffers, layers per stage), expert parallelism, accumulation, LoRA-like partial
+# training, and a microbatch floored at one sequence.
+TRAINING_MEMORY = [
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"batch_size": 8}, "key"),             # issue 20's pinned budget
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"batch_size": 32, "dp_size": 8, "zero_stage": 3,
+                                                     "activation_checkpointing": "full"}, "namespace"),
+    (("Language", "Llama3_70B"), ("Cloud", "H100"), {"batch_size": 1024, "tp_size": 8, "pp_size": 4, "dp_size": 16,
+                                                      "zero_stage": 1, "gradient_accumulation_steps": 8,
+                                                      "seq_len": 8192, "precision": "bf16"}, "mlsysim"),
+    (("Language", "Llama3_70B"), ("Cloud", "A100"), {"batch_size": 64, "tp_size": 8, "sequence_parallel": False,
+                                                      "dp_size": 4, "zero_stage": 2, "optimizer": "SGD"}, "key"),
+    (("Language", "GPT2"), ("Cloud", "A100_40GB"), {"batch_size": 16, "seq_len": 1024, "precision": "fp32",
+                                                     "activation_checkpointing": "none"}, "namespace"),
+    (("Language", "Mixtral_8x7B"), ("Cloud", "H100"), {"batch_size": 256, "ep_size": 8, "tp_size": 2, "dp_size": 16,
+                                                        "zero_stage": 1, "optimizer": "adamw",
+                                                        "precision": "fp8"}, "mlsysim"),
+    (("Language", "Llama2_7B"), ("Cloud", "A100"), {"batch_size": 4, "trainable_fraction": 0.01, "optimizer": "none",
+                                                     "communication_buffer_fraction": 0.0,
+                                                     "activation_checkpointing": "none"}, "key"),
+    (("Language", "BERT_Base"), ("Cloud", "T4"), {"batch_size": 2, "dp_size": 8, "seq_len": 512, "pp_size": 5}, "key"),
+]
+
+
+@pytest.mark.parametrize(("model", "device", "kwargs", "how"), TRAINING_MEMORY,
+                         ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(TRAINING_MEMORY)])
+def test_training_memory_model_equals_mlsysim(model, device, kwargs, how) -> None:
+    theirs = ref_solvers.TrainingMemoryModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
+    ours = TrainingMemoryModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
+    assert repr(ours).startswith("TrainingMemoryResult(")
+    assert _compare(ours, theirs, f"TrainingMemoryModel({model[1]}, {device[1]}, {kwargs})") == 16
+
+
+def test_training_memory_pinned_budget_by_hand() -> None:
+    """Llama-3 8B (8.03e9 parameters, 32 layers, hidden 4096), global batch 8 x 2,048 tokens, fp16 Adam, selective:
+    weights 2 x 8.03e9 = 16.06 GB, gradients 16.06 GB, Adam 12 x 8.03e9 = 96.36 GB, activations
+    32 x 34 x 2048 x 8 x 4096 = 73.014444032 GB, bucket 5 % of the gradients = 0.803 GB: 202.297444032 GB."""
+    r = TrainingMemoryModel().solve(Models.Language.Llama3_8B, Hardware.Cloud.H100, batch_size=8)
+    assert r.total_memory.m_as("GB") == pytest.approx(16.06 + 16.06 + 96.36 + 32 * 34 * 2048 * 8 * 4096 / 1e9 + 0.803, rel=1e-12)
+    assert r.feasible is False and r.available_memory.m_as("GiB") == pytest.approx(80, rel=1e-12)
+
+
+def test_training_memory_signature_and_bad_arguments() -> None:
+    import inspect
+
+    theirs = inspect.signature(ref_solvers.TrainingMemoryModel().solve)
+    ours = inspect.signature(TrainingMemoryModel().solve)
+    assert [(p.name, p.default) for p in ours.parameters.values()] == [(p.name, p.default) for p in theirs.parameters.values()]
+    with pytest.raises(MissingInputError, match="batch_size"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100")
+    with pytest.raises(InputError, match="zero_stage"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, zero_stage=4)
+    with pytest.raises(InputError, match="optimizer"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, optimizer="lion")
+    with pytest.raises(InputError, match="activation_checkpointing"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, activation_checkpointing="Full")
+    with pytest.raises(InputError, match="trainable_fraction"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, trainable_fraction=1.5)
+    with pytest.raises(InputError, match="no equation"):
+        TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8).equation("precision")
+
+
+def test_training_memory_derivative_equals_mlsysim_central_difference() -> None:
+    """∂total_memory/∂trainable_fraction (Llama-3 8B, ZeRO-1 over 8 ranks) against mlsysim's central difference,
+    and by hand: P·(b·(1 + f_b) + o/d) = 8.03e9 x (2 x 1.05 + 12/8) B = 28.908 GB per unit of fraction."""
+    kwargs = {"batch_size": 8, "dp_size": 8, "zero_stage": 1}
+    f, h = 0.5, 1e-4
+    r = TrainingMemoryModel().solve("Llama3_8B", "H100", trainable_fraction=f, **kwargs)
+    ours = _derivative_value(r, "total_memory", "trainable_fraction").m_as("GB")
+    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    up = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f + h, **kwargs).total_memory.m_as("GB")
+    down = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f - h, **kwargs).total_memory.m_as("GB")
+    assert ours == pytest.approx((up - down) / (2 * h), rel=1e-8)
+    assert ours == pytest.approx(8.03e9 * (2 * 1.05 + 12 / 8) / 1e9, rel=1e-12)
