@@ -24,7 +24,8 @@ from __future__ import annotations
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .namespaces import Hardware, Models
 from .performance import Engine, SingleNodeModel
+from .serving import ServingModel
 from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "SingleNodeModel", "Solver", "SolverResult",
-           "TrainingMemoryModel"]
+__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "ServingModel", "SingleNodeModel", "Solver",
+           "SolverResult", "TrainingMemoryModel"]

@@ -41,7 +41,9 @@ class Arg:
     ``to`` names the input of the type it binds (default: the same name).  ``fixed`` means only the default is
     accepted (another value selects a path of mlsysim's that the type does not port; ``note`` says which), and
     ``ignored`` that mlsysim reads it only on such a path, so any value gives the same result (it is not bound).
-    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).
+    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``raises`` marks mlsysim's
+    ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
+    :class:`OutOfMemoryError` (mlsysim's ``OOMError``).
     """
 
     name: str
@@ -50,12 +52,13 @@ class Arg:
     fixed: bool = False
     ignored: bool = False
     lower: bool = False
+    raises: bool = False
     note: str = ""
 
     @property
     def input(self) -> str | None:
-        """The input of ours this argument binds (``None`` for fixed, ignored and control arguments)."""
-        return None if (self.fixed or self.ignored) else (self.to or self.name)
+        """The input of ours this argument binds (``None`` for fixed, ignored and ``raises`` arguments)."""
+        return None if (self.fixed or self.ignored or self.raises) else (self.to or self.name)
 
 
 class OutOfMemoryError(InfeasibleError):
@@ -158,10 +161,10 @@ class Solver:
     result_name: ClassVar[str]
     #: mlsysim's ``solve`` arguments, in order.
     arguments: ClassVar[tuple[Arg, ...]]
-    #: The argument that turns an infeasible configuration into an error (mlsysim's ``raise_errors``), if any.
-    raise_flag: ClassVar[str | None] = None
-    #: The predicate output ``raise_flag`` checks.
+    #: The predicate output an argument with ``raises`` checks.
     feasible: ClassVar[str] = "feasible"
+    #: Predicate outputs that must hold for the arguments to be valid (mlsysim raises ``ValueError`` otherwise).
+    requires: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -209,7 +212,7 @@ class Solver:
                     raise InputError(f"{type(self).__name__}.solve(): {arg.name}={value!r} is not ported "
                                      f"(only the default {arg.default!r}): {arg.note}")
                 continue
-            if arg.ignored or arg.name == self.raise_flag or value is None:
+            if arg.input is None or value is None:
                 continue
             if arg.lower and isinstance(value, str):
                 value = value.lower()
@@ -219,11 +222,16 @@ class Solver:
 
     def _solve(self, *args: Any, **kwargs: Any) -> SolverResult:
         scenario = self.scenario(*args, **kwargs)
+        for predicate in self.requires:
+            if not scenario.planner.member(predicate):
+                raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "
+                                 f"{scenario.type.output(predicate).doc}")
         result = SolverResult(scenario)
-        if self.raise_flag is not None:
+        raising = [a.name for a in self.arguments if a.raises]
+        if raising:
             flag = self._signature.bind(self, *args, **kwargs)
             flag.apply_defaults()
-            if flag.arguments[self.raise_flag] and not scenario.planner.member(self.feasible):
+            if any(flag.arguments[name] for name in raising) and not scenario.planner.member(self.feasible):
                 raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
-                                       f"({self.feasible} is false: {scenario.planner.type.output(self.feasible).doc})")
+                                       f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")
         return result

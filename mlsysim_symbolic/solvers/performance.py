@@ -22,7 +22,7 @@ ENGINE_ARGUMENTS = (
     Arg("batch_size", 1),
     Arg("precision", "fp16", lower=True),
     Arg("efficiency", 0.5),
-    Arg("raise_errors", False),
+    Arg("raise_errors", False, raises=True),
     Arg("is_training", False, fixed=True, note=_TRAINING),
     Arg("seq_len", 2048, ignored=True, note=_TRAINING_ONLY),
     Arg("zero_stage", 0, ignored=True, note=_TRAINING_ONLY),
@@ -42,7 +42,6 @@ class SingleNodeModel(Solver):
     type_name = "SingleNodeInferenceScenario"
     result_name = "PerformanceProfile"
     arguments = ENGINE_ARGUMENTS
-    raise_flag = "raise_errors"
 
 
 class Engine:

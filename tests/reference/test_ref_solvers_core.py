@@ -20,7 +20,15 @@ import pytest
 import sympy
 
 from mlsysim_symbolic import InputError, MissingInputError, UnexpectedNameError, UnitError, UnknownNameError
-from mlsysim_symbolic.solvers import Engine, Hardware, Models, OutOfMemoryError, SingleNodeModel, TrainingMemoryModel
+from mlsysim_symbolic.solvers import (
+    Engine,
+    Hardware,
+    Models,
+    OutOfMemoryError,
+    ServingModel,
+    SingleNodeModel,
+    TrainingMemoryModel,
+)
 from mlsysim_symbolic.units import Q_
 
 from .members import equal
@@ -249,3 +257,93 @@ def test_training_memory_derivative_equals_mlsysim_central_difference() -> None:
     down = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f - h, **kwargs).total_memory.m_as("GB")
     assert ours == pytest.approx((up - down) / (2 * h), rel=1e-8)
     assert ours == pytest.approx(8.03e9 * (2 * 1.05 + 12 / 8) / 1e9, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------- ServingModel
+# The branches: GQA (Llama-3), MHA (kv_heads = heads: Llama-2, GPT-2), multi-head latent attention (DeepSeek-V3),
+# a mixture of experts, fp32/bf16/fp8/int4, a device without an 'fp16' rate key (H100: peak_flops), prefix caching
+# (down to one new token), chunked prefill with an uneven last chunk, and memory infeasibility.
+SERVING = [
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"seq_len": 2048}, "key"),                     # issue 20's pinned serving
+    (("Language", "Llama3_70B"), ("Cloud", "H100"), {"seq_len": 4096, "batch_size": 8, "precision": "fp8"}, "namespace"),
+    (("Language", "Llama2_7B"), ("Cloud", "A100"), {"seq_len": 1024, "batch_size": 16, "cached_prefix_len": 512,
+                                                     "precision": "BF16"}, "mlsysim"),
+    (("Language", "DeepSeek_V3"), ("Cloud", "B200"), {"seq_len": 8192, "precision": "fp8"}, "key"),
+    (("Language", "Mixtral_8x7B"), ("Cloud", "H200"), {"seq_len": 2048, "batch_size": 4, "precision": "int4",
+                                                        "prefill_chunk_tokens": 512}, "namespace"),
+    (("Language", "GPT2"), ("Cloud", "T4"), {"seq_len": 1024, "batch_size": 2, "precision": "fp32",
+                                             "prefill_chunk_tokens": 300, "efficiency": 0.35}, "mlsysim"),
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"seq_len": 2048, "cached_prefix_len": 2047, "batch_size": 32}, "key"),
+]
+
+
+@pytest.mark.parametrize(("model", "device", "kwargs", "how"), SERVING,
+                         ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(SERVING)])
+def test_serving_model_equals_mlsysim(model, device, kwargs, how) -> None:
+    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
+    ours = ServingModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
+    assert repr(ours).startswith("ServingResult(")
+    assert _compare(ours, theirs, f"ServingModel({model[1]}, {device[1]}, {kwargs})") == 11
+
+
+def test_serving_signature_and_bad_arguments() -> None:
+    import inspect
+
+    theirs = inspect.signature(ref_solvers.ServingModel().solve)
+    ours = inspect.signature(ServingModel().solve)
+    assert list(ours.parameters) == list(theirs.parameters)
+    for name, p in ours.parameters.items():
+        if name != "network_bandwidth":      # a Quantity of mlsysim's registry against one of ours
+            assert p.default == theirs.parameters[name].default, name
+    assert ours.parameters["network_bandwidth"].default.m_as("GB/s") == theirs.parameters["network_bandwidth"].default.m_as("GB/s")
+    with pytest.raises(MissingInputError, match="seq_len"):
+        ServingModel().solve("Llama3_8B", "H100")
+    with pytest.raises(InputError, match="prefix_within_context"):
+        ServingModel().solve("Llama3_8B", "H100", seq_len=2048, cached_prefix_len=2048)
+    with pytest.raises(ValueError, match="cached_prefix_len"):     # mlsysim refuses the same
+        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
+                                         seq_len=2048, cached_prefix_len=2048)
+    with pytest.raises(InputError, match="draft_model=.* is not ported"):
+        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B")
+    with pytest.raises(InputError, match="decode_hardware=.* is not ported"):
+        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, decode_hardware="H200")
+    with pytest.raises(InputError, match="prefill_chunk_tokens"):
+        ServingModel().solve("Llama3_8B", "H100", seq_len=2048, prefill_chunk_tokens=0)
+    with pytest.raises(UnitError, match="seq_len"):
+        ServingModel().solve("Llama3_8B", "H100", seq_len="2048 B")
+
+
+def test_serving_derivative_equals_mlsysim_central_difference() -> None:
+    """∂TTFT/∂efficiency (Llama-3 8B on an H100, 2,048 tokens, batch 4) against mlsysim's central difference, and
+    ∂ITL/∂batch_size by hand: one request's KV cache over the bandwidth, 2·32·8·128·2048·2 B / 3.35 TB/s."""
+    eta, h = 0.5, 1e-6
+    r = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, batch_size=4, efficiency=eta)
+    ours = _derivative_value(r, "ttft", "efficiency").m_as("ms")
+    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    up = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta + h).ttft.m_as("ms")
+    down = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta - h).ttft.m_as("ms")
+    assert ours == pytest.approx((up - down) / (2 * h), rel=1e-6)
+    per_request = _derivative_value(r, "itl", "batch_size").m_as("ms/request")
+    bandwidth = device.memory.bandwidth.m_as("B/s")
+    assert per_request == pytest.approx(2 * 32 * 8 * 128 * 2048 * 2 / bandwidth * 1e3, rel=1e-12)
+
+
+def test_serving_latency_budget_is_an_inverse_solve() -> None:
+    """The largest batch whose ITL stays under 20 ms (the issue's question), checked against mlsysim on both sides."""
+    r = ServingModel().solve("Llama3_8B", "H100", seq_len=4096)
+    best = r.solve("itl", "batch_size", "20 ms")
+    b = int(best.value)
+    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    assert ref_solvers.ServingModel().solve(model, device, seq_len=4096, batch_size=b).itl.m_as("ms") <= 20
+    assert ref_solvers.ServingModel().solve(model, device, seq_len=4096, batch_size=b + 1).itl.m_as("ms") > 20
+
+
+def test_every_solver_declares_its_types_result() -> None:
+    """Each solver's result class is its type's result view (the one mechanism), and its arguments bind inputs."""
+    from mlsysim_symbolic.catalog import catalog
+
+    for solver in (SingleNodeModel, TrainingMemoryModel, ServingModel):
+        stype = catalog().types[solver.type_name]
+        assert stype.result is not None and stype.result.name == solver.result_name
+        for arg in solver.arguments:
+            assert arg.input is None or arg.input in stype.inputs, (solver.__name__, arg.name)
