@@ -18,11 +18,13 @@ Eq(T, t_o + Max(t_c, t_m))
 
 from __future__ import annotations
 
+import html
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import pint
 import sympy
 
 from ..catalog import catalog
@@ -107,6 +109,16 @@ class SolverResult:
 
     def __repr__(self) -> str:
         return repr(self._view)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for field, value in self._view:
+            source, name = self._sources[field]
+            shown = f"{value:~.6g}" if isinstance(value, pint.Quantity) else repr(value)
+            where = f"output {name}" if source in ("output", "member") else f"{source} {name}"
+            rows.append(f"<tr><td>{html.escape(field)}</td><td>{html.escape(shown)}</td><td>{html.escape(where)}</td></tr>")
+        return (f"<table><caption>{html.escape(self._name)} ({html.escape(self.scenario.type.name)})</caption>"
+                "<tr><th>field</th><th>value</th><th>from</th></tr>" + "".join(rows) + "</table>")
 
     @property
     def fields(self) -> tuple[str, ...]:

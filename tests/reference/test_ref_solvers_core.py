@@ -347,3 +347,18 @@ def test_every_solver_declares_its_types_result() -> None:
         assert stype.result is not None and stype.result.name == solver.result_name
         for arg in solver.arguments:
             assert arg.input is None or arg.input in stype.inputs, (solver.__name__, arg.name)
+
+
+@pytest.mark.filterwarnings("ignore:Precision .* not in")
+def test_single_node_bottleneck_regime_map_equals_mlsysim_point_by_point() -> None:
+    """A sweep of the bottleneck label (a condition on the fixed weights beside one on the swept batch: the
+    compiled And broadcasts) names mlsysim's bottleneck at every batch size, across the memory/compute switch."""
+    sizes = [1, 2, 3, 4, 8, 16, 64, 256]
+    for device in ("A100", "T4", "H100"):
+        r = SingleNodeModel().solve("ResNet50", device, efficiency=1.0)
+        labels = r.sweep("bottleneck", batch_size=sizes).values
+        theirs = [ref_solvers.SingleNodeModel().solve(_mlsysim("Models", "Vision", "ResNet50"),
+                                                      _mlsysim("Hardware", "Cloud", device), batch_size=b,
+                                                      efficiency=1.0).bottleneck for b in sizes]
+        assert list(labels) == theirs, device
+        assert "Memory" in theirs and "Compute" in theirs, device
