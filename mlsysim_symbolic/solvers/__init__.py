@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .namespaces import Hardware, Models
-from .performance import Engine, SingleNodeModel
+from .performance import Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import ServingModel
 from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "ServingModel", "SingleNodeModel", "Solver",
-           "SolverResult", "TrainingMemoryModel"]
+__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "ServingModel", "SingleNodeModel",
+           "SingleNodeTrainingModel", "Solver", "SolverResult", "TrainingMemoryModel"]

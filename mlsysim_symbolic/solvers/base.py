@@ -43,7 +43,8 @@ class Arg:
     ``to`` names the input of the type it binds (default: the same name).  ``fixed`` means only the default is
     accepted (another value selects a path of mlsysim's that the type does not port; ``note`` says which), and
     ``ignored`` that mlsysim reads it only on such a path, so any value gives the same result (it is not bound).
-    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``raises`` marks mlsysim's
+    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload or
+    device to entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal.  ``raises`` marks mlsysim's
     ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
     :class:`OutOfMemoryError` (mlsysim's ``OOMError``).
     """
@@ -54,6 +55,7 @@ class Arg:
     fixed: bool = False
     ignored: bool = False
     lower: bool = False
+    kinds: tuple[str, ...] = ()
     raises: bool = False
     note: str = ""
 
@@ -177,6 +179,9 @@ class Solver:
     feasible: ClassVar[str] = "feasible"
     #: Predicate outputs that must hold for the arguments to be valid (mlsysim raises ``ValueError`` otherwise).
     requires: ClassVar[tuple[str, ...]] = ()
+    #: ``((argument, value), solver)``: where an argument has that value, that solver answers instead (another type
+    #: for another path of mlsysim's function: ``Engine.solve(..., is_training=True)``).
+    paths: ClassVar[tuple[tuple[tuple[str, Any], type[Solver]], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -201,8 +206,8 @@ class Solver:
         """The scenario-type class one solve binds."""
         return catalog().classes[cls.type_name]
 
-    def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
-        """The scenario one ``solve(*args, **kwargs)`` binds (its inputs, before any result is read)."""
+    def arguments_of(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """mlsysim's arguments of one call, by name, defaults filled in (a missing or unknown one is refused by name)."""
         try:
             bound = self._signature.bind(self, *args, **kwargs)
         except TypeError as exc:
@@ -216,6 +221,20 @@ class Solver:
         bound.apply_defaults()
         values = dict(bound.arguments)
         values.pop("self")
+        return values
+
+    def _path(self, values: dict[str, Any]) -> type[Solver] | None:
+        for (name, value), other in self.paths:
+            if values[name] is value or values[name] == value:
+                return other
+        return None
+
+    def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
+        """The scenario one ``solve(*args, **kwargs)`` binds (its inputs, before any result is read)."""
+        values = self.arguments_of(*args, **kwargs)
+        other = self._path(values)
+        if other is not None:
+            return other().scenario(*args, **kwargs)
         inputs: dict[str, Any] = {}
         for arg in self.arguments:
             value = values[arg.name]
@@ -229,21 +248,26 @@ class Solver:
             if arg.lower and isinstance(value, str):
                 value = value.lower()
             inputs[arg.input] = value   # type: ignore[index]
-        scenario_class = self.scenario_type()
-        return scenario_class(name=f"{type(self).__name__}.solve", **inputs)
+        scenario = self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
+        for arg in self.arguments:
+            entry = scenario.inputs.get(arg.input) if arg.kinds and arg.input else None
+            if entry is not None and getattr(entry, "kind", None) not in arg.kinds:
+                raise InputError(f"{type(self).__name__}.solve(): {arg.name} {entry.key!r} is a {getattr(entry, 'kind', None)}; "
+                                 f"this path takes {' or '.join(arg.kinds)} only{': ' + arg.note if arg.note else ''}")
+        return scenario
 
     def _solve(self, *args: Any, **kwargs: Any) -> SolverResult:
+        values = self.arguments_of(*args, **kwargs)
+        other = self._path(values)
+        if other is not None:
+            return other().solve(*args, **kwargs)
         scenario = self.scenario(*args, **kwargs)
         for predicate in self.requires:
             if not scenario.planner.member(predicate):
                 raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "
                                  f"{scenario.type.output(predicate).doc}")
         result = SolverResult(scenario)
-        raising = [a.name for a in self.arguments if a.raises]
-        if raising:
-            flag = self._signature.bind(self, *args, **kwargs)
-            flag.apply_defaults()
-            if any(flag.arguments[name] for name in raising) and not scenario.planner.member(self.feasible):
-                raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
-                                       f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")
+        if any(values[a.name] for a in self.arguments if a.raises) and not scenario.planner.member(self.feasible):
+            raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
+                                   f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")
         return result

@@ -27,6 +27,7 @@ from mlsysim_symbolic.solvers import (
     OutOfMemoryError,
     ServingModel,
     SingleNodeModel,
+    SingleNodeTrainingModel,
     TrainingMemoryModel,
 )
 from mlsysim_symbolic.units import Q_
@@ -108,6 +109,48 @@ def test_engine_solve_equals_mlsysim(model, device, kwargs, how) -> None:
     _compare(ours, theirs, f"Engine.solve({model[1]}, {device[1]})")
 
 
+# Engine.solve(..., is_training=True): the training path (SingleNodeTrainingScenario).  The branches: 3x and 4x
+# (recomputation) work, ZeRO 0-3, LoRA, fp32/bf16/fp8, a mixture of experts, a footprint beyond device memory
+# (offload fields set), MHA and GQA heads.
+TRAINING_STEP = [
+    (("Language", "GPT2"), ("Cloud", "A100"), {"batch_size": 4, "seq_len": 1024}, "key"),
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"batch_size": 1, "activation_recomputation": True}, "namespace"),
+    (("Language", "Llama3_8B"), ("Cloud", "H100"), {"batch_size": 2, "zero_stage": 3, "dp_size": 8, "is_lora": True,
+                                                     "precision": "bf16"}, "mlsysim"),
+    (("Language", "Llama3_70B"), ("Cloud", "A100"), {"batch_size": 1, "zero_stage": 1, "dp_size": 4}, "key"),
+    (("Language", "Mixtral_8x7B"), ("Cloud", "H100"), {"batch_size": 2, "precision": "fp8", "zero_stage": 2,
+                                                        "dp_size": 16, "activation_recomputation": True}, "namespace"),
+    (("Language", "BERT_Base"), ("Cloud", "T4"), {"batch_size": 16, "seq_len": 512, "precision": "fp32",
+                                                   "efficiency": 0.4}, "mlsysim"),
+]
+
+
+@pytest.mark.filterwarnings("ignore:Precision .* not in")
+@pytest.mark.parametrize(("model", "device", "kwargs", "how"), TRAINING_STEP,
+                         ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(TRAINING_STEP)])
+def test_engine_training_path_equals_mlsysim(model, device, kwargs, how) -> None:
+    theirs = RefEngine.solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), is_training=True, **kwargs)
+    ours = Engine.solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
+    assert ours.scenario.type.name == "SingleNodeTrainingScenario"
+    assert _compare(ours, theirs, f"Engine.solve({model[1]}, {device[1]}, is_training=True, {kwargs})") == 17
+    single = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
+    assert single == ours
+
+
+def test_engine_training_derivative_equals_mlsysim_central_difference() -> None:
+    """∂memory_footprint/∂seq_len of Llama-3 8B training (batch 2, no recomputation: linear and quadratic terms)
+    against mlsysim's central difference with a step of one token (exact for a quadratic)."""
+    kwargs = {"batch_size": 2, "is_training": True}
+    r = SingleNodeTrainingModel().solve("Llama3_8B", "H100", seq_len=2048, **kwargs)
+    ours = _derivative_value(r, "memory_footprint", "seq_len").m_as("GiB*sample/token")
+    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    up = RefEngine.solve(model, device, seq_len=2049, **kwargs).memory_footprint.m_as("GiB")
+    down = RefEngine.solve(model, device, seq_len=2047, **kwargs).memory_footprint.m_as("GiB")
+    assert ours == pytest.approx((up - down) / 2, rel=1e-9)
+    # by hand: L·B·(34·h + 2·5·a·s) bytes per token = 32 x 2 x (34 x 4096 + 10 x 32 x 2048)
+    assert ours == pytest.approx(32 * 2 * (34 * 4096 + 10 * 32 * 2048) / 2**30, rel=1e-12)
+
+
 def test_engine_solve_raise_errors_refuses_what_mlsysim_refuses() -> None:
     from mlsysim.core.exceptions import OOMError
 
@@ -143,8 +186,8 @@ def test_single_node_bad_arguments_are_named() -> None:
         SingleNodeModel().solve("ResNet50", "A100", precision="fp12")
     with pytest.raises(UnitError, match="batch_size"):
         SingleNodeModel().solve("ResNet50", "A100", batch_size="4 GB")
-    with pytest.raises(InputError, match="is_training=True is not ported"):
-        Engine.solve("ResNet50", "A100", is_training=True)
+    with pytest.raises(InputError, match="'ResNet50' is a CNNWorkload; this path takes TransformerWorkload"):
+        Engine.solve("ResNet50", "A100", is_training=True)     # mlsysim's non-transformer training fallback
     with pytest.raises(UnknownNameError, match="Models.Vision has no entry 'ResNet51'; did you mean 'ResNet50'"):
         _ = Models.Vision.ResNet51
 
@@ -342,7 +385,7 @@ def test_every_solver_declares_its_types_result() -> None:
     """Each solver's result class is its type's result view (the one mechanism), and its arguments bind inputs."""
     from mlsysim_symbolic.catalog import catalog
 
-    for solver in (SingleNodeModel, TrainingMemoryModel, ServingModel):
+    for solver in (SingleNodeModel, SingleNodeTrainingModel, TrainingMemoryModel, ServingModel):
         stype = catalog().types[solver.type_name]
         assert stype.result is not None and stype.result.name == solver.result_name
         for arg in solver.arguments:
