@@ -36,4 +36,4 @@ class ServingModel(Solver):
         Arg("cached_prefix_len", 0),
         Arg("prefill_chunk_tokens", None),
     )
-    requires = ("prefix_within_context",)
+    requires = ("prefix_ok",)

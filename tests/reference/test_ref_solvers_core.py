@@ -341,7 +341,7 @@ def test_serving_signature_and_bad_arguments() -> None:
     assert ours.parameters["network_bandwidth"].default.m_as("GB/s") == theirs.parameters["network_bandwidth"].default.m_as("GB/s")
     with pytest.raises(MissingInputError, match="seq_len"):
         ServingModel().solve("Llama3_8B", "H100")
-    with pytest.raises(InputError, match="prefix_within_context"):
+    with pytest.raises(InputError, match="prefix_ok"):
         ServingModel().solve("Llama3_8B", "H100", seq_len=2048, cached_prefix_len=2048)
     with pytest.raises(ValueError, match="cached_prefix_len"):     # mlsysim refuses the same
         ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
