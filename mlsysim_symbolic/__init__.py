@@ -30,6 +30,7 @@ from .errors import (
 )
 from .registry import grids, hardware, workloads
 from .scenario import Scenario
+from .solvers.namespaces import Hardware, Models
 from .units import Q_, ureg
 
 __version__ = "0.1.0"
@@ -38,10 +39,12 @@ __all__ = [
     "Q_",
     "DerivationError",
     "DimensionError",
+    "Hardware",
     "EquationError",
     "InputError",
     "MissingInputError",
     "MlsysimSymbolicError",
+    "Models",
     "Scenario",
     "Scenarios",
     "UnexpectedNameError",

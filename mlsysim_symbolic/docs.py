@@ -211,7 +211,7 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
 
 
 # ---------------------------------------------------------------------- the docs site
-NOTEBOOKS = ("quickstart", "sensitivity", "new_scenario")
+NOTEBOOKS = ("quickstart", "sensitivity", "new_scenario", "solvers")
 SITE_EXTRA = 'pip install -e ".[test]"'
 MATHJAX = ('<script>window.MathJax = {tex: {inlineMath: [["$", "$"]], displayMath: [["$$", "$$"]]}};</script>\n'
            '<script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>')
@@ -225,7 +225,7 @@ def notebooks_dir(start: str | Path | None = None) -> Path:
     working directory).  A wheel does not ship the notebooks, so an installed copy raises a clear error.
 
     >>> sorted(p.stem for p in notebooks_dir().glob("*.ipynb"))
-    ['new_scenario', 'quickstart', 'sensitivity']
+    ['new_scenario', 'quickstart', 'sensitivity', 'solvers']
     """
     here = Path(__file__).resolve().parent
     candidates = [here.parent / "notebooks", Path(start if start is not None else Path.cwd()) / "notebooks"]

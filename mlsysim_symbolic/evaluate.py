@@ -204,12 +204,37 @@ def _rewrite(expr: sympy.Expr) -> sympy.Expr:
     return _near_one(_step_derivatives(_exact_log2(expr)))
 
 
+class _Broadcasting:
+    """``logical_and``/``logical_or`` whose ``.reduce`` broadcasts its operands: SymPy prints ``And(a, b)`` as
+    ``logical_and.reduce((a, b))``, which numpy refuses when one is a scalar and another an array (a condition on a
+    fixed input beside one on a swept input: a roofline's 'weights exceed memory' and 'compute beats memory').
+
+    >>> _Broadcasting(np.logical_and).reduce((True, np.array([True, False])))
+    array([ True, False])
+    """
+
+    def __init__(self, ufunc: Any) -> None:
+        self._ufunc = ufunc
+
+    def __call__(self, *args: Any) -> Any:
+        return self._ufunc(*args)
+
+    def reduce(self, operands: Sequence[Any]) -> Any:
+        result = operands[0]
+        for operand in operands[1:]:
+            result = self._ufunc(result, operand)
+        return np.asarray(result)
+
+
+_LOGICAL_AND, _LOGICAL_OR = _Broadcasting(np.logical_and), _Broadcasting(np.logical_or)
+
+
 def _modules(vector: bool, *trees: Any) -> list[Any]:
     uses_special = any(t.has(*special.CLASSES) for t in trees if isinstance(t, sympy.Basic))
     if vector:
         extra = special.array_functions() if uses_special else {}
-        return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array, **extra},
-                "numpy"]
+        return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array,
+                 "logical_and": _LOGICAL_AND, "logical_or": _LOGICAL_OR, **extra}, "numpy"]
     return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR}, "math"]
 
 

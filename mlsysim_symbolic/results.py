@@ -47,7 +47,16 @@ class ResultView:
     def __init__(self, spec: ResultSpec, planner: Planner) -> None:
         values: dict[str, Any] = {}
         plain = dict(spec.plain)
+        unset = dict(spec.unset_when)
+        tables = dict(spec.tables)
         for field, source, name in spec.fields:
+            if field in unset and planner.member(unset[field]):
+                values[field] = None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
+                continue
+            if source == "table":   # mlsysim's dict of inputs or outputs (parallelism = {"dp": dp_size, ...})
+                values[field] = {key: _shown(planner.inputs[n] if n in planner.type.inputs else planner.member(n), plain.get(field))
+                                 for key, n in tables[field]}
+                continue
             if source == "input":
                 values[field] = planner.inputs.get(name)
                 continue

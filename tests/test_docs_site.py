@@ -1,4 +1,4 @@
-"""The docs site builds from the repository: reference pages, the three notebooks executed and converted
+"""The docs site builds from the repository: reference pages, the four notebooks executed and converted
 to HTML with their figures, and an index linking everything."""
 
 from __future__ import annotations

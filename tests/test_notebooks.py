@@ -17,7 +17,7 @@ import pytest
 from mlsysim_symbolic import Scenarios
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-NAMES = ["quickstart", "sensitivity", "new_scenario"]
+NAMES = ["quickstart", "sensitivity", "new_scenario", "solvers"]
 RICH = ("text/latex", "text/html", "image/png", "text/markdown")
 
 

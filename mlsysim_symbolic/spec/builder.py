@@ -429,9 +429,21 @@ class TypeBuilder:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(renames, Mapping):
             raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output, input "
                             "or input.field (a field of a registry input)", *where)
+        tables = raw.get("tables") or {}
+        if not isinstance(tables, Mapping) or not all(isinstance(v, Mapping) for v in tables.values()) or set(tables) - set(names):
+            raise self.fail("result.tables must be a table of result fields -> a table of key -> output or input", *where)
+        for field, table in tables.items():
+            for key, source in table.items():
+                out = t.outputs.get(str(source))
+                if not (str(source) in t.inputs or (out is not None and not out.arguments)):
+                    raise self.fail(f"result.tables.{field}.{key}: {source!r} is neither an input nor an output "
+                                    "without arguments", *where)
         fields = []
         for field in names:
             source = str(renames.get(field, field))
+            if field in tables:
+                fields.append((field, "table", field))   # mlsysim's dict of inputs or outputs (parallelism = {dp: ...})
+                continue
             out = t.outputs.get(source)
             if source in t.members and not t.outputs[t.members[source][0][0]].arguments:
                 fields.append((field, "member", source))   # a tuple of outputs, as mlsysim's tuple fields
@@ -461,7 +473,16 @@ class TypeBuilder:
                 parse_unit(str(unit))
         except UnitError as exc:
             raise self.fail(f"result.plain: {exc}", *where) from None
-        t.result = ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()))
+        unset = raw.get("unset_when") or {}
+        if not isinstance(unset, Mapping) or set(unset) - set(names):
+            raise self.fail("result.unset_when must be a table of result fields -> a predicate output", *where)
+        for field, predicate in unset.items():
+            out = t.outputs.get(str(predicate))
+            if out is None or out.kind != "predicate" or out.arguments:
+                raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
+        t.result = ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
+                              tuple((k, str(v)) for k, v in unset.items()),
+                              tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

@@ -1,0 +1,31 @@
+"""mlsysim 0.3.0's analytic solvers, signature-compatible, as compositions of the catalog's checked types.
+
+Each solver binds one scenario type of ``derivations/`` and returns mlsysim's result fields (Quantities in
+mlsysim's units, plain floats, booleans, labels) with ``.scenario``, so every field has an equation:
+
+>>> from mlsysim_symbolic.solvers import SingleNodeModel
+>>> r = SingleNodeModel().solve("ResNet50", "A100", batch_size=1)
+>>> r.latency, r.bottleneck
+(<Quantity(0.567564103, 'millisecond')>, 'Compute')
+>>> r.equation("latency")
+Eq(T, t_o + Max(t_c, t_m))
+>>> r.equation("latency_compute")
+Eq(t_c, B*F/R_eff)
+>>> r.scenario.diff("latency_compute", "batch_size")
+F_inf*n_dn/(R*eta)
+
+Arguments are mlsysim's (names, order, defaults); models and devices are registry keys, entries of the
+:data:`Models` and :data:`Hardware` namespaces (``Models.Vision.ResNet50``), or mlsysim's own objects.
+``mlsysim_symbolic.solvers.base`` says how a solver is declared.
+"""
+
+from __future__ import annotations
+
+from .base import Arg, OutOfMemoryError, Solver, SolverResult
+from .namespaces import Hardware, Models
+from .performance import Engine, SingleNodeModel, SingleNodeTrainingModel
+from .serving import ServingModel
+from .training import TrainingMemoryModel
+
+__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "ServingModel", "SingleNodeModel",
+           "SingleNodeTrainingModel", "Solver", "SolverResult", "TrainingMemoryModel"]

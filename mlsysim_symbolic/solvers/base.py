@@ -1,0 +1,273 @@
+"""The base of the solvers: one mlsysim solver is a catalog type, a table of its arguments, and a result name.
+
+A solver declares, as data, the scenario type it binds (``type_name``), mlsysim's ``solve(...)`` arguments in
+mlsysim's order with mlsysim's defaults (:class:`Arg`: the input of ours each one binds, or that it is accepted
+only at its default because the path it selects is not ported, or that mlsysim itself ignores it), and the name
+of mlsysim's result class (which must be the type's ``[types.T.result]`` view).  ``solve`` binds the arguments to
+a scenario of that type and returns a :class:`SolverResult`: the type's result view (mlsysim's field names and
+values) that also carries ``.scenario``, so every field has its equation, LaTeX, derivative, sweep and inverse
+solve.  No arithmetic happens here: every number is an output of the checked type.
+
+>>> from mlsysim_symbolic.solvers import SingleNodeModel
+>>> r = SingleNodeModel().solve("ResNet50", "A100", batch_size=1)
+>>> r.bottleneck, r.feasible
+('Compute', True)
+>>> r.equation("latency")
+Eq(T, t_o + Max(t_c, t_m))
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pint
+import sympy
+
+from ..catalog import catalog
+from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
+from ..results import ResultView
+from ..scenario import Scenario
+
+#: The default of an argument mlsysim requires.
+REQUIRED = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of mlsysim's ``solve``, in mlsysim's order and with mlsysim's default.
+
+    ``to`` names the input of the type it binds (default: the same name).  ``fixed`` means only the default is
+    accepted (another value selects a path of mlsysim's that the type does not port; ``note`` says which), and
+    ``ignored`` that mlsysim reads it only on such a path, so any value gives the same result (it is not bound).
+    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload or
+    device to entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal.  ``raises`` marks mlsysim's
+    ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
+    :class:`OutOfMemoryError` (mlsysim's ``OOMError``).
+    """
+
+    name: str
+    default: Any = REQUIRED
+    to: str | None = None
+    fixed: bool = False
+    ignored: bool = False
+    lower: bool = False
+    kinds: tuple[str, ...] = ()
+    raises: bool = False
+    note: str = ""
+
+    @property
+    def input(self) -> str | None:
+        """The input of ours this argument binds (``None`` for fixed, ignored and ``raises`` arguments)."""
+        return None if (self.fixed or self.ignored or self.raises) else (self.to or self.name)
+
+
+class OutOfMemoryError(InfeasibleError):
+    """``raise_errors=True`` and the configuration does not fit (mlsysim's ``OOMError``)."""
+
+
+class SolverResult:
+    """mlsysim's result of one solve (its field names and values), with the scenario that computed it.
+
+    ``equation``, ``latex``, ``diff``, ``elasticities``, ``sweep`` and ``solve`` take a field name and work on the
+    output behind it; ``output(field)`` names that output.
+    """
+
+    __slots__ = ("_view", "_sources", "_name", "scenario")
+
+    def __init__(self, scenario: Scenario) -> None:
+        spec = scenario.type.result
+        assert spec is not None
+        object.__setattr__(self, "scenario", scenario)
+        object.__setattr__(self, "_view", ResultView(spec, scenario.planner))
+        object.__setattr__(self, "_sources", {f: (source, name) for f, source, name in spec.fields})
+        object.__setattr__(self, "_name", spec.name)
+
+    def __getattr__(self, field: str) -> Any:
+        if field.startswith("__"):
+            raise AttributeError(field)
+        if field == "constraint_trace":
+            raise AttributeError(f"{self._name}: mlsysim's constraint_trace (prose) is not carried; its facts are "
+                                 "fields (feasible) and the scenario's equations")
+        return getattr(object.__getattribute__(self, "_view"), field)
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __dir__(self) -> list[str]:
+        return [*self._view.fields, "scenario", "output", "equation", "latex", "diff", "elasticities", "sweep", "solve",
+                "fields", "model_dump"]
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(self._view)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SolverResult) and self._view == other._view
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._view)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for field, value in self._view:
+            source, name = self._sources[field]
+            shown = f"{value:~.6g}" if isinstance(value, pint.Quantity) else repr(value)
+            where = f"output {name}" if source in ("output", "member") else f"{source} {name}"
+            rows.append(f"<tr><td>{html.escape(field)}</td><td>{html.escape(shown)}</td><td>{html.escape(where)}</td></tr>")
+        return (f"<table><caption>{html.escape(self._name)} ({html.escape(self.scenario.type.name)})</caption>"
+                "<tr><th>field</th><th>value</th><th>from</th></tr>" + "".join(rows) + "</table>")
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """mlsysim's field names, in order."""
+        return self._view.fields
+
+    def model_dump(self) -> dict[str, Any]:
+        """The fields as a dict (as pydantic's ``model_dump``)."""
+        return self._view.model_dump()
+
+    def output(self, field: str) -> str:
+        """The output of the scenario behind ``field`` (a field that echoes an input has none)."""
+        if field not in self._sources:
+            raise UnexpectedNameError(f"{self._name} has no field {field!r}"
+                                      + did_you_mean(field, list(self._sources)) + f" Fields: {', '.join(self._sources)}")
+        source, name = self._sources[field]
+        if source not in ("output", "member"):
+            raise InputError(f"{self._name}.{field} repeats the {source} {name!r}; it has no equation")
+        return name
+
+    def equation(self, field: str, expand: bool = False) -> sympy.Eq:
+        """The equation of ``field``'s output."""
+        return self.scenario.equation(self.output(field), expand=expand)
+
+    def latex(self, field: str | None = None, **options: Any) -> Any:
+        """LaTeX of ``field`` (equation = numbers = result), or every output as an ``align`` block."""
+        return self.scenario.latex(None if field is None else self.output(field), **options)
+
+    def diff(self, field: str, wrt: str) -> sympy.Expr:
+        """∂field/∂wrt, symbolically (``wrt`` names an input of the scenario or its symbol)."""
+        return self.scenario.diff(self.output(field), wrt)
+
+    def elasticities(self, field: str) -> Any:
+        """∂ln field/∂ln x for every input x, ranked (at this solve's values)."""
+        return self.scenario.elasticities(self.output(field))
+
+    def sweep(self, field: str, **inputs: Any) -> Any:
+        """``field`` over arrays of inputs (``batch_size=range(1, 65)``)."""
+        return self.scenario.sweep(self.output(field), **inputs)
+
+    def solve(self, field: str, input: str, target: Any = None, **options: Any) -> Any:
+        """The value of ``input`` that brings ``field`` to ``target`` (for a predicate field, where it stops holding)."""
+        return self.scenario.solve(self.output(field), input, target, **options)
+
+
+class Solver:
+    """Base of the solvers: subclasses declare ``type_name``, ``result_name`` and ``arguments`` (see the module)."""
+
+    #: The catalog type one solve binds.
+    type_name: ClassVar[str]
+    #: mlsysim's result class name (the type's result view must carry it).
+    result_name: ClassVar[str]
+    #: mlsysim's ``solve`` arguments, in order.
+    arguments: ClassVar[tuple[Arg, ...]]
+    #: The predicate output an argument with ``raises`` checks.
+    feasible: ClassVar[str] = "feasible"
+    #: Predicate outputs that must hold for the arguments to be valid (mlsysim raises ``ValueError`` otherwise).
+    requires: ClassVar[tuple[str, ...]] = ()
+    #: ``((argument, value), solver)``: where an argument has that value, that solver answers instead (another type
+    #: for another path of mlsysim's function: ``Engine.solve(..., is_training=True)``).
+    paths: ClassVar[tuple[tuple[tuple[str, Any], type[Solver]], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        params += [inspect.Parameter(a.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=a.default) for a in cls.arguments]
+        cls._signature = inspect.Signature(params)
+
+        def solve(self: Solver, *args: Any, **kwargs: Any) -> SolverResult:
+            return self._solve(*args, **kwargs)
+
+        solve.__signature__ = cls._signature  # type: ignore[attr-defined]
+        solve.__doc__ = (f"mlsysim's ``{cls.__name__}.solve`` over ``{cls.type_name}``: returns its "
+                         f"``{cls.result_name}`` fields with ``.scenario``.")
+        solve.__qualname__ = f"{cls.__name__}.solve"
+        cls.solve = solve  # type: ignore[method-assign]
+
+    def solve(self, *args: Any, **kwargs: Any) -> SolverResult:   # replaced per subclass (its signature is mlsysim's)
+        raise NotImplementedError
+
+    @classmethod
+    def scenario_type(cls) -> type[Scenario]:
+        """The scenario-type class one solve binds."""
+        return catalog().classes[cls.type_name]
+
+    def arguments_of(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """mlsysim's arguments of one call, by name, defaults filled in (a missing or unknown one is refused by name)."""
+        try:
+            bound = self._signature.bind(self, *args, **kwargs)
+        except TypeError as exc:
+            error = MissingInputError if "missing" in str(exc) else UnexpectedNameError
+            message = f"{type(self).__name__}.solve(): {exc}"
+            if error is UnexpectedNameError:
+                names = [a.name for a in self.arguments]
+                wrong = str(exc).rsplit("'", 2)[-2] if str(exc).count("'") >= 2 else ""
+                message += did_you_mean(wrong, names) + f" Arguments: {', '.join(names)}"
+            raise error(message) from None
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        values.pop("self")
+        return values
+
+    def _path(self, values: dict[str, Any]) -> type[Solver] | None:
+        for (name, value), other in self.paths:
+            if values[name] is value or values[name] == value:
+                return other
+        return None
+
+    def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
+        """The scenario one ``solve(*args, **kwargs)`` binds (its inputs, before any result is read)."""
+        values = self.arguments_of(*args, **kwargs)
+        other = self._path(values)
+        if other is not None:
+            return other().scenario(*args, **kwargs)
+        inputs: dict[str, Any] = {}
+        for arg in self.arguments:
+            value = values[arg.name]
+            if arg.fixed:
+                if not (value is arg.default or value == arg.default):
+                    raise InputError(f"{type(self).__name__}.solve(): {arg.name}={value!r} is not ported "
+                                     f"(only the default {arg.default!r}): {arg.note}")
+                continue
+            if arg.input is None or value is None:
+                continue
+            if arg.lower and isinstance(value, str):
+                value = value.lower()
+            inputs[arg.input] = value   # type: ignore[index]
+        scenario = self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
+        for arg in self.arguments:
+            entry = scenario.inputs.get(arg.input) if arg.kinds and arg.input else None
+            if entry is not None and getattr(entry, "kind", None) not in arg.kinds:
+                raise InputError(f"{type(self).__name__}.solve(): {arg.name} {entry.key!r} is a {getattr(entry, 'kind', None)}; "
+                                 f"this path takes {' or '.join(arg.kinds)} only{': ' + arg.note if arg.note else ''}")
+        return scenario
+
+    def _solve(self, *args: Any, **kwargs: Any) -> SolverResult:
+        values = self.arguments_of(*args, **kwargs)
+        other = self._path(values)
+        if other is not None:
+            return other().solve(*args, **kwargs)
+        scenario = self.scenario(*args, **kwargs)
+        for predicate in self.requires:
+            if not scenario.planner.member(predicate):
+                raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "
+                                 f"{scenario.type.output(predicate).doc}")
+        result = SolverResult(scenario)
+        if any(values[a.name] for a in self.arguments if a.raises) and not scenario.planner.member(self.feasible):
+            raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
+                                   f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")
+        return result

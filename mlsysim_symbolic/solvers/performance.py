@@ -1,0 +1,73 @@
+"""The single-node roofline: mlsysim's ``Engine.solve`` and ``SingleNodeModel`` over SingleNodeInferenceScenario.
+
+>>> from mlsysim_symbolic.solvers import Engine, Hardware, Models
+>>> p = Engine.solve(Models.Vision.ResNet50, Hardware.Cloud.A100, batch_size=1)
+>>> p.latency
+<Quantity(0.567564103, 'millisecond')>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import REQUIRED, Arg, Solver, SolverResult
+
+_TRAINING_ONLY = "mlsysim reads it only when is_training=True"
+_TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
+
+
+def _engine_arguments(training: bool) -> tuple[Arg, ...]:
+    """mlsysim 0.3.0's ``Engine.solve`` arguments (engine/engine.py), in order, with its defaults; the inference
+    path ignores the training ones (as mlsysim does), the training path binds them."""
+    ignored = not training
+    return (
+        Arg("model", REQUIRED, to="workload", kinds=_TRANSFORMERS if training else (),
+            note="mlsysim's training fallback for other workloads (2 W + 12 B/param) is not ported" if training else ""),
+        Arg("hardware", REQUIRED),
+        Arg("batch_size", 1),
+        Arg("precision", "fp16", lower=True),
+        Arg("efficiency", 0.5),
+        Arg("raise_errors", False, raises=True),
+        Arg("is_training", training, fixed=True, note="the other path is the other solver's"),
+        Arg("seq_len", 2048, ignored=ignored, note=_TRAINING_ONLY),
+        Arg("zero_stage", 0, ignored=ignored, note=_TRAINING_ONLY),
+        Arg("dp_size", 1, ignored=ignored, note=_TRAINING_ONLY),
+        Arg("is_lora", False, ignored=ignored, note=_TRAINING_ONLY),
+        Arg("activation_recomputation", False, ignored=ignored, note=_TRAINING_ONLY),
+    )
+
+
+class SingleNodeTrainingModel(Solver):
+    """The training path of mlsysim's ``Engine.solve`` (``is_training=True``), a ``PerformanceProfile`` of one
+    training step of a transformer: not a class of mlsysim's, the path ``SingleNodeModel``/``Engine`` take."""
+
+    type_name = "SingleNodeTrainingScenario"
+    result_name = "PerformanceProfile"
+    arguments = _engine_arguments(training=True)
+
+
+class SingleNodeModel(Solver):
+    """mlsysim's ``SingleNodeModel``: the roofline of one inference (or, with ``is_training=True``, one training
+    step) on one device, a ``PerformanceProfile``.
+
+    ``solve(model, hardware, batch_size=1, precision="fp16", efficiency=0.5, raise_errors=False, **kwargs)``:
+    mlsysim passes ``kwargs`` on to ``Engine.solve``; here they are that function's further arguments, named.
+    """
+
+    type_name = "SingleNodeInferenceScenario"
+    result_name = "PerformanceProfile"
+    arguments = _engine_arguments(training=False)
+    paths = ((("is_training", True), SingleNodeTrainingModel),)
+
+
+class Engine:
+    """mlsysim's ``Engine``: ``Engine.solve(model, hardware, ...)`` is ``SingleNodeModel().solve(...)``."""
+
+    @staticmethod
+    def solve(*args: Any, **kwargs: Any) -> SolverResult:
+        """The roofline ``PerformanceProfile`` of one inference or training step (mlsysim's ``Engine.solve`` signature)."""
+        return SingleNodeModel().solve(*args, **kwargs)
+
+
+Engine.solve.__signature__ = SingleNodeModel._signature.replace(  # type: ignore[attr-defined]
+    parameters=list(SingleNodeModel._signature.parameters.values())[1:])
