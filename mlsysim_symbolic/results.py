@@ -22,7 +22,7 @@ import pint
 from .errors import MissingInputError, did_you_mean
 from .plan import Planner
 from .spec import ResultSpec
-from .units import is_counted_only, uncounted
+from .units import Q_, is_counted_only, uncounted
 
 
 def _shown(value: Any, unit: str | None) -> Any:
@@ -49,6 +49,7 @@ class ResultView:
         plain = dict(spec.plain)
         unset = dict(spec.unset_when)
         tables = dict(spec.tables)
+        counts = set(spec.counts)
         for field, source, name in spec.fields:
             if field in unset and planner.member(unset[field]):
                 values[field] = None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
@@ -89,6 +90,9 @@ class ResultView:
                 values[field] = _shown(planner.member(name), plain.get(field))
             except MissingInputError:
                 values[field] = None   # as mlsysim, a field whose optional input is unset is None
+                continue
+            if field in counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
+                values[field] = Q_(values[field], "count")
         object.__setattr__(self, "_name", spec.name)
         object.__setattr__(self, "_values", values)
 

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .namespaces import Hardware, Models
-from .performance import Engine, SingleNodeModel, SingleNodeTrainingModel
-from .serving import ServingModel
+from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
+from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
+from .serving import InferenceScalingModel, ServingModel
+from .sustainability import EconomicsModel, SustainabilityModel
 from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "Engine", "Hardware", "Models", "OutOfMemoryError", "ServingModel", "SingleNodeModel",
-           "SingleNodeTrainingModel", "Solver", "SolverResult", "TrainingMemoryModel"]
+__all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "EconomicsModel", "EfficiencyModel", "Engine",
+           "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel", "ScalingModel",
+           "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver", "SolverResult", "SustainabilityModel",
+           "TrainingMemoryModel"]

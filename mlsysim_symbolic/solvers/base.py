@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -46,7 +46,10 @@ class Arg:
     ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload or
     device to entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal.  ``raises`` marks mlsysim's
     ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
-    :class:`OutOfMemoryError` (mlsysim's ``OOMError``).
+    :class:`OutOfMemoryError` (mlsysim's ``OOMError``).  ``convert`` maps the value to several inputs at once
+    (mlsysim's ``Fleet`` to the node count, the device and the devices per node its solver reads); ``indirect``
+    that it binds no input itself but is read by the solver's :meth:`Solver.adjust` (mlsysim's ``grid``, taken as
+    the datacenter when none is given).
     """
 
     name: str
@@ -58,11 +61,13 @@ class Arg:
     kinds: tuple[str, ...] = ()
     raises: bool = False
     note: str = ""
+    convert: Callable[[Any], Mapping[str, Any]] | None = None
+    indirect: bool = False
 
     @property
     def input(self) -> str | None:
         """The input of ours this argument binds (``None`` for fixed, ignored and ``raises`` arguments)."""
-        return None if (self.fixed or self.ignored or self.raises) else (self.to or self.name)
+        return None if (self.fixed or self.ignored or self.raises or self.indirect) else (self.to or self.name)
 
 
 class OutOfMemoryError(InfeasibleError):
@@ -247,7 +252,11 @@ class Solver:
                 continue
             if arg.lower and isinstance(value, str):
                 value = value.lower()
+            if arg.convert is not None:
+                inputs.update(arg.convert(value))
+                continue
             inputs[arg.input] = value   # type: ignore[index]
+        self.adjust(values, inputs)
         scenario = self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
         for arg in self.arguments:
             entry = scenario.inputs.get(arg.input) if arg.kinds and arg.input else None
@@ -255,6 +264,10 @@ class Solver:
                 raise InputError(f"{type(self).__name__}.solve(): {arg.name} {entry.key!r} is a {getattr(entry, 'kind', None)}; "
                                  f"this path takes {' or '.join(arg.kinds)} only{': ' + arg.note if arg.note else ''}")
         return scenario
+
+    def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
+        """Where mlsysim reads one argument through another (a fleet's datacenter when none is given), set ``inputs``
+        from ``values`` (mlsysim's arguments by name); by default nothing."""
 
     def _solve(self, *args: Any, **kwargs: Any) -> SolverResult:
         values = self.arguments_of(*args, **kwargs)

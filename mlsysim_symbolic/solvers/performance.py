@@ -71,3 +71,20 @@ class Engine:
 
 Engine.solve.__signature__ = SingleNodeModel._signature.replace(  # type: ignore[attr-defined]
     parameters=list(SingleNodeModel._signature.parameters.values())[1:])
+
+
+class EfficiencyModel(Solver):
+    """mlsysim's ``EfficiencyModel``: the achievable share of peak by kernel type (``EfficiencyResult``) over
+    SoftwareEfficiencyScenario.  mlsysim reads any name but attention, ffn and conv as its last case (a misspelt
+    "atention" silently so); here that case is named "other" and any other name is refused with the options."""
+
+    type_name = "SoftwareEfficiencyScenario"
+    result_name = "EfficiencyResult"
+    arguments = (
+        Arg("model", REQUIRED),
+        Arg("hardware", REQUIRED),
+        Arg("workload_type", "ffn"),
+        Arg("use_flash_attention", False),
+        Arg("precision", "fp16", lower=True),
+        Arg("efficiency", 0.5),
+    )

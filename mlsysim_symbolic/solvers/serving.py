@@ -37,3 +37,19 @@ class ServingModel(Solver):
         Arg("prefill_chunk_tokens", None),
     )
     requires = ("prefix_ok",)
+
+
+class InferenceScalingModel(Solver):
+    """mlsysim's ``InferenceScalingModel``: latency, tokens and energy of reasoning steps at inference
+    (``InferenceScalingResult``, its ``serving_detail`` the ServingModel result of one step)."""
+
+    type_name = "InferenceScalingScenario"
+    result_name = "InferenceScalingResult"
+    arguments = (
+        Arg("model", REQUIRED),
+        Arg("hardware", REQUIRED),
+        Arg("reasoning_steps", 8),
+        Arg("context_length", 2048),
+        Arg("precision", "fp16", lower=True),
+        Arg("efficiency", 0.5),
+    )

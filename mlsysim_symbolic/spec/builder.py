@@ -480,9 +480,13 @@ class TypeBuilder:
             out = t.outputs.get(str(predicate))
             if out is None or out.kind != "predicate" or out.arguments:
                 raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
+        counts = raw.get("counts") or []
+        if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
+            raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
         t.result = ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                               tuple((k, str(v)) for k, v in unset.items()),
-                              tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()))
+                              tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
+                              tuple(map(str, counts)))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

@@ -107,6 +107,7 @@ class ResultSpec:
     plain: tuple[tuple[str, str], ...] = ()    # fields mlsysim keeps as plain numbers in a unit: (field, unit)
     unset_when: tuple[tuple[str, str], ...] = ()   # fields mlsysim leaves None on one branch: (field, predicate output)
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()   # dict fields: (field, ((key, our name), ...))
+    counts: tuple[str, ...] = ()   # counts mlsysim keeps as Quantities of its dimensionless ``count`` (ScalingResult)
 
 
 @dataclass(frozen=True)
