@@ -337,6 +337,15 @@ def test_distributed_configurations_cover_every_branch() -> None:
     assert {n(v.inputs["zero_stage"]) for v in values.values()} == {0, 1, 2}
 
 
+def test_distributed_layout_that_does_not_divide_is_flagged() -> None:
+    """mlsysim refuses TP 3 on 256 accelerators (ValueError); our predicate layout_divides says false there (the
+    equations cannot raise), and true on every named layout."""
+    with pytest.raises(ValueError, match="divide total accelerators"):
+        _solve_distributed("DistLlama3_8B_Research256_3D", tp_size=3)
+    assert catalog().scenario("DistLlama3_8B_Research256_3D").variant(tp_size=3).layout_divides is False
+    assert all(catalog().scenario(k).layout_divides is True for k in DISTRIBUTED)
+
+
 def test_distributed_step_by_hand() -> None:
     """Llama-3 8B, TP 8 x PP 4 x DP 8 on Research_256, batch 256, by hand: B_loc = 32; compute
     4 * 16.06e9 flop * 2048 * 32 ... (3 passes) over 32 * 494.5 TFLOP/s: 3 * 16.06e9 * 2048 * 32 / (32 * 494.5e12) s;
