@@ -372,3 +372,16 @@ def test_distributed_derivative_equals_mlsysim_central_difference() -> None:
               for n in (2049, 2047))
     assert ours == pytest.approx((hi - lo) / 2, rel=1e-9)
     assert ours == pytest.approx(4 * 8 * 2 * 7 / 8 * 32 * 4096 * 2 / 450e9 * 1e3, rel=1e-12)
+
+
+def test_distributed_binds_mlsysim_objects() -> None:
+    """The facade's path: mlsysim's own workload, accelerator and fleet Quantities bind, and the step equals mlsysim's."""
+    import mlsysim
+
+    fleet = mlsysim.Systems.Clusters.Training_1K
+    s = catalog().scenario("DistLlama3_70B_Training1K").variant(
+        model=mlsysim.Models.Language.Llama3_70B, accelerator=fleet.node.accelerator, **_fleet_inputs(fleet))
+    theirs = _solve_distributed("DistLlama3_70B_Training1K")
+    for field in ("step_latency_total", "dp_communication_latency", "tp_communication_latency", "effective_throughput"):
+        _equal(getattr(s.result, field), getattr(theirs, field), field)
+    _equal(s.node_energy, theirs.node_profile.energy, "node_profile.energy")
