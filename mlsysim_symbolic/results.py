@@ -50,16 +50,20 @@ class ResultView:
         unset = dict(spec.unset_when)
         tables = dict(spec.tables)
         counts = set(spec.counts)
+        views = dict(spec.views)
         for field, source, name in spec.fields:
             if field in unset and planner.member(unset[field]):
                 values[field] = None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
+                continue
+            if source == "view":   # a nested result over this scenario's own outputs (DistributedResult.node_profile)
+                values[field] = ResultView(views[field], planner)
                 continue
             if source == "table":   # mlsysim's dict of inputs or outputs (parallelism = {"dp": dp_size, ...})
                 values[field] = {key: _shown(planner.inputs[n] if n in planner.type.inputs else planner.member(n), plain.get(field))
                                  for key, n in tables[field]}
                 continue
-            if source == "input":
-                values[field] = planner.inputs.get(name)
+            if source == "input":   # an echo of an input: a ratio or a count as the plain number mlsysim repeats
+                values[field] = _shown(planner.inputs.get(name), plain.get(field))
                 continue
             if source == "attribute":   # a text field of a registry input: a grid's region name
                 head, _, attr = name.partition(".")

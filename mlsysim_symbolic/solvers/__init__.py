@@ -22,6 +22,7 @@ Arguments are mlsysim's (names, order, defaults); models and devices are registr
 from __future__ import annotations
 
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
+from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
 from .namespaces import Hardware, Models
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
@@ -29,7 +30,7 @@ from .serving import InferenceScalingModel, ServingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "EconomicsModel", "EfficiencyModel", "Engine",
-           "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel", "ScalingModel",
-           "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver", "SolverResult", "SustainabilityModel",
-           "TrainingMemoryModel"]
+__all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
+           "Engine", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
+           "ResponsibleEngineeringModel", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "SolverResult", "SustainabilityModel", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]

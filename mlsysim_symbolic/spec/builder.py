@@ -419,10 +419,13 @@ class TypeBuilder:
         raw = self.data.get("result")
         if raw is None:
             return
-        where = ("result",)
+        self.t.result = self.result_spec(raw, ("result",))
+
+    def result_spec(self, raw: Any, where: tuple[str, ...]) -> ResultSpec:
+        """One result view (``result``, or a nested one under ``result.views.FIELD``): its fields and their sources."""
         t = self.t
         try:
-            check_fields(read_table(raw, "result"), RESULT_FIELDS, "result")
+            check_fields(read_table(raw, ".".join(where)), RESULT_FIELDS, ".".join(where))
         except InputError as exc:
             raise self.fail(str(exc), *where) from None
         names, renames = raw.get("fields"), raw.get("from") or {}
@@ -438,9 +441,16 @@ class TypeBuilder:
                 if not (str(source) in t.inputs or (out is not None and not out.arguments)):
                     raise self.fail(f"result.tables.{field}.{key}: {source!r} is neither an input nor an output "
                                     "without arguments", *where)
+        views = raw.get("views") or {}
+        if not isinstance(views, Mapping) or set(views) - set(names):
+            raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
+        nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
         fields = []
         for field in names:
             source = str(renames.get(field, field))
+            if field in views:
+                fields.append((field, "view", field))   # mlsysim's nested result over this scenario's outputs (node_profile)
+                continue
             if field in tables:
                 fields.append((field, "table", field))   # mlsysim's dict of inputs or outputs (parallelism = {dp: ...})
                 continue
@@ -483,10 +493,10 @@ class TypeBuilder:
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
-        t.result = ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
-                              tuple((k, str(v)) for k, v in unset.items()),
-                              tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
-                              tuple(map(str, counts)))
+        return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
+                          tuple((k, str(v)) for k, v in unset.items()),
+                          tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
+                          tuple(map(str, counts)), nested)
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

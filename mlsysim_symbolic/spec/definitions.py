@@ -108,6 +108,7 @@ class ResultSpec:
     unset_when: tuple[tuple[str, str], ...] = ()   # fields mlsysim leaves None on one branch: (field, predicate output)
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()   # dict fields: (field, ((key, our name), ...))
     counts: tuple[str, ...] = ()   # counts mlsysim keeps as Quantities of its dimensionless ``count`` (ScalingResult)
+    views: tuple[tuple[str, ResultSpec], ...] = ()   # nested result views over this type's outputs: (field, view)
 
 
 @dataclass(frozen=True)

@@ -303,9 +303,15 @@ def test_distributed_result_equals_mlsysim(key: str) -> None:
         _equal(ours.magnitude if name in ("batch_size", "seq_len") else ours, value, f"{key} input {name}")
     theirs = _solve_distributed(key)
     ours = scenario.result
-    fields = [f for f in type(theirs).model_fields if f not in SKIPPED_FIELDS | {"node_profile"}]
+    fields = [f for f in type(theirs).model_fields if f not in SKIPPED_FIELDS]
     assert list(ours.fields) == fields and repr(ours).startswith("DistributedResult(")
     for field in fields:
+        if field == "node_profile":   # the nested view, field by field (None offload fields included)
+            nested = [f for f in type(theirs.node_profile).model_fields if f not in SKIPPED_FIELDS]
+            assert list(ours.node_profile.fields) == nested and repr(ours.node_profile).startswith("PerformanceProfile(")
+            for f in nested:
+                _equal(getattr(ours.node_profile, f), getattr(theirs.node_profile, f), f"{key}.node_profile.{f}")
+            continue
         _equal(getattr(ours, field), getattr(theirs, field), f"{key}.{field}")
     profile = theirs.node_profile
     assert set(type(profile).model_fields) == set(NODE_PROFILE) | set(NODE_OFFLOAD) | SKIPPED_FIELDS

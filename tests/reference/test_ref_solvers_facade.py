@@ -27,6 +27,7 @@ from mlsysim.hardware.registry import Hardware as H  # noqa: E402
 from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
 from mlsysim.models.registry import Models as M  # noqa: E402
 from mlsysim.systems.registry import Clusters as C  # noqa: E402
+from mlsysim.systems.registry import Fabrics as F  # noqa: E402
 
 
 def same(a: Any, b: Any, label: str) -> int:
@@ -101,6 +102,33 @@ CALLS: list[tuple[str, tuple, dict]] = [
     ("CompressionModel", (M.Vision.MobileNetV2, H.Mobile.iPhone15Pro), dict(method="pruning", sparsity=0.9,
                                                                             sparsity_type="structured")),
     ("CompressionModel", (M.Language.Llama3_8B, H.Cloud.H100), dict(target_bitwidth=8, baseline_precision="FP16")),
+    ("TopologyModel", (F.InfiniBand_NDR,), {}),
+    ("TopologyModel", (F.InfiniBand_NDR_Oversub2to1, "dragonfly", 256), {}),
+    ("TopologyModel", (F.InfiniBand_XDR,), dict(topology="torus_3d", num_nodes=512)),
+    ("TopologyModel", (F.RoCE_400G,), dict(topology="ring", num_nodes=16)),
+    ("TopologyModel", (F.Ethernet_100G, "fat_tree", 1024), {}),
+    ("TransformationModel", (256, their_Q(500, "KB"), their_Q(2, "GB/s"), their_Q(50, "ms")), {}),
+    ("TransformationModel", (64, their_Q(500, "KB"), their_Q(2, "GB/s"), their_Q(50, "ms")), {}),
+    ("TransformationModel", (1024, their_Q(8, "KB"), their_Q(0.5, "GB/s"), their_Q(120, "ms")), {}),
+    ("TransformationModel", (32, their_Q(12, "MB"), their_Q(4, "GB/s"), their_Q(40, "ms")), {}),
+    ("TransformationModel", (128, their_Q(640, "KB"), their_Q(1.6, "GB/s"), their_Q(51.2, "ms")), {}),
+    ("ResponsibleEngineeringModel", (their_Q(100, "hour"),), {}),
+    ("ResponsibleEngineeringModel", (their_Q(24, "hour"),), dict(epsilon=0.1, min_subgroup_prevalence=0.05)),
+    ("ResponsibleEngineeringModel", (their_Q(1000, "hour"),), dict(epsilon=8.0, delta=1e-6, min_subgroup_prevalence=0.001)),
+    ("ResponsibleEngineeringModel", (their_Q(72, "hour"),), dict(epsilon=3.0, delta=1e-7, min_subgroup_prevalence=0.25)),
+    ("ResponsibleEngineeringModel", (their_Q(10, "hour"),), dict(epsilon=0.5)),
+    ("DistributedModel", (M.Language.Llama3_8B, C.Research_256), dict(batch_size=256, tp_size=8, pp_size=4, microbatch_count=8)),
+    ("DistributedModel", (M.Language.GPT3, C.Research_256), dict(batch_size=512, tp_size=8, pp_size=8, v_stages=2,
+                                                                 microbatch_count=16, activation_recomputation=True,
+                                                                 zero_stage=1, overlap_comm=True)),
+    ("DistributedModel", (M.Language.Llama3_70B, C.Training_1K), dict(batch_size=1024, precision="BF16", tp_size=8, pp_size=4,
+                                                                      microbatch_count=8, zero_stage=1, overlap_comm=True,
+                                                                      gradient_accumulation_steps=2, congestion_factor=1.3)),
+    ("DistributedModel", (M.Language.Llama3_8B, C.Training_512_H100), dict(batch_size=1024, seq_len=4096, zero_stage=2)),
+    ("DistributedModel", (M.Language.Mixtral_8x7B, C.Training_1K_B200), dict(batch_size=512, precision="fp8", tp_size=2,
+                                                                             ep_size=8, zero_stage=1,
+                                                                             moe_routing_imbalance_factor=1.25)),
+    ("DistributedModel", (M.Language.GPT3, C.Research_256), dict(batch_size=256)),         # spills: node_profile offload set
 ]
 
 
@@ -140,6 +168,8 @@ def test_every_field_has_its_equation_and_derivative():
     (lambda: ours.CheckpointModel().solve("Llama3_8B", "H100", n_writer=2), "n_writers"),
     (lambda: ours.CompressionModel().solve("Llama3_8B", "H100", sparsity_type="2:4"), "sparsity_type"),
     (lambda: ours.ScalingModel().solve("5 kg"), "compute_budget"),
+    (lambda: ours.DistributedModel().solve("Llama3_8B", C.Research_256, batch_size=256, tp_size=3), "layout_divides"),
+    (lambda: ours.TopologyModel().solve(F.InfiniBand_NDR, "hypercube"), "topology"),
     (lambda: ours.EfficiencyModel().solve("Llama3_8B", "H100", workload_type="atention"), "workload_type"),
     # a device with no storage or interconnect: mlsysim's utilization is inf, ours a named division by zero
     (lambda: ours.DataModel().solve(their_Q(1, "GB/s"), H.Mobile.iPhone15Pro).utilization, "division by zero"),

@@ -1,0 +1,124 @@
+"""Fleets and fabrics: mlsysim's ``DistributedModel``, ``TopologyModel``, ``TransformationModel`` and
+``ResponsibleEngineeringModel``, over the types of ``derivations/solvers_distributed.toml``.
+
+A fleet is mlsysim's ``Fleet`` and a fabric its ``NetworkFabric`` (``mlsysim.Systems.Clusters.Research_256``,
+``mlsysim.Systems.Fabrics.InfiniBand_NDR``), or any object with their fields.
+
+>>> from types import SimpleNamespace as NS
+>>> ndr = NS(bandwidth="400 Gbps", oversubscription_ratio=1.0)
+>>> r = TopologyModel().solve(ndr, "fat_tree", 64)
+>>> r.bisection_bw_fraction, r.effective_bw.to("GB/s")
+(1.0, <Quantity(50.0, 'gigabyte / second')>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from ..units import Q_
+from .base import REQUIRED, Arg, Solver
+
+
+def _fabric(argument: str, fabric: Any) -> Any:
+    if getattr(fabric, "bandwidth", None) is None:
+        raise InputError(f"{argument}: expected mlsysim's NetworkFabric (bandwidth, oversubscription_ratio); got {fabric!r:.80}")
+    return fabric
+
+
+def fabric_inputs(fabric: Any) -> dict[str, Any]:
+    """What TopologyModel reads of a fabric: its link bandwidth and oversubscription."""
+    _fabric("fabric", fabric)
+    return {"bandwidth": fabric.bandwidth, "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
+
+
+def fleet_inputs(fleet: Any) -> dict[str, Any]:
+    """What DistributedModel reads of a fleet: the device, nodes, devices and bandwidth per node, the fabric (its
+    latency, when the fabric states none, is left to the type's default: InfiniBand NDR's, as mlsysim's)."""
+    node = getattr(fleet, "node", None)
+    if getattr(fleet, "count", None) is None or getattr(node, "accelerator", None) is None or getattr(fleet, "fabric", None) is None:
+        raise InputError(f"fleet: expected mlsysim's Fleet (count, node.accelerator, fabric); got {fleet!r:.80}")
+    fabric = _fabric("fleet.fabric", fleet.fabric)
+    inputs = {"accelerator": node.accelerator, "nodes": fleet.count, "accelerators_per_node": node.accelerators_per_node,
+              "intra_node_bw": node.intra_node_bw, "fabric_bandwidth": fabric.bandwidth,
+              "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
+    if getattr(fabric, "latency", None) is not None:
+        inputs["fabric_latency"] = fabric.latency
+    return {k: v for k, v in inputs.items() if v is not None}
+
+
+def per_sample_bytes(value: Any) -> dict[str, Any]:
+    """mlsysim's ``sample_size_bytes`` (bytes, of one sample) as our bytes per sample."""
+    size = Q_(value) if isinstance(value, str) else value
+    try:
+        return {"sample_size_bytes": Q_(float(size.m_as("B")), "B/sample")}
+    except Exception:   # not a quantity of bytes: the input's own check names what it expects
+        return {"sample_size_bytes": value}
+
+
+class DistributedModel(Solver):
+    """mlsysim's ``DistributedModel``: one 3-D parallel (DP x TP x PP, with EP) training step on a fleet
+    (``DistributedResult``, its ``node_profile`` the PerformanceProfile of one node's share).  A layout whose
+    degrees do not divide the fleet is refused, as mlsysim refuses it."""
+
+    type_name = "DistributedTrainingStepScenario"
+    result_name = "DistributedResult"
+    requires = ("layout_divides",)
+    arguments = (
+        Arg("model", REQUIRED),
+        Arg("fleet", REQUIRED, convert=fleet_inputs),
+        Arg("batch_size", 1),
+        Arg("precision", "fp16", lower=True),
+        Arg("efficiency", 0.5),
+        Arg("tp_size", 1),
+        Arg("pp_size", 1),
+        Arg("ep_size", 1),
+        Arg("v_stages", 1),
+        Arg("microbatch_count", 1),
+        Arg("topology_override", None, ignored=True, note="mlsysim accepts it and reads it nowhere"),
+        Arg("zero_stage", 0),
+        Arg("is_lora", False),
+        Arg("activation_recomputation", False),
+        Arg("overlap_comm", False),
+        Arg("overlap_efficiency", 0.85),
+        Arg("congestion_factor", 1.0),
+        Arg("straggler_factor", 1.0),
+        Arg("moe_routing_imbalance_factor", 1.0),
+        Arg("gradient_accumulation_steps", 1),
+        Arg("seq_len", 2048),
+    )
+
+
+class TopologyModel(Solver):
+    """mlsysim's ``TopologyModel``: bisection and effective bandwidth and mean hops of a topology (``TopologyResult``)."""
+
+    type_name = "NetworkTopologyScenario"
+    result_name = "TopologyResult"
+    arguments = (Arg("fabric", REQUIRED, convert=fabric_inputs), Arg("topology", "fat_tree"), Arg("num_nodes", 64))
+
+
+class TransformationModel(Solver):
+    """mlsysim's ``TransformationModel``: whether CPU-side transforms starve the accelerator (``TransformationResult``)."""
+
+    type_name = "TransformationWallScenario"
+    result_name = "TransformationResult"
+    arguments = (
+        Arg("batch_size", REQUIRED),
+        Arg("sample_size_bytes", REQUIRED, convert=per_sample_bytes),
+        Arg("cpu_throughput", REQUIRED),
+        Arg("accelerator_step_time", REQUIRED),
+    )
+
+
+class ResponsibleEngineeringModel(Solver):
+    """mlsysim's ``ResponsibleEngineeringModel``: the training-time cost of differential privacy and subgroup
+    evaluation (``ResponsibleEngineeringResult``)."""
+
+    type_name = "ResponsibleEngineeringScenario"
+    result_name = "ResponsibleEngineeringResult"
+    arguments = (
+        Arg("base_training_time", REQUIRED),
+        Arg("epsilon", 1.0),
+        Arg("delta", 1e-05),
+        Arg("min_subgroup_prevalence", 0.01),
+    )
