@@ -125,14 +125,15 @@ def scale(runs: int = RUNS) -> list[tuple[str, float, str]]:
         assert (int(checked[1]), int(checked[2])) == (n_types, n_keys), (checked, n_types, n_keys)
         child(load_and_evaluate(one))
         warm_one, warm_ten, cold_one, cold_ten, cpu_one, cpu_ten = [], [], [], [], [], []
-        for i in range(runs):
-            a = child(load_and_evaluate(one))
+        for _ in range(runs):   # the warm pairs first: a cold run writes thousands of cache files, whose writeback
+            a = child(load_and_evaluate(one))   # and page-cache churn would land in the next warm child's window
             b = child(load_and_evaluate(ten))
             assert a[3] == b[3] == 1.536e12 and int(b[1]) == n_types, (a, b)
             warm_one.append(a[0])
             warm_ten.append(b[0])
             cpu_one.append(a[4])
             cpu_ten.append(b[4])
+        for i in range(runs):
             cold_one.append(child(load_and_evaluate(one), {"MLSYSIM_SYMBOLIC_CACHE": str(Path(tmp) / f"cold1-{i}")})[0])
             cold_ten.append(child(load_and_evaluate(ten), {"MLSYSIM_SYMBOLIC_CACHE": str(Path(tmp) / f"cold10-{i}")})[0])
     m = statistics.median
