@@ -157,3 +157,19 @@ def test_decode_sweep_crosses_the_roofline_ridge():
     assert half.method == "numeric (bisection)"
     assert half.exact.magnitude == pytest.approx(500 / 3.35, rel=1e-9)
     assert half.value == math.ceil(500 / 3.35) == 150          # ceil: the fewest requests that reach 500 TFLOP/s
+
+
+def test_a_proportional_output_swept_over_a_range_equals_the_general_path():
+    """per_batch = B·(P·b) is evaluated in the range's own buffer (one array, as hand-written numpy); the values
+    equal the general path's (a list takes it) to the last bit, and an overflow is still refused by name."""
+    from mlsysim_symbolic import InputError, Scenarios
+
+    s = Scenarios.DpSgdPerExampleGradients
+    fast = s.sweep("per_batch", "GPT-2", batch_size=range(1, 2049, 3)).values.to("B").magnitude
+    general = s.sweep("per_batch", "GPT-2", batch_size=list(range(1, 2049, 3))).values.to("B").magnitude
+    assert np.array_equal(fast, general) and fast[0] == 1.5e9 * 4 and fast[-1] == 1.5e9 * 4 * 2047   # P·b·B by hand
+    waste = Scenarios.Gpt3CheckpointInterval10K       # not proportional to tau: the general path
+    swept = waste.sweep("waste_at", tau=range(600, 3601, 600)).values.magnitude
+    assert np.allclose(swept, [waste.waste_at(tau=f"{t} s").magnitude for t in range(600, 3601, 600)], rtol=1e-12, atol=0)
+    with pytest.raises(InputError, match="per_batch overflows float64"):
+        s.sweep("per_batch", "GPT-2", batch_size=range(10**299, 10**299 + 2))
