@@ -167,41 +167,20 @@ def _entry_of(source: Source, name: str) -> _Entry:
     return entry
 
 
-class _Info(Mapping):
-    """A catalog's types by name as :class:`TypeInfo` (each made when asked for: its summary is read then)."""
-
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
-
-    def __getitem__(self, name: str) -> TypeInfo:
-        src = self._catalog._entries.get(name)
-        if src is None:
-            raise KeyError(name)
-        return _entry_of(src, name).info
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._catalog._entries
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._catalog._entries))
-
-    def __len__(self) -> int:
-        return len(self._catalog._entries)
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} types' metadata>"
-
-
 class _Built(Mapping):
-    """A catalog's types (or classes) by name: the names come from metadata, a value is built on first access."""
+    """A catalog's types, classes or metadata (``info``) by name: the names come from the files' structure; a type or
+    class is built on first access, a :class:`TypeInfo` made (its summary read) when first asked for."""
 
     def __init__(self, catalog: Catalog, what: str) -> None:
         self._catalog = catalog
         self._what = what
 
     def __getitem__(self, name: str) -> Any:
-        if name not in self._catalog._entries:
+        src = self._catalog._entries.get(name)
+        if src is None:
             raise KeyError(name)
+        if self._what == "info":
+            return _entry_of(src, name).info
         entry = self._catalog._built(name)
         return entry.stype if self._what == "types" else entry.cls
 
@@ -215,7 +194,7 @@ class _Built(Mapping):
         return len(self._catalog._entries)
 
     def __repr__(self) -> str:
-        return f"<{len(self)} {self._what}, built on first access>"
+        return f"<{len(self)} {self._what}, {'read' if self._what == 'info' else 'built'} on first access>"
 
 
 class _Resolver(Mapping):
@@ -262,7 +241,7 @@ class Catalog:
         self._instances: dict[str, Any] = {}
         self.types: Mapping[str, ScenarioType] = _Built(self, "types")
         self.classes: Mapping[str, type[Scenario]] = _Built(self, "classes")
-        self._info = _Info(self)
+        self._info: Mapping[str, TypeInfo] = _Built(self, "info")
 
     # ------------------------------------------------------------------ metadata (no build)
     @property
