@@ -47,3 +47,22 @@ def assert_close(ours: Any, theirs: Any, label: str = "", rel: float = REL) -> N
     """Assert our value equals the reference value to ``rel`` relative (absolute 1e-300 near zero)."""
     a, b = magnitude_like(ours, theirs)
     assert math.isclose(a, b, rel_tol=rel, abs_tol=1e-300), f"{label}: ours {a!r} != mlsysim {b!r} (ours {ours!r}, mlsysim {theirs!r})"
+
+
+def assert_same(ours: Any, theirs: Any, label: str = "") -> None:
+    """Our field value equals mlsysim's: None, booleans and labels exactly (type included), dicts key by key in
+    order, lists and tuples item by item, numbers and Quantities at 1e-9 (:func:`assert_close`)."""
+    if theirs is None:
+        assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
+    elif isinstance(theirs, (bool, str)):
+        assert ours == theirs and type(ours) is type(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
+        for k in theirs:
+            assert_same(ours[k], theirs[k], f"{label}[{k!r}]")
+    elif isinstance(theirs, (list, tuple)):
+        assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
+        for i, (o, t) in enumerate(zip(ours, theirs)):
+            assert_same(o, t, f"{label}[{i}]")
+    else:
+        assert_close(ours, theirs, label)

@@ -11,13 +11,13 @@ the device's capacity); it is skipped here and named in the types' result tables
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
 import pytest
 
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import assert_close, reference_scenario
+from .compare import assert_same as _equal
 
 SKIPPED_FIELDS = {"constraint_trace"}
 
@@ -37,21 +37,6 @@ KEYS = _with_results()
 COUNT = {"fields": 0}
 
 
-def _equal(ours: Any, theirs: Any, label: str) -> None:
-    if theirs is None:
-        assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
-    elif isinstance(theirs, (bool, str)):
-        assert ours == theirs and type(ours) is type(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
-    elif isinstance(theirs, dict):
-        assert isinstance(ours, dict) and list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
-        for k in theirs:
-            _equal(ours[k], theirs[k], f"{label}[{k!r}]")
-    elif isinstance(theirs, (list, tuple)):
-        assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
-        for i, (o, t) in enumerate(zip(ours, theirs)):
-            _equal(o, t, f"{label}[{i}]")
-    else:
-        assert_close(ours, theirs, label)
 
 
 def test_every_type_with_a_result_in_mlsysim_has_a_view():

@@ -18,21 +18,11 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import assert_close
+from .compare import assert_same as _equal
 
 SKIPPED_FIELDS = {"constraint_trace"}
 
 
-def _equal(ours: Any, theirs: Any, label: str) -> None:
-    if theirs is None:
-        assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
-    elif isinstance(theirs, (bool, str)):
-        assert ours == theirs and type(ours) is type(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
-    elif isinstance(theirs, dict):
-        assert isinstance(ours, dict) and list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
-        for k in theirs:
-            _equal(ours[k], theirs[k], f"{label}[{k!r}]")
-    else:
-        assert_close(ours, theirs, label)
 
 
 def _compare_result(key: str, theirs: Any) -> int:

@@ -37,6 +37,7 @@ from mlsysim_symbolic import InputError
 from mlsysim_symbolic.catalog import load_file
 
 from .compare import assert_close
+from .compare import assert_same as _equal
 
 FILE = Path(__file__).resolve().parents[2] / "derivations" / "solvers_training.toml"
 SKIPPED_FIELDS = {"constraint_trace"}
@@ -71,13 +72,6 @@ def _fleet_inputs(cluster: str) -> dict[str, int]:
             "nics_per_node": node.nics_per_node, "series_psus": node.series_psus}
 
 
-def _equal(ours: Any, theirs: Any, label: str) -> None:
-    if theirs is None:
-        assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
-    elif isinstance(theirs, (bool, str)):
-        assert ours == theirs and type(ours) is type(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
-    else:
-        assert_close(ours, theirs, label)
 
 
 def _compare(ours: Any, theirs: Any, label: str) -> int:
