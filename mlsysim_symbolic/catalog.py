@@ -604,16 +604,31 @@ class _ScenarioRegistry:
     True
     """
 
+    def __init__(self) -> None:
+        self._extensions: list[Mapping[str, Any]] = []
+
+    def extend(self, scenarios: Mapping[str, Any]) -> None:
+        """Make another mapping of scenarios reachable here by key and attribute, after the named scenarios of
+        the catalog (a higher layer registers its own: mlsysim's application scenarios, ``Scenarios.ChatbotServing``).
+        They are not listed, counted or iterated with the catalog's named scenarios."""
+        self._extensions.append(scenarios)
+
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):
             raise AttributeError(key)
         try:
-            return catalog().scenario(key)
+            return self[key]
         except UnknownNameError as exc:
             raise AttributeError(str(exc)) from None
 
     def __getitem__(self, key: str) -> Any:
-        return catalog().scenario(key)
+        try:
+            return catalog().scenario(key)
+        except UnknownNameError:
+            for extension in self._extensions:
+                if key in extension:
+                    return extension[key]
+            raise
 
     def __contains__(self, key: object) -> bool:
         return key in catalog().declared
@@ -625,7 +640,7 @@ class _ScenarioRegistry:
         return len(catalog().declared)
 
     def __dir__(self) -> list[str]:
-        return [*super().__dir__(), *catalog().declared]
+        return [*super().__dir__(), *catalog().declared, *(k for e in self._extensions for k in e)]
 
     def names(self, family: str | None = None) -> list[str]:
         """The keys of the named scenarios (of one family when given)."""

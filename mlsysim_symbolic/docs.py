@@ -178,7 +178,8 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None)
 
 
 def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: str | None = None) -> list[Path]:
-    """Write one Markdown page per scenario type (of ``family`` when given) and ``index.md`` into ``out_dir``.
+    """Write one Markdown page per scenario type (of ``family`` when given) and ``index.md`` into ``out_dir``;
+    for the whole shipped catalog also ``solvers.md`` and ``applications.md`` (:mod:`mlsysim_symbolic.solvers.pages`).
 
     Returns the paths written, the index last.
 
@@ -204,8 +205,17 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
         path = out / f"{name}.md"
         path.write_text(markdown_page(t, cat), encoding="utf-8")
         written.append(path)
+    index_text = markdown_index(cat, family=family)
+    if catalog is None and family is None:   # the shipped catalog: the solvers and applications composed of it
+        from .solvers.pages import applications_markdown, solvers_markdown
+
+        for name, text in (("solvers.md", solvers_markdown()), ("applications.md", applications_markdown())):
+            (out / name).write_text(text, encoding="utf-8")
+            written.append(out / name)
+        index_text += ("\nmlsysim's analytic solvers, as compositions of these types: [solvers](solvers.md); its "
+                       "application scenarios, evaluated in three levels: [applications](applications.md).\n")
     index = out / "index.md"
-    index.write_text(markdown_index(cat, family=family), encoding="utf-8")
+    index.write_text(index_text, encoding="utf-8")
     written.append(index)
     return written
 

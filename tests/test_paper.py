@@ -168,8 +168,9 @@ SECTIONS = ["## Equation", "## Assumptions", "## Excludes", "## Derivation", "##
 def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
     paths = write_docs(tmp_path)
     cat = catalog()
-    assert {p.name for p in paths} == {f"{t}.md" for t in cat.types} | {"index.md"}
+    assert {p.name for p in paths} == {f"{t}.md" for t in cat.types} | {"index.md", "solvers.md", "applications.md"}
     index = (tmp_path / "index.md").read_text()
+    assert "[solvers](solvers.md)" in index and "[applications](applications.md)" in index
     for fam, types in cat.families.items():
         assert f"## {cat.titles[fam]} (`{fam}`)" in index
         for t in types:
@@ -206,3 +207,29 @@ def test_markdown_index_of_one_family():
     assert "(`dp`)" in text and "(`training`)" not in text
     with pytest.raises(UnknownNameError, match="family"):
         write_docs("/nonexistent-never-written", family="nope")
+
+
+def test_solver_page_lists_every_solver_argument_and_field_with_its_equation(tmp_path):
+    """The solvers page: each solver's signature is mlsysim's (its arguments in order), each result field names
+    the output behind it, and that output's equation is the one the type prints."""
+    import inspect
+
+    from mlsysim_symbolic.printing import type_equations
+    from mlsysim_symbolic.solvers.pages import applications_markdown, solvers, solvers_markdown
+
+    page = solvers_markdown()
+    assert len(solvers()) >= 17
+    for solver in solvers():
+        section = page.split(f"## `{solver.__name__}`\n")[1].split("\n## ")[0]
+        names = list(inspect.signature(solver.solve).parameters)[1:]
+        rows = [section.index(f"| `{n}` |") for n in names]   # each argument has its row, in mlsysim's order
+        assert rows == sorted(rows), solver.__name__
+        t = catalog().types[solver.type_name]
+        for field, source, name in t.result.fields:
+            row = next(line for line in section.splitlines() if line.startswith(f"| `{field}` |"))
+            if source in ("output", "member"):
+                first = type_equations(t, name)[0][1]
+                assert f"output `{name}`" in row and str(first).replace("|", "\\|") in row, (solver.__name__, field)
+    apps = applications_markdown()
+    for key in ("ChatbotServing", "FrontierTraining", "SmartDoorbellResponsiveChime"):
+        assert f"| `{key}` |" in apps

@@ -21,6 +21,8 @@ Arguments are mlsysim's (names, order, defaults); models and devices are registr
 
 from __future__ import annotations
 
+from ..catalog import Scenarios
+from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
 from .namespaces import Hardware, Models
@@ -30,7 +32,9 @@ from .serving import InferenceScalingModel, ServingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .training import TrainingMemoryModel
 
-__all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
-           "Engine", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
-           "ResponsibleEngineeringModel", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+Scenarios.extend(Applications)   # mlsysim's application scenarios by its names: Scenarios.ChatbotServing
+
+__all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
+           "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
+           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "SolverResult", "SustainabilityModel", "SystemEvaluation", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]

@@ -1,0 +1,441 @@
+"""mlsysim's application scenarios: a workload on a device or a fleet with its SLA, evaluated in three levels.
+
+The 13 scenarios of mlsysim 0.3.0's ``Scenarios`` (``ChatbotServing``, ``FrontierTraining``, ``KeywordSpotting`` ...)
+are data in ``derivations/applications.toml``.  :meth:`Application.evaluate` runs one through the checked types
+behind the solvers, as mlsysim's ``Scenario.evaluate`` does:
+
+1. **Feasibility**: the weights against the device's memory (``SingleNodeModel``'s ``feasible``, ``W <= C``) and,
+   where the workload has a data rate, the data wall (``DataModel``'s ``is_stalled``);
+2. **Performance**: one roofline inference (``SingleNodeModel``) on a device, one 3-D parallel training step
+   (``DistributedModel``) on a fleet, against the latency SLA;
+3. **Macro**: a year of the device (a one-node fleet) or the fleet (``EconomicsModel``): carbon and total cost.
+
+Every metric that is computed names its scenario and output, so each level's equations are reachable:
+
+>>> from mlsysim_symbolic.solvers.applications import Applications
+>>> e = Applications.ChatbotServing.evaluate()
+>>> e.performance.status, e.performance.summary
+('PASS', 'Latency: 5.60 ms (Target: 500 ms)')
+>>> e.performance.equation("latency")
+Eq(T, t_o + Max(t_c, t_m))
+>>> e.feasibility.equation("weight_size")
+Eq(W, P*b)
+>>> e.macro.summary
+'Annual Carbon: 2946.3 kg | TCO: $10,407'
+
+A level's inverse solve answers the SLA's question: the largest batch the anomaly sensor serves within 10 ms.
+
+>>> Applications.TinySensor.evaluate().performance.solve("latency", "batch_size", "10 ms").value
+3
+
+``mlsysim_symbolic.Scenarios`` reaches the same objects by mlsysim's names (``Scenarios.ChatbotServing``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+import pint
+
+from ..errors import DerivationError, InputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from ..paths import derivations_dir
+from ..registry import hardware, workloads
+from ..scenario import Scenario
+from ..units import Q_, parse_quantity
+from .base import SolverResult
+from .distributed import DistributedModel
+from .operations import DataModel
+from .performance import SingleNodeModel
+from .sustainability import EconomicsModel
+
+#: mlsysim's year of operation for the macro level (``EconomicsModel().solve(fleet, duration_days=365)``).
+MACRO_DAYS = 365
+
+#: The fields of an application in ``derivations/applications.toml``: text, keys, quantities (with the unit
+#: each must have), and the provenance table.
+_TEXT = ("name", "description", "application", "note")
+_KEYS = ("workload", "hardware", "fleet")
+_QUANTITIES = {"sla_latency": "ms", "power_budget": "W", "data_rate": "GB/s"}
+_FIELDS = (*_TEXT, *_KEYS, *_QUANTITIES, "target_accuracy", "source")
+
+
+class EvaluationLevel:
+    """One level of an evaluation (mlsysim's ``EvaluationLevel``: ``level_name``, ``status``, ``summary``,
+    ``metrics``), with the scenario and output behind each computed metric.
+
+    ``equation``, ``latex``, ``diff``, ``sweep`` and ``solve`` take a metric name; a metric that repeats an input
+    (the device's capacity, the SLA) has no equation and says so.
+    """
+
+    __slots__ = ("level_name", "status", "summary", "metrics", "_sources")
+
+    def __init__(self, level_name: str, status: str, summary: str, metrics: Mapping[str, Any],
+                 sources: Mapping[str, tuple[Scenario, str] | None]) -> None:
+        self.level_name, self.status, self.summary = level_name, status, summary
+        self.metrics = dict(metrics)
+        self._sources = dict(sources)
+
+    def __repr__(self) -> str:
+        return f"EvaluationLevel(level_name={self.level_name!r}, status={self.status!r}, summary={self.summary!r})"
+
+    def source(self, metric: str) -> tuple[Scenario, str]:
+        """The scenario and the output that computed ``metric``."""
+        if metric not in self.metrics:
+            raise UnexpectedNameError(f"the {self.level_name} level has no metric {metric!r}"
+                                      + did_you_mean(metric, list(self.metrics)) + f" Metrics: {', '.join(self.metrics)}")
+        where = self._sources.get(metric)
+        if where is None:
+            raise InputError(f"the {self.level_name} level's {metric!r} repeats an input or is not computed here; "
+                             "it has no equation")
+        return where
+
+    def equation(self, metric: str, expand: bool = False) -> Any:
+        """The equation of ``metric``'s output."""
+        scenario, output = self.source(metric)
+        return scenario.equation(output, expand=expand)
+
+    def latex(self, metric: str, **options: Any) -> Any:
+        """LaTeX of ``metric`` (equation = numbers = result)."""
+        scenario, output = self.source(metric)
+        return scenario.latex(output, **options)
+
+    def diff(self, metric: str, wrt: str) -> Any:
+        """d metric / d wrt, symbolically (``wrt`` an input of the metric's scenario)."""
+        scenario, output = self.source(metric)
+        return scenario.diff(output, wrt)
+
+    def sweep(self, metric: str, **inputs: Any) -> Any:
+        """``metric`` over arrays of its scenario's inputs."""
+        scenario, output = self.source(metric)
+        return scenario.sweep(output, **inputs)
+
+    def solve(self, metric: str, input: str, target: Any = None, **options: Any) -> Any:
+        """The value of ``input`` that brings ``metric`` to ``target`` (its scenario's inverse solve)."""
+        scenario, output = self.source(metric)
+        return scenario.solve(output, input, target, **options)
+
+
+@dataclass(frozen=True)
+class SystemEvaluation:
+    """mlsysim's ``SystemEvaluation``: the three levels of one application's evaluation."""
+
+    scenario_name: str
+    feasibility: EvaluationLevel
+    performance: EvaluationLevel
+    macro: EvaluationLevel
+
+    @property
+    def levels(self) -> tuple[EvaluationLevel, EvaluationLevel, EvaluationLevel]:
+        """Feasibility, performance and macro, in order."""
+        return (self.feasibility, self.performance, self.macro)
+
+    @property
+    def passed_all(self) -> bool:
+        """Every level passed (mlsysim: PASS or SKIPPED)."""
+        return all(level.status in {"PASS", "SKIPPED"} for level in self.levels)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The evaluation as one flat dict, keys as mlsysim's (``f_status``, ``p_latency``, ``m_tco_usd`` ...)."""
+        flat: dict[str, Any] = {"scenario": self.scenario_name}
+        flat.update({f"{p}_status": level.status for p, level in zip("fpm", self.levels)})
+        for p, level in zip("fpm", self.levels):
+            flat.update({f"{p}_{k}": v for k, v in level.metrics.items()})
+        return flat
+
+    def scorecard(self) -> str:
+        """The scorecard text, laid out as mlsysim's."""
+        border = "═" * 60
+        lines = [f"╔{border}╗", "║ MLSys·im SYSTEM EVALUATION", f"║ Scenario: {self.scenario_name}", f"╠{border}╣"]
+        for i, (title, level) in enumerate(zip(("Feasibility", "Performance", "Macro/Economics"), self.levels)):
+            lines += [f"║ Level {i + 1}: {title} [{level.status}]", f"║ ↳ {level.summary}"]
+            if i < 2:
+                lines.append(f"╟{'-' * 60}╢")
+        lines.append(f"╚{border}╝")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _OneNodeFleet:
+    """mlsysim's one-node ``SimFleet`` of a single device: what EconomicsModel reads of it (the device, one
+    node of one device, no datacenter or region: the US average)."""
+
+    accelerator: Any
+    count: int = 1
+    datacenter: Any = None
+    region: Any = None
+
+    @property
+    def node(self) -> Any:
+        return _OneNodeFleet.Node(self.accelerator)
+
+    @dataclass(frozen=True)
+    class Node:
+        accelerator: Any
+        accelerators_per_node: int = 1
+
+
+def _is_fleet(system: Any) -> bool:
+    return getattr(system, "count", None) is not None and getattr(system, "node", None) is not None
+
+
+def _quantity(value: Any, unit: str, label: str) -> pint.Quantity:
+    q = parse_quantity(value, name=label) if isinstance(value, str) else value
+    if not isinstance(q, pint.Quantity) or q.dimensionality != Q_(1, unit).dimensionality:
+        raise InputError(f"{label}: expected a quantity in {unit}; got {value!r}")
+    if not q.magnitude > 0:
+        raise InputError(f"{label}: expected a positive quantity; got {value!r}")
+    return q
+
+
+def _shown(q: pint.Quantity | None) -> str:
+    return "N/A" if q is None else f"{q:~P}"
+
+
+def _fixed(value: float, digits: int, grouping: str = "") -> str:
+    """``value`` to ``digits`` decimals, rounded half up from its 12 significant digits: the rounding of the value
+    the equation gives, not of its binary noise.  A summary is text a reader compares, so a decimal tie rounds the
+    same way whichever side of it the float lands: 44.535 ms prints "44.54" from 44.534999999999997 and from
+    44.535000000000004.  (mlsysim formats the float itself, so at a tie its last digit is that noise, and an exact
+    binary tie rounds half to even: its 0.25 MB prints "0.2", ours "0.3".)
+
+    >>> _fixed(44.534999999999997, 2), _fixed(44.535000000000004, 2), _fixed(0.25, 1), _fixed(10407.4741, 0, ",")
+    ('44.54', '44.54', '0.3', '10,407')
+    """
+    exact = Decimal(f"{value:.12g}").quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return format(exact, f"{grouping}.{digits}f")
+
+
+def _fixed_quantity(q: pint.Quantity, digits: int) -> str:
+    """A Quantity as mlsysim's summaries print it (``f"{q:.2f~P}"``), rounded by :func:`_fixed`."""
+    return f"{_fixed(q.magnitude, digits)} {q.units:~P}"
+
+
+@dataclass(frozen=True)
+class Application:
+    """One application scenario (mlsysim's ``Scenario``): a workload on a device or a fleet, with constraints.
+
+    ``workload`` is a workload key, an entry of :data:`Models` or mlsysim's own workload; ``system`` a device
+    (hardware key, entry or mlsysim's ``HardwareNode``) or a fleet (a cluster of ``Systems.Clusters``, its key, or
+    mlsysim's ``Fleet``).  ``data_rate`` is the data the workload ingests (mlsysim's ``workload.data_rate``; read
+    from the workload when not given).  ``power_budget`` and ``target_accuracy`` are carried, not checked, as in
+    mlsysim.
+
+    >>> a = Application("Edge check", "ResNet-50 on a Jetson", "ResNet50", "JetsonOrinNX", sla_latency="20 ms")
+    >>> a.evaluate().performance.status
+    'PASS'
+    """
+
+    name: str
+    description: str
+    workload: Any
+    system: Any
+    application: str | None = None
+    sla_latency: Any = None
+    target_accuracy: float | None = None
+    power_budget: Any = None
+    data_rate: Any = None
+    note: str = ""
+    source: Mapping[str, Any] | None = field(default=None, compare=False)
+    key: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, unit in _QUANTITIES.items():
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _quantity(value, unit, f"{self.name}: {name}"))
+
+    @cached_property
+    def resolved_system(self) -> Any:
+        """The system as an object: a key is looked up in the hardware registry, then in ``Systems.Clusters``."""
+        return _system(self.system, f"{self.name}: system") if isinstance(self.system, str) else self.system
+
+    @property
+    def is_distributed(self) -> bool:
+        """The system is a fleet (mlsysim's ``Fleet``) rather than one device."""
+        return _is_fleet(self.resolved_system)
+
+    @property
+    def hardware(self) -> Any:
+        """The device: the system, or a fleet's node's accelerator (what the feasibility level checks)."""
+        system = self.resolved_system
+        return system.node.accelerator if self.is_distributed else system
+
+    def variant(self, **changes: Any) -> Application:
+        """A copy with some fields changed (mlsysim's ``model_copy(update=...)``)."""
+        unknown = [k for k in changes if k not in self.__dataclass_fields__]
+        if unknown:
+            raise UnexpectedNameError(f"Application has no field {unknown[0]!r}"
+                                      + did_you_mean(unknown[0], list(self.__dataclass_fields__)))
+        return replace(self, **changes)
+
+    def model_copy(self, update: Mapping[str, Any] | None = None) -> Application:
+        """mlsysim's spelling of :meth:`variant`."""
+        return self.variant(**dict(update or {}))
+
+    def _data_rate(self) -> Any:
+        return self.data_rate if self.data_rate is not None else getattr(self.workload, "data_rate", None)
+
+    def _feasibility(self, node: SolverResult) -> EvaluationLevel:
+        weights, capacity = node.memory_footprint, node.scenario.inputs["hardware"].memory_capacity
+        fits = node.feasible
+        stalled, data_summary, data_source = False, "", None
+        rate = self._data_rate()
+        if rate:
+            data = DataModel().scenario(rate, self.hardware)
+            stalled, data_source = data.is_stalled, (data, "is_stalled")
+            if data.supply_bw.magnitude == 0:   # mlsysim: utilization inf ("infx capacity"); ours refuses to divide by 0
+                data_summary = " | Data Wall: Pipeline Stalled (the device describes no data path: supply 0 GB/s)"
+            elif stalled:
+                data_summary = f" | Data Wall: Pipeline Stalled ({_fixed(data.utilization.to('').magnitude, 1)}x capacity)"
+            else:
+                data_summary = f" | Data Pipeline: OK ({_fixed(data.utilization.to('').magnitude * 100, 1)}%)"
+        unit = "MB" if weights < Q_(1, "GB") else "GB"
+        w, c = _fixed_quantity(weights.to(unit), 1), _fixed_quantity(capacity.to(unit), 1)
+        summary = f"Model fits in memory ({w} / {c})" if fits else f"OOM: Requires {w} but only has {c}"
+        return EvaluationLevel(
+            "Feasibility", "PASS" if fits and not stalled else "FAIL", summary + data_summary,
+            {"weight_size": weights, "capacity": capacity, "data_stalled": stalled},
+            {"weight_size": (node.scenario, node.output("memory_footprint")), "capacity": None, "data_stalled": data_source})
+
+    def _performance(self, node: SolverResult, batch_size: int, precision: str) -> EvaluationLevel:
+        if self.is_distributed:
+            step = DistributedModel().solve(self.workload, self.resolved_system, batch_size=batch_size, precision=precision)
+            s = step.scenario
+            latency = step.step_latency_total
+            metrics = {"latency": latency, "throughput": step.effective_throughput, "scaling_eff": step.scaling_efficiency,
+                       "mfu": s.fleet_mfu.to("").magnitude, "node_mfu": s.node_mfu.to("").magnitude, "sla_latency": self.sla_latency}
+            sources = {"latency": (s, "step_latency_total"), "throughput": (s, "effective_throughput"),
+                       "scaling_eff": (s, "scaling_efficiency"), "mfu": (s, "fleet_mfu"), "node_mfu": (s, "node_mfu")}
+        else:
+            s = node.scenario
+            latency = node.latency
+            metrics = {"latency": latency, "throughput": node.throughput, "bottleneck": node.bottleneck, "sla_latency": self.sla_latency}
+            sources = {"latency": (s, "latency"), "throughput": (s, "throughput"), "bottleneck": (s, "bottleneck")}
+        status = "FAIL" if self.sla_latency is not None and latency > self.sla_latency else "PASS"
+        summary = f"Latency: {_fixed_quantity(latency, 2)} (Target: {_shown(self.sla_latency)})"
+        return EvaluationLevel("Performance", status, summary, metrics, {**sources, "sla_latency": None})
+
+    def _macro(self) -> EvaluationLevel:
+        fleet = self.resolved_system if self.is_distributed else _OneNodeFleet(self.hardware)
+        econ = EconomicsModel().solve(fleet, duration_days=MACRO_DAYS)
+        summary = f"Annual Carbon: {_fixed(econ.carbon_footprint_kg, 1)} kg | TCO: ${_fixed(econ.tco_usd, 0, ',')}"
+        return EvaluationLevel(
+            "Macro", "PASS", summary, {"carbon_kg": econ.carbon_footprint_kg, "tco_usd": econ.tco_usd},
+            {"carbon_kg": (econ.scenario, econ.output("carbon_footprint_kg")), "tco_usd": (econ.scenario, econ.output("tco_usd"))})
+
+    def evaluate(self, batch_size: int = 1, precision: str = "fp16") -> SystemEvaluation:
+        """The three levels (mlsysim's ``Scenario.evaluate``), each metric from a checked type."""
+        node = SingleNodeModel().solve(self.workload, self.hardware, batch_size=batch_size, precision=precision)
+        return SystemEvaluation(self.name, self._feasibility(node), self._performance(node, batch_size, precision),
+                                self._macro())
+
+    def validate(self, batch_size: int = 1, precision: str = "fp16") -> bool:
+        """True when feasibility and performance pass; else the failing level's error (mlsysim's ``validate``:
+        :class:`~mlsysim_symbolic.solvers.OutOfMemoryError` for feasibility, :class:`SLAViolation` for performance)."""
+        from .base import OutOfMemoryError
+
+        e = self.evaluate(batch_size=batch_size, precision=precision)
+        if e.feasibility.status == "FAIL":
+            raise OutOfMemoryError(f"Feasibility Failure: {e.feasibility.summary}")
+        if e.performance.status == "FAIL":
+            raise SLAViolation(f"Performance Failure: {e.performance.summary}")
+        return True
+
+
+class SLAViolation(InputError):
+    """The performance level failed: the latency exceeds the SLA (mlsysim's ``SLAViolation``)."""
+
+
+def _system(key: str, label: str) -> Any:
+    """A device or a fleet by registry key (the hardware registry first, then the clusters)."""
+    devices = hardware()
+    if key in devices:
+        return devices[key]
+    from .namespaces import Systems  # the clusters registry (the hardware registry is read first)
+
+    clusters = Systems.Clusters
+    if key in clusters.list():
+        return getattr(clusters, key)
+    raise UnknownNameError(f"{label}: {key!r} is neither a hardware key nor a cluster key"
+                           + did_you_mean(key, [*devices, *clusters.list()]))
+
+
+def _read(path: Path) -> dict[str, Application]:
+    try:
+        with path.open("rb") as f:
+            tables = tomllib.load(f).get("applications", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DerivationError(f"cannot read the applications: {exc}", path=str(path)) from None
+    apps = {}
+    for key, raw in tables.items():
+        where = f"{path.name}: applications.{key}"
+        unknown = [k for k in raw if k not in _FIELDS]
+        if unknown:
+            raise DerivationError(f"{where}: unknown field {unknown[0]!r}" + did_you_mean(unknown[0], list(_FIELDS)), path=str(path))
+        systems = [k for k in ("hardware", "fleet") if k in raw]
+        if len(systems) != 1 or "workload" not in raw or "name" not in raw:
+            raise DerivationError(f"{where}: needs a name, a workload and exactly one of hardware or fleet", path=str(path))
+        for name, registry in (("workload", workloads()), ("hardware", hardware())):
+            if name in raw and raw[name] not in registry:
+                raise DerivationError(f"{where}: {name} {raw[name]!r} is not in the {name} registry"
+                                      + did_you_mean(raw[name], list(registry)), path=str(path))
+        try:
+            apps[key] = Application(
+                name=raw["name"], description=raw.get("description", ""), workload=raw["workload"],
+                system=raw.get("hardware") or raw["fleet"], application=raw.get("application"),
+                sla_latency=raw.get("sla_latency"), target_accuracy=raw.get("target_accuracy"),
+                power_budget=raw.get("power_budget"), data_rate=raw.get("data_rate"), note=raw.get("note", ""),
+                source=raw.get("source"), key=key)
+        except InputError as exc:
+            raise DerivationError(f"{where}: {exc}", path=str(path)) from None
+    return apps
+
+
+@cache
+def _shipped() -> dict[str, Application]:
+    return _read(derivations_dir() / "applications.toml")
+
+
+class _Applications(Mapping[str, Application]):
+    """The application scenarios by key or attribute (``Applications.ChatbotServing``)."""
+
+    def __getitem__(self, key: str) -> Application:
+        apps = _shipped()
+        if key not in apps:
+            raise UnknownNameError(f"no application scenario {key!r}" + did_you_mean(key, list(apps)))
+        return apps[key]
+
+    def __getattr__(self, key: str) -> Application:
+        if key.startswith("_"):
+            raise AttributeError(key)
+        try:
+            return self[key]
+        except UnknownNameError as exc:
+            raise AttributeError(str(exc)) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_shipped())
+
+    def __len__(self) -> int:
+        return len(_shipped())
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *_shipped()]
+
+    def __repr__(self) -> str:
+        return f"<Applications: {', '.join(_shipped())}>"
+
+
+#: mlsysim's 13 application scenarios, read from ``derivations/applications.toml`` on first use.
+Applications = _Applications()
+
+
+def read_applications(path: str | Path) -> dict[str, Application]:
+    """Application scenarios from another file of the same form (each checked as the shipped ones)."""
+    return _read(Path(path))
