@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..registry import workloads
 from .base import REQUIRED, Arg, Solver, SolverResult
 
 _TRAINING_ONLY = "mlsysim reads it only when is_training=True"
@@ -21,8 +22,7 @@ def _engine_arguments(training: bool) -> tuple[Arg, ...]:
     path ignores the training ones (as mlsysim does), the training path binds them."""
     ignored = not training
     return (
-        Arg("model", REQUIRED, to="workload", kinds=_TRANSFORMERS if training else (),
-            note="mlsysim's training fallback for other workloads (2 W + 12 B/param) is not ported" if training else ""),
+        Arg("model", REQUIRED, to="workload"),
         Arg("hardware", REQUIRED),
         Arg("batch_size", 1),
         Arg("precision", "fp16", lower=True),
@@ -37,13 +37,31 @@ def _engine_arguments(training: bool) -> tuple[Arg, ...]:
     )
 
 
+def is_transformer(model: Any) -> bool:
+    """Whether mlsysim counts ``model``'s training memory as a transformer's (its ``training_memory``): mlsysim's
+    own workload when it has that method, else a registry entry (key, display name or entry) of a transformer kind.
+
+    >>> is_transformer("Llama3_8B"), is_transformer("ResNet50")
+    (True, False)
+    """
+    if hasattr(model, "training_memory"):
+        return True
+    entry = workloads()[model] if isinstance(model, str) else model
+    return getattr(entry, "kind", None) in _TRANSFORMERS
+
+
 class SingleNodeTrainingModel(Solver):
     """The training path of mlsysim's ``Engine.solve`` (``is_training=True``), a ``PerformanceProfile`` of one
-    training step of a transformer: not a class of mlsysim's, the path ``SingleNodeModel``/``Engine`` take."""
+    training step: not a class of mlsysim's, the path ``SingleNodeModel``/``Engine`` take.  A transformer's
+    footprint is its training memory; any other workload's is mlsysim's fallback (2 W + 12 B/param of Adam
+    state, 1.1 W with LoRA), picked as mlsysim picks it (the type's ``memory_model``)."""
 
     type_name = "SingleNodeTrainingScenario"
     result_name = "PerformanceProfile"
     arguments = _engine_arguments(training=True)
+
+    def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
+        inputs["memory_model"] = "transformer" if is_transformer(values["model"]) else "weights"
 
 
 class SingleNodeModel(Solver):

@@ -32,6 +32,7 @@ from mlsysim_symbolic.solvers import (
 )
 from mlsysim_symbolic.units import Q_
 
+from .compare import assert_close
 from .members import equal
 
 mlsysim = pytest.importorskip("mlsysim")
@@ -122,6 +123,13 @@ TRAINING_STEP = [
                                                         "dp_size": 16, "activation_recomputation": True}, "namespace"),
     (("Language", "BERT_Base"), ("Cloud", "T4"), {"batch_size": 16, "seq_len": 512, "precision": "fp32",
                                                    "efficiency": 0.4}, "mlsysim"),
+    # Other workloads: mlsysim's fallback footprint (2 W + 12 B/param of Adam state; 1.1 W with LoRA), no activations.
+    (("Vision", "ResNet50"), ("Cloud", "A100"), {"batch_size": 32}, "key"),
+    (("Vision", "ResNet50"), ("Cloud", "A100"), {"batch_size": 256, "precision": "fp32", "activation_recomputation": True}, "mlsysim"),
+    (("Vision", "MobileNetV2"), ("Mobile", "iPhone15Pro"), {"batch_size": 8, "is_lora": True}, "namespace"),
+    (("Vision", "YOLOv8_Nano"), ("Edge", "JetsonOrinNX"), {"batch_size": 16, "precision": "bf16"}, "key"),
+    (("Tiny", "DS_CNN"), ("Tiny", "ESP32_S3"), {"precision": "int8"}, "mlsysim"),
+    (("Vision", "ResNet18"), ("Tiny", "ESP32_S3"), {"batch_size": 4}, "namespace"),   # 2 W + 12 P beyond 8 MB: offload
 ]
 
 
@@ -135,6 +143,22 @@ def test_engine_training_path_equals_mlsysim(model, device, kwargs, how) -> None
     assert _compare(ours, theirs, f"Engine.solve({model[1]}, {device[1]}, is_training=True, {kwargs})") == 17
     single = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
     assert single == ours
+
+
+def test_diffusion_training_runs_the_network_once_per_sample() -> None:
+    """Deliberate divergence: training a diffusion model evaluates its network once per sample, at one sampled
+    timestep (Ho, Jain and Abbeel 2020, Algorithm 1), so a step's work is 3·F_inf·B.  mlsysim lowers the inference
+    graph (F_inf × denoising_steps) for training too: 50× the compute for Stable Diffusion v1.5.  The memory side
+    (mlsysim's fallback footprint: 2 W + 12 B/param) is equal."""
+    theirs = RefEngine.solve(_mlsysim("Models", "GenerativeVision", "StableDiffusion_v1_5"), _mlsysim("Hardware", "Cloud", "T4"),
+                             batch_size=2, is_training=True)
+    ours = Engine.solve("StableDiffusion_v1_5", "T4", batch_size=2, is_training=True)
+    assert_close(ours.memory_footprint, theirs.memory_footprint, "memory_footprint")
+    assert_close(ours.memory_footprint, Q_(2 * 8.6e8 * 2 + 12 * 8.6e8, "B"), "2 W + 12 P by hand")
+    assert_close(ours.latency_memory, theirs.latency_memory, "latency_memory")
+    # 3 F_inf B / (R eta): 20 GFLOP per U-Net pass, batch 2, the T4's 65 TFLOP/s fp16 peak at efficiency 0.5.
+    assert_close(ours.latency_compute, Q_(3 * 2e10 * 2 / (65e12 * 0.5), "s"), "3 F_inf B / (R eta) by hand")
+    assert_close(ours.latency_compute * 50, theirs.latency_compute, "50 denoising steps")
 
 
 def test_engine_training_derivative_equals_mlsysim_central_difference() -> None:
@@ -186,8 +210,8 @@ def test_single_node_bad_arguments_are_named() -> None:
         SingleNodeModel().solve("ResNet50", "A100", precision="fp12")
     with pytest.raises(UnitError, match="batch_size"):
         SingleNodeModel().solve("ResNet50", "A100", batch_size="4 GB")
-    with pytest.raises(InputError, match="'ResNet50' is a CNNWorkload; this path takes TransformerWorkload"):
-        Engine.solve("ResNet50", "A100", is_training=True)     # mlsysim's non-transformer training fallback
+    with pytest.raises(InputError, match="memory_model: expected one of 'transformer', 'weights'"):
+        SingleNodeTrainingModel().scenario_type()(name="x", workload="ResNet50", hardware="A100", memory_model="cnn")
     with pytest.raises(UnknownNameError, match="Models.Vision has no entry 'ResNet51'; did you mean 'ResNet50'"):
         _ = Models.Vision.ResNet51
 
