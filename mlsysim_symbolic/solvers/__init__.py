@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
-from .namespaces import Hardware, Models
+from .namespaces import Hardware, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
@@ -33,4 +33,4 @@ from .training import TrainingMemoryModel
 __all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+           "SolverResult", "SustainabilityModel", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
