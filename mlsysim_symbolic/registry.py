@@ -229,7 +229,38 @@ class Grid(Entry):
     schema = GRID_FIELDS
 
 
-class Fabric(Entry):
+class SystemEntry(Entry):
+    """A fabric, node or cluster: ``with_fields`` checks the copy as the registry read checks an entry, and a
+    reference field may be given as a key (``with_fields({"node": "DGX_A100"})``), resolved in our registry."""
+
+    #: The table of ``derivations/systems.toml`` entries of this class live in.
+    table: ClassVar[str] = ""
+    #: Reference field -> the registry (by loader name in this module) its key is resolved in.
+    references: ClassVar[Mapping[str, str]] = {}
+
+    def with_fields(self, changes: Mapping[str, Any]) -> Entry:
+        """A copy with some fields changed, checked; a reference by key is resolved (an unknown key refused by name).
+
+        >>> small = clusters()["Research_256"].with_fields({"count": 4, "fabric": "InfiniBand_NDR"})
+        >>> small.total_accelerators, small.fabric.name
+        (32, 'IB NDR')
+        >>> clusters()["Research_256"].with_fields({"count": 0.5})
+        Traceback (most recent call last):
+        ...
+        mlsysim_symbolic.errors.InputError: clusters.Research_256.count = 0.5: expected a whole number of nodes in the fleet (1 or more)
+        """
+        resolved = dict(changes)
+        for name, loader in type(self).references.items():
+            if name in resolved:
+                resolved[name] = _reference_value(self, name, resolved[name], loader)
+        entry = super().with_fields(resolved)
+        problem = _problem(entry, type(self).table)
+        if problem is not None:
+            raise InputError(problem)
+        return entry
+
+
+class Fabric(SystemEntry):
     """A network fabric (mlsysim's ``NetworkFabric``): bandwidth, latency (None where none is stated), oversubscription.
 
     >>> ndr = fabrics()["InfiniBand_NDR"]
@@ -239,6 +270,7 @@ class Fabric(Entry):
 
     schema = FABRIC_FIELDS
     text = frozenset({"topology"})
+    table = "fabrics"
 
     @property
     def bandwidth_gbs(self) -> float:
@@ -252,7 +284,7 @@ class Fabric(Entry):
         return 0.0 if latency is None else float(latency.m_as("us"))
 
 
-class Node(Entry):
+class Node(SystemEntry):
     """A server (mlsysim's ``Node``): its accelerator (a hardware entry), devices, NICs and PSUs per node.
 
     >>> dgx = nodes()["DGX_H100"]
@@ -262,6 +294,8 @@ class Node(Entry):
 
     schema = NODE_FIELDS
     text = frozenset({"accelerator", "host_cpu", "host_storage"})
+    table = "nodes"
+    references = {"accelerator": "hardware"}
 
     @property
     def series_psus(self) -> int:
@@ -269,7 +303,7 @@ class Node(Entry):
         return 0 if self.fields["psu_redundancy"] > 0 else self.fields["psus_per_node"]
 
 
-class Cluster(Entry):
+class Cluster(SystemEntry):
     """A fleet (mlsysim's ``Fleet``): ``count`` nodes of one node entry on one fabric entry; no site of its own.
 
     >>> clusters()["Frontier_8K"].fabric.key, clusters()["Frontier_8K"].total_accelerators
@@ -278,6 +312,8 @@ class Cluster(Entry):
 
     schema = CLUSTER_FIELDS
     text = frozenset({"node", "fabric", "datacenter"})
+    table = "clusters"
+    references = {"node": "nodes", "fabric": "fabrics"}
 
     @property
     def total_accelerators(self) -> int:
@@ -476,29 +512,51 @@ def _systems_path(path: str | None) -> Path:
     return Path(path) if path else derivations_dir() / "systems.toml"
 
 
+def _problem(entry: Entry, table: str) -> str | None:
+    """What is wrong with one systems entry, or None: a required field missing, a count not whole and positive (a
+    redundancy may be 0), a quantity not positive, PSU redundancy that mlsysim's Node would refuse."""
+    where = f"{table}.{entry.key}"
+    for name in _REQUIRED[table]:
+        if entry.get(name) is None and entry.info.get(name) is None:
+            return f"{where}: missing field {name!r} ({', '.join(_REQUIRED[table])} are required)"
+    for name, (_, meaning, integer) in type(entry).schema.items():
+        value = entry.fields.get(name)
+        least = 0 if name == "psu_redundancy" else 1
+        if integer and value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+            return f"{where}.{name} = {value!r}: expected a whole number of {meaning} ({least} or more)"
+        if isinstance(value, pint.Quantity) and not value.magnitude > 0:
+            return f"{where}.{name} = {value}: expected a positive {meaning}"
+    if table == "nodes":
+        psus, spare = entry.fields["psus_per_node"], entry.fields["psu_redundancy"]
+        if spare >= psus:
+            return f"{where}.psu_redundancy = {spare}: must be below psus_per_node ({psus})"
+        rating, peak = entry.fields.get("psu_rating"), entry.fields.get("max_power")
+        if spare > 0 and rating is not None and peak is not None and (psus - spare) * rating < peak:
+            return (f"{where}: {psus - spare} required PSUs x {rating} cannot carry max_power {peak}; "
+                    f"the {psus - spare}+{spare} redundancy is inconsistent")
+    return None
+
+
 def _checked(registry: Registry, table: str, path: Path) -> None:
-    """Required fields present, counts whole and positive (a redundancy may be 0), PSU redundancy as mlsysim checks it."""
-    for key, entry in registry.items():
-        where = f"{table}.{key}"
-        for name in _REQUIRED[table]:
-            if entry.get(name) is None and entry.info.get(name) is None:
-                raise DerivationError(f"{where}: missing field {name!r} ({', '.join(_REQUIRED[table])} are required)", path=str(path))
-        for name, (_, meaning, integer) in type(entry).schema.items():
-            value = entry.fields.get(name)
-            if integer and value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                                  or value < (0 if name == "psu_redundancy" else 1)):
-                raise DerivationError(f"{where}.{name} = {value!r}: expected a whole number of {meaning}"
-                                      f"{' (0 or more)' if name == 'psu_redundancy' else ' (1 or more)'}", path=str(path))
-            if isinstance(value, pint.Quantity) and not value.magnitude > 0:
-                raise DerivationError(f"{where}.{name} = {value}: expected a positive {meaning}", path=str(path))
-        if table == "nodes":
-            psus, spare = entry.fields["psus_per_node"], entry.fields["psu_redundancy"]
-            if spare >= psus:
-                raise DerivationError(f"{where}.psu_redundancy = {spare}: must be below psus_per_node ({psus})", path=str(path))
-            rating, peak = entry.fields.get("psu_rating"), entry.fields.get("max_power")
-            if spare > 0 and rating is not None and peak is not None and (psus - spare) * rating < peak:
-                raise DerivationError(f"{where}: {psus - spare} required PSUs x {rating} cannot carry max_power {peak}; "
-                                      f"the {psus - spare}+{spare} redundancy is inconsistent", path=str(path))
+    """Every entry of a systems table sound (:func:`_problem`), else a DerivationError naming file, entry and field."""
+    for entry in registry.values():
+        problem = _problem(entry, table)
+        if problem is not None:
+            raise DerivationError(problem, path=str(path))
+
+
+def _reference_value(entry: Entry, field: str, value: Any, loader: str) -> Entry:
+    """A reference given to ``with_fields``: a key of the default registry, or an entry of that registry's class."""
+    load, expected = {"hardware": (hardware, Hardware), "nodes": (nodes, Node), "fabrics": (fabrics, Fabric)}[loader]
+    registry = load()
+    if isinstance(value, str):
+        try:
+            return registry[value]
+        except UnknownNameError as exc:
+            raise UnknownNameError(f"{entry.key}.{field}: {exc}") from None
+    if not isinstance(value, expected):
+        raise InputError(f"{entry.key}.{field}: expected a {registry.kind} (its key or entry), got {type(value).__name__}")
+    return value
 
 
 def _resolved(registry: Registry, table: str, field: str, target: Registry, target_file: str, path: Path) -> Registry:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from mlsysim_symbolic import DerivationError, UnknownNameError
+from mlsysim_symbolic import DerivationError, InputError, UnknownNameError
 from mlsysim_symbolic.paths import derivations_dir
 from mlsysim_symbolic.registry import clusters, fabrics, hardware, nodes
 from mlsysim_symbolic.solvers import (
@@ -337,3 +337,22 @@ def test_registry_quantities_are_ours() -> None:
     """The entries' Quantities are of our registry, in the TOML's units (50 GB/s of a 400 Gb/s link, by hand)."""
     ndr = Systems.Fabrics.InfiniBand_NDR
     assert ndr.bandwidth.to("GB/s") == Q_(50, "GB/s") and ndr.bandwidth_gbs == 50.0
+
+
+def test_a_changed_entry_is_checked_and_its_references_resolved() -> None:
+    """``with_fields`` (as mlsysim's ``model_copy(update=...)``): 4 DGX A100 nodes on NDR are 32 GPUs with 3+3 PSUs
+    (no PSU in series); the distributed step on the changed cluster equals mlsysim's on its changed Fleet."""
+    small = Systems.Clusters.Training_1K.with_fields({"count": 4, "node": "DGX_A100", "fabric": Systems.Fabrics.InfiniBand_NDR})
+    assert (small.total_accelerators, small.node.series_psus, small.fabric.key) == (32, 0, "InfiniBand_NDR")
+    ref = Clusters.Training_1K.model_copy(update={"count": 4, "node": Nodes.DGX_A100, "fabric": Fabrics.InfiniBand_NDR})
+    layout = dict(batch_size=64, tp_size=8)
+    assert same_result(DistributedModel().solve("Llama3_8B", small, **layout), _their_distributed("Llama3_8B", ref, layout),
+                       "changed cluster") >= 25
+    with pytest.raises(UnknownNameError, match=r"Training_1K.node: unknown node 'DGX_A10'; did you mean 'DGX_A100'"):
+        Systems.Clusters.Training_1K.with_fields({"node": "DGX_A10"})
+    with pytest.raises(InputError, match=r"Training_1K.fabric: expected a fabric \(its key or entry\), got Node"):
+        Systems.Clusters.Training_1K.with_fields({"fabric": Systems.Nodes.DGX_H100})
+    with pytest.raises(InputError, match=r"nodes.DGX_H100.psu_redundancy = 6: must be below psus_per_node \(6\)"):
+        Systems.Nodes.DGX_H100.with_fields({"psu_redundancy": 6})
+    with pytest.raises(InputError, match=r"nodes.DGX_H100: 2 required PSUs x 3.3 kW cannot carry max_power 10.2 kW"):
+        Systems.Nodes.DGX_H100.with_fields({"psu_redundancy": 4})
