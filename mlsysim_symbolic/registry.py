@@ -19,8 +19,8 @@ each reference is resolved (and a dangling one refused by file, entry and field)
 >>> research = clusters()["Research_256"]
 >>> research.count, research.node.accelerator.key, research.fabric.bandwidth, research.total_accelerators
 (32, 'H100', <Quantity(100.0, 'gigabps')>, 256)
->>> research.node.series_psus, research.datacenter, research.source.id
-(0, None, 'prov:cluster-tier-convention')
+>>> research.node.series_psus, research.datacenter, research.source.kind
+(0, None, 'convention')
 """
 
 from __future__ import annotations
@@ -125,19 +125,19 @@ CLUSTER_FIELDS: dict[str, tuple[str, str, bool]] = {
 
 @dataclass(frozen=True)
 class Source:
-    """Where an entry's figures come from (``id``: the provenance id of mlsysim's catalog, ``prov:...``)."""
+    """Where an entry's figures come from (a ``[.source]`` table's ``id``, mlsysim's provenance slug, is not carried:
+    see :data:`mlsysim_symbolic.interop.IGNORED`)."""
 
     ref: str = ""
     url: str = ""
     kind: str = ""
     verified: str = ""
     notes: str = ""
-    id: str = ""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> Source:
         data = dict(data or {})
-        return cls(**{k: str(data.get(k, "")) for k in ("ref", "url", "kind", "verified", "notes", "id")})
+        return cls(**{k: str(data.get(k, "")) for k in ("ref", "url", "kind", "verified", "notes")})
 
 
 @dataclass(frozen=True, eq=False)
