@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE.parent))
 RUNS = 9
 COPIES = 10
 KEY = "DpSgdPerExampleGradients"          # the named scenario evaluated, in copy 0
-REGISTRIES = {"workloads.toml", "hardware.toml", "grids.toml"}
+REGISTRIES = {"workloads.toml", "hardware.toml", "grids.toml", "systems.toml", "applications.toml"}   # sources.REGISTRY_FILES
 
 
 def synthetic_catalog(folder: Path, copies: int, source: Path | None = None) -> tuple[int, int]:

@@ -1,7 +1,10 @@
-"""Registries of workloads (models), hardware and grid regions, each entry with its provenance.
+"""Registries of workloads (models), hardware, grid regions and systems (fabrics, nodes, clusters), each entry
+with its provenance.
 
-The data live in ``derivations/workloads.toml``, ``derivations/hardware.toml`` and ``derivations/grids.toml``
-(facts from mlsysim 0.3.0's registries and the papers and datasheets they cite).
+The data live in ``derivations/workloads.toml``, ``derivations/hardware.toml``, ``derivations/grids.toml`` and
+``derivations/systems.toml`` (facts from mlsysim 0.3.0's registries and the papers and datasheets they cite).
+A node names its accelerator by a key of the hardware registry and a cluster its node and fabric by their keys;
+each reference is resolved (and a dangling one refused by file, entry and field) when the registry is read.
 
 >>> from mlsysim_symbolic.registry import workloads
 >>> gpt2 = workloads()["GPT2"]
@@ -13,6 +16,11 @@ The data live in ``derivations/workloads.toml``, ``derivations/hardware.toml`` a
 'Radford et al. (2019), Language Models are Unsupervised Multitask Learners'
 >>> grids()["Quebec"].carbon_intensity, grids()["Quebec_Hydro"].region
 (<Quantity(20.0, 'gram / kilowatt_hour')>, 'Quebec (Hydro)')
+>>> research = clusters()["Research_256"]
+>>> research.count, research.node.accelerator.key, research.fabric.bandwidth, research.total_accelerators
+(32, 'H100', <Quantity(100.0, 'gigabps')>, 256)
+>>> research.node.series_psus, research.datacenter, research.source.kind
+(0, None, 'convention')
 """
 
 from __future__ import annotations
@@ -84,9 +92,41 @@ GRID_FIELDS: dict[str, tuple[str, str, bool]] = {
 }
 
 
+#: Field name -> (unit, meaning, integer) of the numeric fields of a network fabric (mlsysim's NetworkFabric).
+FABRIC_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "bandwidth": ("Gbps", "link bandwidth per port", False),
+    "latency": ("us", "one-way latency (alpha of the alpha-beta model)", False),
+    "oversubscription_ratio": ("1", "oversubscription (leaf downlink over uplink bandwidth)", False),
+}
+
+#: Field name -> (unit, meaning, integer) of the numeric fields of a node (mlsysim's Node).
+NODE_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "accelerators_per_node": ("count", "accelerators per node", True),
+    "intra_node_bw": ("GB/s", "intra-node (NVLink-class) bandwidth per accelerator", False),
+    "nics_per_node": ("count", "network cards per node", True),
+    "psus_per_node": ("count", "power supplies per node", True),
+    "psu_redundancy": ("count", "M of an N+M supply: PSUs that may fail at full performance", True),
+    "psu_rating": ("kW", "output rating of one PSU", False),
+    "max_power": ("kW", "maximum system power draw", False),
+    "host_memory": ("B", "host memory", False),
+    "host_cpu_cores": ("count", "host CPU cores", True),
+    "host_memory_bw": ("GB/s", "host memory bandwidth", False),
+    "nvswitch_count": ("count", "NVSwitch chips on the baseboard", True),
+    "nvlink_links_per_accelerator": ("count", "NVLink links per accelerator", True),
+    "mass": ("kg", "chassis mass", False),
+}
+
+#: Field name -> (unit, meaning, integer) of the numeric fields of a cluster (mlsysim's Fleet).
+CLUSTER_FIELDS: dict[str, tuple[str, str, bool]] = {
+    "count": ("count", "nodes in the fleet", True),
+    "mtbf_hours": ("h", "stated fleet MTBF", False),
+}
+
+
 @dataclass(frozen=True)
 class Source:
-    """Where an entry's figures come from."""
+    """Where an entry's figures come from (a ``[.source]`` table's ``id``, mlsysim's provenance slug, is not carried:
+    see :data:`mlsysim_symbolic.interop.IGNORED`)."""
 
     ref: str = ""
     url: str = ""
@@ -112,6 +152,8 @@ class Entry:
 
     #: The numeric fields an entry of this class may carry (unit, meaning, integer).
     schema: ClassVar[Mapping[str, tuple[str, str, bool]]] = {}
+    #: Text fields of this class beyond the common ones (kept as text, never read as a quantity; None when absent).
+    text: ClassVar[frozenset[str]] = frozenset()
 
     def __getattr__(self, item: str) -> Any:
         if item.startswith("__"):
@@ -122,7 +164,7 @@ class Entry:
         info = object.__getattribute__(self, "info")
         if item in info:
             return info[item]
-        if item in type(self).schema or item in _TEXT_FIELDS:
+        if item in type(self).schema or item in _TEXT_FIELDS or item in type(self).text:
             return None     # a known field this entry does not state
         known = sorted({*type(self).schema, *fields, *info})
         raise AttributeError(f"{type(self).__name__} {self.key!r} has no field {item!r}" + did_you_mean(item, known)
@@ -185,6 +227,98 @@ class Grid(Entry):
     """A regional power grid or a datacenter on one: carbon intensity, PUE and WUE, with provenance."""
 
     schema = GRID_FIELDS
+
+
+class SystemEntry(Entry):
+    """A fabric, node or cluster: ``with_fields`` checks the copy as the registry read checks an entry, and a
+    reference field may be given as a key (``with_fields({"node": "DGX_A100"})``), resolved in our registry."""
+
+    #: The table of ``derivations/systems.toml`` entries of this class live in.
+    table: ClassVar[str] = ""
+    #: Reference field -> the registry (by loader name in this module) its key is resolved in.
+    references: ClassVar[Mapping[str, str]] = {}
+
+    def with_fields(self, changes: Mapping[str, Any]) -> Entry:
+        """A copy with some fields changed, checked; a reference by key is resolved (an unknown key refused by name).
+
+        >>> small = clusters()["Research_256"].with_fields({"count": 4, "fabric": "InfiniBand_NDR"})
+        >>> small.total_accelerators, small.fabric.name
+        (32, 'IB NDR')
+        >>> clusters()["Research_256"].with_fields({"count": 0.5})
+        Traceback (most recent call last):
+        ...
+        mlsysim_symbolic.errors.InputError: clusters.Research_256.count = 0.5: expected a whole number of nodes in the fleet (1 or more)
+        """
+        resolved = dict(changes)
+        for name, loader in type(self).references.items():
+            if name in resolved:
+                resolved[name] = _reference_value(self, name, resolved[name], loader)
+        entry = super().with_fields(resolved)
+        problem = _problem(entry, type(self).table)
+        if problem is not None:
+            raise InputError(problem)
+        return entry
+
+
+class Fabric(SystemEntry):
+    """A network fabric (mlsysim's ``NetworkFabric``): bandwidth, latency (None where none is stated), oversubscription.
+
+    >>> ndr = fabrics()["InfiniBand_NDR"]
+    >>> ndr.bandwidth_gbs, ndr.latency_us, fabrics()["InfiniBand_EDR"].latency
+    (50.0, 5.0, None)
+    """
+
+    schema = FABRIC_FIELDS
+    text = frozenset({"topology"})
+    table = "fabrics"
+
+    @property
+    def bandwidth_gbs(self) -> float:
+        """The bandwidth in GB/s (mlsysim's ``bandwidth_gbs``)."""
+        return float(self.fields["bandwidth"].m_as("GB/s"))
+
+    @property
+    def latency_us(self) -> float:
+        """The latency in microseconds, 0 when none is stated (mlsysim's ``latency_us``)."""
+        latency = self.fields.get("latency")
+        return 0.0 if latency is None else float(latency.m_as("us"))
+
+
+class Node(SystemEntry):
+    """A server (mlsysim's ``Node``): its accelerator (a hardware entry), devices, NICs and PSUs per node.
+
+    >>> dgx = nodes()["DGX_H100"]
+    >>> dgx.accelerator.name, dgx.accelerators_per_node, dgx.psus_per_node, dgx.psu_redundancy, dgx.series_psus
+    ('NVIDIA H100', 8, 6, 2, 0)
+    """
+
+    schema = NODE_FIELDS
+    text = frozenset({"accelerator", "host_cpu", "host_storage"})
+    table = "nodes"
+    references = {"accelerator": "hardware"}
+
+    @property
+    def series_psus(self) -> int:
+        """PSUs whose single failure stops the node: all of them without redundancy, none with a spare (mlsysim's)."""
+        return 0 if self.fields["psu_redundancy"] > 0 else self.fields["psus_per_node"]
+
+
+class Cluster(SystemEntry):
+    """A fleet (mlsysim's ``Fleet``): ``count`` nodes of one node entry on one fabric entry; no site of its own.
+
+    >>> clusters()["Frontier_8K"].fabric.key, clusters()["Frontier_8K"].total_accelerators
+    ('InfiniBand_NDR', 8192)
+    """
+
+    schema = CLUSTER_FIELDS
+    text = frozenset({"node", "fabric", "datacenter"})
+    table = "clusters"
+    references = {"node": "nodes", "fabric": "fabrics"}
+
+    @property
+    def total_accelerators(self) -> int:
+        """Accelerators of the fleet: nodes x accelerators per node."""
+        return self.fields["count"] * self.info["node"].accelerators_per_node
 
 
 class Registry(Mapping[str, Entry]):
@@ -297,15 +431,16 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
     With ``strict`` (every field, or the named ones), a field outside the schema is refused with the close
     names: an entry a user states inline (``kv_head = 8``) must not lose a typo silently.
     """
+    texts = _TEXT_FIELDS | cls.text
     checked = set(raw) if strict is True else set(strict or ())
     for name in checked:
-        if name not in schema and name not in _TEXT_FIELDS and name != "source":
-            known = sorted({*schema, *_TEXT_FIELDS})
+        if name not in schema and name not in texts and name != "source":
+            known = sorted({*schema, *texts})
             raise UnknownNameError(f"{key}: unknown field {name!r}" + did_you_mean(name, known) + f" Fields: {', '.join(known)}")
     fields: dict[str, Any] = {}
     info: dict[str, Any] = {}
     for name, value in raw.items():
-        if name == "source" or name in _TEXT_FIELDS:
+        if name == "source" or name in texts:
             continue
         converted = _convert(value, f"{key}.{name}", Path(where or "."))
         if name in schema:
@@ -322,22 +457,28 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
             fields[name] = _carried(converted, None, f"{key}.{name}")
         else:
             info[name] = converted
-    info.update({k: raw[k] for k in _TEXT_FIELDS if k in raw})
+    info.update({k: raw[k] for k in texts if k in raw})
     return cls(key=key, name=str(raw.get("name", key)), fields=fields, source=Source.from_mapping(raw.get("source")), info=info)
 
 
-def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[str, str, bool]]) -> Registry:
+_KINDS = {"workloads": "workload", "hardware": "hardware", "grids": "grid", "fabrics": "fabric", "nodes": "node",
+          "clusters": "cluster"}
+
+
+def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[str, str, bool]], *, strict: bool = False) -> Registry:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DerivationError(f"cannot read {table}: {exc}", path=str(path)) from None
     entries: dict[str, Entry] = {}
     for key, raw in data.get(table, {}).items():
+        if not isinstance(raw, dict):
+            raise DerivationError(f"{table}.{key}: expected a table of fields, got {type(raw).__name__}", path=str(path))
         try:
-            entries[key] = make_entry(cls, key, raw, schema, str(path))
-        except InputError as exc:
+            entries[key] = make_entry(cls, key, raw, schema, str(path), strict=strict)
+        except (InputError, UnknownNameError) as exc:
             raise DerivationError(f"{table}: {exc}", path=str(path)) from None
-    return Registry({"workloads": "workload", "hardware": "hardware", "grids": "grid"}.get(table, table), entries)
+    return Registry(_KINDS.get(table, table), entries)
 
 
 @cache
@@ -356,3 +497,129 @@ def hardware(path: str | None = None) -> Registry:
 def grids(path: str | None = None) -> Registry:
     """The grid-region and datacenter registry (``derivations/grids.toml`` unless ``path`` is given)."""
     return _load(Path(path) if path else derivations_dir() / "grids.toml", "grids", Grid, GRID_FIELDS)
+
+
+# ---------------------------------------------------------------------- systems: fabrics, nodes, clusters
+#: What every entry of a systems table must state (mlsysim's required fields, and the PSU fields it computes with).
+_REQUIRED = {
+    "fabrics": ("bandwidth", "oversubscription_ratio"),
+    "nodes": ("accelerator", "accelerators_per_node", "intra_node_bw", "nics_per_node", "psus_per_node", "psu_redundancy"),
+    "clusters": ("node", "fabric", "count"),
+}
+
+
+def _systems_path(path: str | None) -> Path:
+    return Path(path) if path else derivations_dir() / "systems.toml"
+
+
+def _problem(entry: Entry, table: str) -> str | None:
+    """What is wrong with one systems entry, or None: a required field missing, a count not whole and positive (a
+    redundancy may be 0), a quantity not positive, PSU redundancy that mlsysim's Node would refuse."""
+    where = f"{table}.{entry.key}"
+    for name in _REQUIRED[table]:
+        if entry.get(name) is None and entry.info.get(name) is None:
+            return f"{where}: missing field {name!r} ({', '.join(_REQUIRED[table])} are required)"
+    for name, (_, meaning, integer) in type(entry).schema.items():
+        value = entry.fields.get(name)
+        least = 0 if name == "psu_redundancy" else 1
+        if integer and value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+            return f"{where}.{name} = {value!r}: expected a whole number of {meaning} ({least} or more)"
+        if isinstance(value, pint.Quantity) and not value.magnitude > 0:
+            return f"{where}.{name} = {value}: expected a positive {meaning}"
+    if table == "nodes":
+        psus, spare = entry.fields["psus_per_node"], entry.fields["psu_redundancy"]
+        if spare >= psus:
+            return f"{where}.psu_redundancy = {spare}: must be below psus_per_node ({psus})"
+        rating, peak = entry.fields.get("psu_rating"), entry.fields.get("max_power")
+        if spare > 0 and rating is not None and peak is not None and (psus - spare) * rating < peak:
+            return (f"{where}: {psus - spare} required PSUs x {rating} cannot carry max_power {peak}; "
+                    f"the {psus - spare}+{spare} redundancy is inconsistent")
+    return None
+
+
+def _checked(registry: Registry, table: str, path: Path) -> None:
+    """Every entry of a systems table sound (:func:`_problem`), else a DerivationError naming file, entry and field."""
+    for entry in registry.values():
+        problem = _problem(entry, table)
+        if problem is not None:
+            raise DerivationError(problem, path=str(path))
+
+
+def _reference_value(entry: Entry, field: str, value: Any, loader: str) -> Entry:
+    """A reference given to ``with_fields``: a key of the default registry, or an entry of that registry's class."""
+    load, expected = {"hardware": (hardware, Hardware), "nodes": (nodes, Node), "fabrics": (fabrics, Fabric)}[loader]
+    registry = load()
+    if isinstance(value, str):
+        try:
+            return registry[value]
+        except UnknownNameError as exc:
+            raise UnknownNameError(f"{entry.key}.{field}: {exc}") from None
+    if not isinstance(value, expected):
+        raise InputError(f"{entry.key}.{field}: expected a {registry.kind} (its key or entry), got {type(value).__name__}")
+    return value
+
+
+def _resolved(registry: Registry, table: str, field: str, target: Registry, target_file: str, path: Path) -> Registry:
+    """Each entry's ``field`` (a key of ``target``) replaced by that entry; a dangling key is refused by file, entry, field."""
+    out: dict[str, Entry] = {}
+    keys = list(target)
+    for key, entry in registry.items():
+        value = entry.info[field]
+        if not isinstance(value, str) or value not in keys:
+            raise DerivationError(f"{table}.{key}.{field} = {value!r} is not a key of the {target.kind} registry "
+                                  f"({target_file})" + did_you_mean(str(value), keys) + f" Known: {', '.join(keys)}",
+                                  path=str(path))
+        out[key] = type(entry)(key=entry.key, name=entry.name, fields=entry.fields, source=entry.source,
+                               info={**entry.info, field: target[value]})
+    return Registry(registry.kind, out)
+
+
+def fabrics(path: str | None = None) -> Registry:
+    """The network-fabric registry (``[fabrics]`` of ``derivations/systems.toml`` unless ``path`` is given)."""
+    return _fabrics(str(_systems_path(path)))
+
+
+def nodes(path: str | None = None, hardware_path: str | None = None) -> Registry:
+    """The node registry (``[nodes]`` of ``derivations/systems.toml``), each accelerator resolved in the hardware
+    registry (``hardware_path``, default ``derivations/hardware.toml``).
+
+    >>> import pathlib, tempfile
+    >>> bad = pathlib.Path(tempfile.mkdtemp()) / "systems.toml"
+    >>> _ = bad.write_text('[nodes.N]\\naccelerator = "H1000"\\naccelerators_per_node = 8\\nintra_node_bw = "450 GB/s"\\n'
+    ...                    'nics_per_node = 8\\npsus_per_node = 2\\npsu_redundancy = 0\\n')
+    >>> nodes(str(bad))
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.DerivationError: .../systems.toml: nodes.N.accelerator = 'H1000' is not a key of the hardware registry (hardware.toml); did you mean 'H100', ...
+    """
+    return _nodes(str(_systems_path(path)), hardware_path)
+
+
+def clusters(path: str | None = None, hardware_path: str | None = None) -> Registry:
+    """The cluster registry (``[clusters]`` of ``derivations/systems.toml``), each node and fabric resolved in the
+    same file's ``[nodes]`` and ``[fabrics]`` (the very entries :func:`nodes` and :func:`fabrics` give)."""
+    return _clusters(str(_systems_path(path)), hardware_path)
+
+
+@cache
+def _fabrics(where: str) -> Registry:
+    registry = _load(Path(where), "fabrics", Fabric, FABRIC_FIELDS, strict=True)
+    _checked(registry, "fabrics", Path(where))
+    return registry
+
+
+@cache
+def _nodes(where: str, hardware_path: str | None) -> Registry:
+    registry = _load(Path(where), "nodes", Node, NODE_FIELDS, strict=True)
+    _checked(registry, "nodes", Path(where))
+    target = hardware() if hardware_path is None else hardware(hardware_path)   # the very entries hardware() gives
+    return _resolved(registry, "nodes", "accelerator", target, Path(hardware_path or "hardware.toml").name, Path(where))
+
+
+@cache
+def _clusters(where: str, hardware_path: str | None) -> Registry:
+    registry = _load(Path(where), "clusters", Cluster, CLUSTER_FIELDS, strict=True)
+    _checked(registry, "clusters", Path(where))
+    name = Path(where).name
+    registry = _resolved(registry, "clusters", "node", _nodes(where, hardware_path), f"[nodes] of {name}", Path(where))
+    return _resolved(registry, "clusters", "fabric", _fabrics(where), f"[fabrics] of {name}", Path(where))

@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 from .errors import DerivationError, InputError
 from .spec.reader import MAX_DEPTH, check_depth
 
-REGISTRY_FILES = {"workloads.toml", "hardware.toml", "grids.toml", "applications.toml"}
+REGISTRY_FILES = {"workloads.toml", "hardware.toml", "grids.toml", "systems.toml", "applications.toml"}
 #: Version of what the cache holds; entries of another version are never read.
 CACHE_FORMAT = 10   # 4: a scenario input's type is a dependency; 5: files keyed by source_hash; 6: not its own; 7: bundles
 #                     by stat; 8: bundles without summaries; 9: rows as tuples; 10: columns (joined names, packed lines)

@@ -25,7 +25,7 @@ from ..catalog import Scenarios
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
-from .namespaces import Hardware, Models
+from .namespaces import Hardware, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
@@ -37,4 +37,4 @@ Scenarios.extend(Applications)   # mlsysim's application scenarios by its names:
 __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "SystemEvaluation", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+           "SolverResult", "SustainabilityModel", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]

@@ -1,14 +1,21 @@
 """Fleets and fabrics: mlsysim's ``DistributedModel``, ``TopologyModel``, ``TransformationModel`` and
 ``ResponsibleEngineeringModel``, over the types of ``derivations/solvers_distributed.toml``.
 
-A fleet is mlsysim's ``Fleet`` and a fabric its ``NetworkFabric`` (``mlsysim.Systems.Clusters.Research_256``,
-``mlsysim.Systems.Fabrics.InfiniBand_NDR``), or any object with their fields.
+A fleet is a cluster of ours and a fabric a fabric of ours (``Systems.Clusters.Research_256``,
+``Systems.Fabrics.InfiniBand_NDR``, or their keys: ``derivations/systems.toml``), mlsysim's ``Fleet`` and
+``NetworkFabric`` (``mlsysim.Systems.Clusters.Research_256``), or any object with their fields.
 
 >>> from types import SimpleNamespace as NS
 >>> ndr = NS(bandwidth="400 Gbps", oversubscription_ratio=1.0)
 >>> r = TopologyModel().solve(ndr, "fat_tree", 64)
 >>> r.bisection_bw_fraction, r.effective_bw.to("GB/s")
 (1.0, <Quantity(50.0, 'gigabyte / second')>)
+>>> TopologyModel().solve("InfiniBand_NDR_Oversub2to1", "fat_tree", 64).effective_bw.to("GB/s")
+<Quantity(25.0, 'gigabyte / second')>
+>>> TopologyModel().solve("InfiniBand_NRD")
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.UnknownNameError: fabric: unknown fabric 'InfiniBand_NRD'; did you mean 'InfiniBand_NDR', ...
 """
 
 from __future__ import annotations
@@ -18,26 +25,31 @@ from typing import Any
 from ..errors import InputError
 from ..units import Q_
 from .base import REQUIRED, Arg, Solver
+from .fleets import cluster_of, fabric_of
 
 
 def _fabric(argument: str, fabric: Any) -> Any:
+    fabric = fabric_of(argument, fabric)
     if getattr(fabric, "bandwidth", None) is None:
-        raise InputError(f"{argument}: expected mlsysim's NetworkFabric (bandwidth, oversubscription_ratio); got {fabric!r:.80}")
+        raise InputError(f"{argument}: expected mlsysim's NetworkFabric (bandwidth, oversubscription_ratio) or a fabric of "
+                         f"ours (Systems.Fabrics, or its key); got {fabric!r:.80}")
     return fabric
 
 
 def fabric_inputs(fabric: Any) -> dict[str, Any]:
     """What TopologyModel reads of a fabric: its link bandwidth and oversubscription."""
-    _fabric("fabric", fabric)
+    fabric = _fabric("fabric", fabric)
     return {"bandwidth": fabric.bandwidth, "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
 
 
 def fleet_inputs(fleet: Any) -> dict[str, Any]:
     """What DistributedModel reads of a fleet: the device, nodes, devices and bandwidth per node, the fabric (its
     latency, when the fabric states none, is left to the type's default: InfiniBand NDR's, as mlsysim's)."""
+    fleet = cluster_of("fleet", fleet)
     node = getattr(fleet, "node", None)
     if getattr(fleet, "count", None) is None or getattr(node, "accelerator", None) is None or getattr(fleet, "fabric", None) is None:
-        raise InputError(f"fleet: expected mlsysim's Fleet (count, node.accelerator, fabric); got {fleet!r:.80}")
+        raise InputError(f"fleet: expected mlsysim's Fleet (count, node.accelerator, fabric) or a cluster of ours "
+                         f"(Systems.Clusters, or its key); got {fleet!r:.80}")
     fabric = _fabric("fleet.fabric", fleet.fabric)
     inputs = {"accelerator": node.accelerator, "nodes": fleet.count, "accelerators_per_node": node.accelerators_per_node,
               "intra_node_bw": node.intra_node_bw, "fabric_bandwidth": fabric.bandwidth,

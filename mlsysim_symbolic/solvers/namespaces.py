@@ -1,19 +1,27 @@
-"""mlsysim's registry namespaces over our registries: ``Models.Language.Llama3_8B``, ``Hardware.Cloud.A100``.
+"""mlsysim's registry namespaces over our registries: ``Models.Language.Llama3_8B``, ``Hardware.Cloud.A100``,
+``Systems.Clusters.Research_256``.
 
 Each group lists the entries of ``derivations/workloads.toml`` (by their ``registry`` field) or
-``derivations/hardware.toml`` (by their ``category`` field) under mlsysim 0.3.0's group names, so code
-written against mlsysim reads the same.  An entry we do not have is refused by name, with close matches;
-nothing is invented.
+``derivations/hardware.toml`` (by their ``category`` field) under mlsysim 0.3.0's group names, and
+``Systems.Fabrics``, ``Systems.Nodes`` and ``Systems.Clusters`` the three tables of ``derivations/systems.toml``,
+so code written against mlsysim reads the same.  An entry we do not have is refused by name, with close
+matches; nothing is invented.
 
->>> from mlsysim_symbolic.solvers import Hardware, Models
+>>> from mlsysim_symbolic.solvers import Hardware, Models, Systems
 >>> Models.Language.Llama3_8B.parameters
 <Quantity(8.03e+09, 'param')>
 >>> Hardware.Cloud.A100.name
 'NVIDIA A100'
+>>> Systems.Clusters.Research_256.node is Systems.Nodes.DGX_H100, Systems.Fabrics.InfiniBand_NDR.latency
+(True, <Quantity(5.0, 'microsecond')>)
 >>> Models.Language.Llama3_9B
 Traceback (most recent call last):
 ...
 mlsysim_symbolic.solvers.namespaces.UnknownEntryError: Models.Language has no entry 'Llama3_9B'; did you mean 'Llama3_8B', ...
+>>> Systems.Storage
+Traceback (most recent call last):
+...
+mlsysim_symbolic.solvers.namespaces.UnknownEntryError: Systems has no group 'Storage' Groups: Fabrics, Nodes, Clusters
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import UnknownNameError, did_you_mean
-from ..registry import Entry, hardware, workloads
+from ..registry import Entry, clusters, fabrics, hardware, nodes, workloads
 
 #: mlsysim 0.3.0's group of ``Models`` -> the ``registry`` field of our workload entries.
 MODEL_GROUPS: dict[str, str] = {
@@ -43,13 +51,17 @@ class UnknownEntryError(UnknownNameError, AttributeError):
 
 
 class Group:
-    """One group of a namespace (``Models.Language``): its entries as attributes, read from the registry."""
+    """One group of a namespace (``Models.Language``): its entries as attributes, read from the registry (those whose
+    ``field`` is ``value``; every entry when ``field`` is None, as ``Systems.Clusters``)."""
 
-    def __init__(self, label: str, entries: Callable[[], Mapping[str, Entry]], field: str, value: str) -> None:
+    def __init__(self, label: str, entries: Callable[[], Mapping[str, Entry]], field: str | None = None,
+                 value: str | None = None) -> None:
         self._label, self._entries, self._field, self._value = label, entries, field, value
 
     def _members(self) -> dict[str, Entry]:
         registry = self._entries()
+        if self._field is None:
+            return {k: registry[k] for k in registry}
         return {k: registry[k] for k in registry if getattr(registry[k], self._field, None) == self._value}
 
     def __getattr__(self, key: str) -> Entry:
@@ -73,11 +85,16 @@ class Group:
 
 
 class Namespace:
-    """A namespace of groups (``Models``, ``Hardware``)."""
+    """A namespace of groups (``Models``, ``Hardware``): each group the entries of ``entries`` whose ``field`` is the
+    group's value; or, with ``entries`` None, each group a whole registry (``groups`` maps a name to its loader)."""
 
-    def __init__(self, label: str, groups: Mapping[str, str], entries: Callable[[], Mapping[str, Entry]], field: str) -> None:
+    def __init__(self, label: str, groups: Mapping[str, Any], entries: Callable[[], Mapping[str, Entry]] | None = None,
+                 field: str | None = None) -> None:
         self._label = label
-        self._groups = {g: Group(f"{label}.{g}", entries, field, v) for g, v in groups.items()}
+        if entries is None:
+            self._groups = {g: Group(f"{label}.{g}", loader) for g, loader in groups.items()}
+        else:
+            self._groups = {g: Group(f"{label}.{g}", entries, field, v) for g, v in groups.items()}
 
     def __getattr__(self, group: str) -> Group:
         if group.startswith("_"):
@@ -106,5 +123,22 @@ def _hardware() -> Any:
     return hardware()
 
 
+def _fabrics() -> Any:
+    return fabrics()
+
+
+def _nodes() -> Any:
+    return nodes()
+
+
+def _clusters() -> Any:
+    return clusters()
+
+
+#: mlsysim 0.3.0's groups of ``Systems`` that are ported -> the registry each lists (its Storage, SwitchFabric,
+#: NetworkEnergy, Pods, Racks, Reliability and Orchestration are not: refused by name).
+SYSTEMS_GROUPS: dict[str, Callable[[], Mapping[str, Entry]]] = {"Fabrics": _fabrics, "Nodes": _nodes, "Clusters": _clusters}
+
 Models = Namespace("Models", MODEL_GROUPS, _workloads, "registry")
 Hardware = Namespace("Hardware", HARDWARE_GROUPS, _hardware, "category")
+Systems = Namespace("Systems", SYSTEMS_GROUPS)

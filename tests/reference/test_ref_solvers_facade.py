@@ -163,7 +163,8 @@ def test_every_field_has_its_equation_and_derivative():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: ours.SustainabilityModel().solve("Research_256", 30), "fleet: expected mlsysim's Fleet"),
+    # a node where a fleet belongs (a cluster key is a fleet: tests/reference/test_ref_systems.py)
+    (lambda: ours.SustainabilityModel().solve(ours.Systems.Nodes.DGX_H100, 30), "fleet: expected mlsysim's Fleet"),
     (lambda: ours.ReliabilityModel().solve(object(), 24.0), "fleet: expected mlsysim's Fleet"),
     (lambda: ours.CheckpointModel().solve("Llama3_8B", "H100", n_writer=2), "n_writers"),
     (lambda: ours.CompressionModel().solve("Llama3_8B", "H100", sparsity_type="2:4"), "sparsity_type"),
