@@ -50,6 +50,7 @@ from ..scenario import Scenario
 from ..units import Q_, parse_quantity
 from .base import SolverResult
 from .distributed import DistributedModel
+from .namespaces import Systems
 from .operations import DataModel
 from .performance import SingleNodeModel
 from .sustainability import EconomicsModel
@@ -381,7 +382,7 @@ def _read(path: Path) -> dict[str, Application]:
         systems = [k for k in ("hardware", "fleet") if k in raw]
         if len(systems) != 1 or "workload" not in raw or "name" not in raw:
             raise DerivationError(f"{where}: needs a name, a workload and exactly one of hardware or fleet", path=str(path))
-        for name, registry in (("workload", workloads()), ("hardware", hardware())):
+        for name, registry in (("workload", workloads()), ("hardware", hardware()), ("fleet", Systems.Clusters.list())):
             if name in raw and raw[name] not in registry:
                 raise DerivationError(f"{where}: {name} {raw[name]!r} is not in the {name} registry"
                                       + did_you_mean(raw[name], list(registry)), path=str(path))

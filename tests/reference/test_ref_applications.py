@@ -91,7 +91,7 @@ def theirs(name: str, batch_size: int, precision: str) -> Any:
 
 
 def test_the_thirteen_are_mlsysims():
-    assert list(Applications) == [n for n in vars(mlsysim.Scenarios) if n in NAMES] or sorted(Applications) == sorted(NAMES)
+    assert sorted(Applications) == sorted(NAMES)
     for name in NAMES:
         ours, ref = Scenarios[name], getattr(mlsysim.Scenarios, name)
         assert (ours.name, ours.description, ours.application) == (ref.name, ref.description, ref.application)
@@ -246,6 +246,9 @@ def test_bad_input_is_named(tmp_path):
         read_applications(bad)
     bad.write_text('[applications.X]\nname = "X"\nworkload = "GPT4"\nhardware = "H100"\nfleet = "Training_1K"\n')
     with pytest.raises(DerivationError, match="exactly one of hardware or fleet"):
+        read_applications(bad)
+    bad.write_text('[applications.X]\nname = "X"\nworkload = "GPT4"\nfleet = "Frontier_9K"\n')
+    with pytest.raises(DerivationError, match="fleet 'Frontier_9K' is not in the fleet registry; did you mean 'Frontier_8K'"):
         read_applications(bad)
     with pytest.raises(AttributeError, match="ChatbotServng"):
         Scenarios.ChatbotServng  # noqa: B018
