@@ -268,6 +268,9 @@ class ObjectKind(InputKind):
         """A registry entry from its key, an entry, a table of its fields (an entry stated inline), or mlsysim's object."""
         registry = self.registry()
         if isinstance(value, Entry):
+            if not isinstance(value, self.entry_class):   # a node or a cluster where a device belongs, ...
+                raise InputError(f"{label}: expected a {registry.kind} entry, got the {type(value).__name__.lower()} "
+                                 f"{getattr(value, 'key', value)!r}")
             return value
         if isinstance(value, str):
             try:

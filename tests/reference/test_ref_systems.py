@@ -363,3 +363,13 @@ def test_a_changed_entry_is_checked_and_its_references_resolved() -> None:
         Systems.Nodes.DGX_H100.with_fields({"psu_redundancy": 6})
     with pytest.raises(InputError, match=r"nodes.DGX_H100: 2 required PSUs x 3.3 kW cannot carry max_power 10.2 kW"):
         Systems.Nodes.DGX_H100.with_fields({"psu_redundancy": 4})
+
+
+def test_an_entry_of_another_registry_is_refused_by_its_class():
+    """A node (or a cluster) where a device belongs is named, not read as a device missing its memory capacity."""
+    from mlsysim_symbolic.solvers import SingleNodeModel, Systems
+
+    with pytest.raises(InputError, match="hardware: expected a hardware entry, got the node 'DGX_H100'"):
+        SingleNodeModel().solve("Llama3_8B", Systems.Nodes.DGX_H100)
+    with pytest.raises(InputError, match="expected a workload entry, got the cluster 'Research_256'"):
+        SingleNodeModel().solve(Systems.Clusters.Research_256, "H100")
