@@ -30,7 +30,7 @@ from .errors import (
 )
 from .registry import grids, hardware, workloads
 from .scenario import Scenario
-from .solvers.namespaces import Hardware, Models
+from .solvers.namespaces import Hardware, Models, Systems
 from .units import Q_, ureg
 
 __version__ = "0.1.0"
@@ -47,6 +47,7 @@ __all__ = [
     "Models",
     "Scenario",
     "Scenarios",
+    "Systems",
     "UnexpectedNameError",
     "UnitError",
     "UnknownNameError",
