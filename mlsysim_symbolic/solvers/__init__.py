@@ -21,6 +21,7 @@ Arguments are mlsysim's (names, order, defaults); models and devices are registr
 
 from __future__ import annotations
 
+from .analysis import SensitivitySolver, SynthesisSolver
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
 from .namespaces import Hardware, Models
@@ -32,5 +33,5 @@ from .training import TrainingMemoryModel
 
 __all__ = ["Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
-           "ResponsibleEngineeringModel", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+           "ResponsibleEngineeringModel", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "SolverResult", "SustainabilityModel", "SynthesisSolver", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
