@@ -79,10 +79,10 @@ def elasticities(result: SolverResult) -> dict[str, Elasticity]:
     """The infinitesimal counterpart of a ``SensitivityResult``: d ln T/d ln x of ``baseline_latency`` for each
     parameter mlsysim perturbs (keyed as ``result.sensitivities``), symbolic and at the solve's values.
 
-    Where one ceiling binds clearly, a finite upgrade by k changes T by about (1/k - 1) times the elasticity of
-    the binding parameter (and the others by 0); near the ridge point the finite change is capped by the other
-    ceiling, and memory capacity, which enters only through whether the weights fit, has elasticity 0 while a
-    finite upgrade that makes them fit changes latency by a step.
+    Where the weights fit and one ceiling binds by more than k, a finite upgrade by k changes T by exactly
+    (1 - 1/k)·e of the binding parameter (e = -t_bind/T) and the others by 0; near the ridge point the finite change
+    is capped by the other ceiling, and memory capacity, which enters only through whether the weights fit, has
+    elasticity 0 while a finite upgrade that makes them fit changes latency by a step.
     """
     if result.scenario.type.name != SensitivitySolver.type_name:
         raise InputError(f"elasticities: expected a SensitivitySolver result, got one of {result.scenario.type.name}")
