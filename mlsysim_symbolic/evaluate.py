@@ -63,7 +63,19 @@ def _ceil_array(x: Any) -> Any:
     return np.where(np.abs(x - n) <= SNAP * np.abs(x), n, np.ceil(x))
 
 
-_MATH_MODULE = [{"ceiling": _ceil, "floor": _floor, "Max": max, "Min": min}, "math"]
+def _heaviside(x: float, at_zero: float = 0.5) -> float:
+    """SymPy's Heaviside (1/2 at 0), called as a function: printed as code, SymPy rewrites it as a piecewise of its
+    argument, and where that argument holds a piecewise whose conditions common-subexpression elimination has
+    named, the rewrite keeps its first branch only (a roofline's derivative read the offload bandwidth on every
+    path: sympy 1.14)."""
+    return 0.0 if x < 0 else float(at_zero) if x == 0 else 1.0
+
+
+def _heaviside_array(x: Any, at_zero: Any = 0.5) -> Any:
+    return np.heaviside(x, at_zero)
+
+
+_MATH_MODULE = [{"ceiling": _ceil, "floor": _floor, "Max": max, "Min": min, "Heaviside": _heaviside}, "math"]
 
 
 class log2(sympy.Function):  # noqa: N801 - named as the function it compiles to
@@ -234,7 +246,7 @@ def _modules(vector: bool, *trees: Any) -> list[Any]:
     if vector:
         extra = special.array_functions() if uses_special else {}
         return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array,
-                 "logical_and": _LOGICAL_AND, "logical_or": _LOGICAL_OR, **extra}, "numpy"]
+                 "logical_and": _LOGICAL_AND, "logical_or": _LOGICAL_OR, "Heaviside": _heaviside_array, **extra}, "numpy"]
     return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR}, "math"]
 
 

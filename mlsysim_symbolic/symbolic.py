@@ -10,6 +10,7 @@ P*b
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,8 +73,10 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
     return sympy.simplify(sympy.diff(plan.expr, sym))
 
 
-def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> list[Elasticity]:
-    """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs, ranked by magnitude."""
+def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection[str] | None = None,
+                 **arguments: Any) -> list[Elasticity]:
+    """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs (or those named in ``only``, by input or
+    symbol name: each costs a symbolic simplification), ranked by magnitude."""
     t = scenario.type
     plan = scenario.planner.numeric_plan(output)
     values = scenario.planner.values(plan, keys, arguments)
@@ -81,10 +84,15 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
     out_unit = plan.unit
     results = []
     chained = expanded_size(plan.definitions) > INLINE_LIMIT   # outputs built on each other: 2**n nodes expanded
+    seen: set[str] = set()
+    only = (only,) if isinstance(only, str) else only
     for sym, x in zip(plan.args, values):
         var = scenario.planner.variable(sym)   # a scenario input's own leaves count too
         if t.leaf_input.get(sym) in t.arguments:
             continue
+        if only is not None and var.name not in only and sym.name not in only:
+            continue
+        seen.update((var.name, sym.name))
         if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
             out_sym = plan.definitions[-1][0]
             d = sympy.Derivative(out_sym, sym)
@@ -98,6 +106,10 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, **arguments: Any
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
         derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)
         results.append(Elasticity(var.name, sym, e, value, d, derivative_value))
+    unknown = sorted(set(only or ()) - seen)
+    if unknown:
+        raise UnknownNameError(f"elasticities of {output}: {', '.join(unknown)} is not an input of it; inputs: "
+                               + ", ".join(scenario.planner.variable(s).name for s in plan.args))
     results.sort(key=lambda r: (-abs(r.value), r.input))
     return results
 

@@ -22,6 +22,7 @@ Arguments are mlsysim's (names, order, defaults); models and devices are registr
 from __future__ import annotations
 
 from ..catalog import Scenarios
+from .analysis import SensitivitySolver, SynthesisSolver
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
@@ -36,5 +37,5 @@ Scenarios.extend(Applications)   # mlsysim's application scenarios by its names:
 
 __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
-           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]

@@ -76,7 +76,8 @@ class TypeBuilder:
         self.read_notes()
         self.read_inputs()
         self.read_arguments()
-        self.uses = Composition(self.t, self.data.get("uses") or {}, self.types, self.fail)
+        self.uses = Composition(self.t, self.data.get("uses") or {}, self.types, self.fail,
+                                parse=lambda text: parse_equation(text, self.names))
         self.read_output_variables()
         self.read_equations()
         self.t.check_cycles(self.fail)
@@ -463,7 +464,7 @@ class TypeBuilder:
                 fields.append((field, "by option", source))   # a dict over the options of its one choice argument
             elif source in t.inputs:
                 fields.append((field, "input", source))
-            elif source in t.use_binds and t.use_binds[source][0].result is not None:
+            elif source in t.use_binds and t.use_binds[source][0].result is not None and source not in self.uses.replaced:
                 fields.append((field, "used result", source))   # a composed type's own result view (mlsysim's nested result)
             elif source.partition(".")[0] in t.inputs and t.inputs[source.partition(".")[0]].kind in ("workload", "hardware", "grid") \
                     and source.partition(".")[2].isidentifier():

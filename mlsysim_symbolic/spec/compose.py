@@ -1,18 +1,21 @@
-"""Composition: a type that uses another type's outputs (``[types.T.uses.NAME]``, ``type`` and ``bind``).
+"""Composition: a type that uses another type's outputs (``[types.T.uses.NAME]``, ``type``, ``bind``, ``replace``).
 
 The composed output enters T's equations as one symbol (``M = M_batch + M_w``), and stands for the
-other type's tree over T's own inputs, so ``expand=True`` reaches T's leaves.
+other type's tree over T's own inputs, so ``expand=True`` reaches T's leaves.  ``replace`` puts an equation of
+T's inputs in place of one leaf of the used type (``replace = { R = "R * k" }``: the used roofline at a peak rate
+scaled by k), so one type can compose another at several points of its inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pint
 import sympy
 
-from ..errors import EquationError, InputError
+from ..dimensions import unit_of
+from ..errors import DimensionError, EquationError, InputError
 from ..variables import Variable
 from .definitions import InputSpec
 from .reader import Fail, check_fields
@@ -30,7 +33,8 @@ class Composition(Mapping):
     ``expression(..., expand=True)`` reaches T's leaves.
     """
 
-    def __init__(self, owner: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType], fail: Fail):
+    def __init__(self, owner: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType], fail: Fail,
+                 parse: Callable[[str], sympy.Expr] | None = None):
         self.owner = owner
         self.fail = fail
         self.subs: dict[str, tuple[ScenarioType, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
@@ -38,11 +42,12 @@ class Composition(Mapping):
         self.proxies: dict[tuple[str, str], sympy.Symbol] = {}
         self.taken: set[str] = set()
         self.units: dict[sympy.Symbol, pint.Unit] = {}
+        self.replaced: set[str] = set()   # uses with a replace table (their nested result view would not show it)
         for use, spec in raw.items():
             if not isinstance(spec, Mapping) or "type" not in spec:
                 raise fail(f"uses.{use} needs a 'type'", "uses", use)
             try:
-                check_fields(spec, frozenset({"type", "bind"}), f"uses.{use}")
+                check_fields(spec, frozenset({"type", "bind", "replace"}), f"uses.{use}")
             except InputError as exc:
                 raise fail(str(exc), "uses", use) from None
             type_name = str(spec["type"])
@@ -58,9 +63,40 @@ class Composition(Mapping):
                 if parent_in not in owner.inputs:
                     raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is not an input of {owner.name}", "uses", use)
                 self._bind(use, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
+            self._replace(use, sub, dict(spec.get("replace") or {}), mapping, parse)
             owner.uses[use] = type_name
             owner.use_binds[use] = (sub, {str(k): str(v) for k, v in bind.items()})
             self.subs[use] = (sub, mapping, choice_map)
+
+    def _replace(self, use: str, sub: ScenarioType, table: Mapping[str, Any], mapping: dict[sympy.Symbol, Any],
+                 parse: Callable[[str], sympy.Expr] | None) -> None:
+        """``replace = { leaf = "equation" }``: the used type's leaf (its symbol, bound by ``bind``) stands for an
+        equation of our inputs, of the leaf's dimension."""
+        if not table:
+            return
+        if parse is None:
+            raise self.fail(f"uses.{use}: replace needs the owner's names", "uses", use)
+        units = {sym: var.unit for sym, var in self.owner.leaves.items()}
+        by_name = {sym.name: sym for sym in sub.leaves}
+        for leaf, text in table.items():
+            sym = by_name.get(str(leaf))
+            if sym is None:
+                raise self.fail(f"uses.{use}.replace: {sub.name} has no leaf symbol {leaf!r}; symbols: "
+                                f"{', '.join(sorted(by_name))}", "uses", use)
+            if sym not in mapping:
+                raise self.fail(f"uses.{use}.replace: {leaf} is not bound (bind its input first)", "uses", use)
+            if not isinstance(text, str):
+                raise self.fail(f"uses.{use}.replace.{leaf} must be an equation (text)", "uses", use)
+            try:
+                expr = parse(text)
+                unit = unit_of(expr, units)
+            except (EquationError, DimensionError) as exc:
+                raise self.fail(f"uses.{use}.replace.{leaf}: {exc} in {text!r}", "uses", use) from None
+            if unit.dimensionality != sub.leaves[sym].unit.dimensionality:
+                raise self.fail(f"uses.{use}.replace.{leaf}: {text!r} is in {unit:~} but {leaf} is in "
+                                f"{sub.leaves[sym].unit_text}", "uses", use)
+            mapping[sym] = expr
+            self.replaced.add(use)
 
     def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
         if sub.kind != parent.kind:
@@ -76,8 +112,12 @@ class Composition(Mapping):
                     f"uses.{use}: {sub.name} is in {sub.variable.unit_text} but {parent.name} is in {parent.variable.unit_text}", "uses", use)
             mapping[sub.variable.symbol] = parent.variable.symbol
         for var in sub.attributes.values():
-            match = next((v for v in parent.attributes.values()   # the same field read in the same unit (param, or param/sample)
-                          if v.extra["paths"] == var.extra["paths"] and v.unit.dimensionality == var.unit.dimensionality), None)
+            same = [v for v in parent.attributes.values()   # the same field read in the same unit (param, or param/sample)
+                    if v.extra["paths"] == var.extra["paths"] and v.unit.dimensionality == var.unit.dimensionality]
+            # of two symbols reading one field (its value with a fallback, and as stated with default 0), the one
+            # read the same way
+            match = next((v for v in same if (v.extra.get("fallback"), v.extra.get("default"))
+                          == (var.extra.get("fallback"), var.extra.get("default"))), same[0] if same else None)
             if match is None:
                 raise self.fail(
                     f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} in {var.unit_text} "

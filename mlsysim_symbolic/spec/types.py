@@ -113,7 +113,9 @@ class ScenarioType:
                         leaves.update(self.composed[sym].free_symbols)
                         if sym in self.composed_forms:   # and the leaves of the used output's other alternatives
                             sub, output, mapping, _ = self.composed_forms[sym]
-                            leaves.update(mapping[s] for s in sub.closure(output)[0] if s in mapping)
+                            for s in sub.closure(output)[0]:   # a replaced leaf stands for an expression
+                                if s in mapping:
+                                    leaves.update(mapping[s].free_symbols)
                     elif sym in self.leaves:
                         leaves.add(sym)
 
