@@ -70,7 +70,22 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
         sym = scenario.planner.resolve(wrt, plan.args)[1].symbol   # a leaf of a scenario input ("model.micro_batch")
     else:
         sym = _symbol(scenario, wrt)
-    return sympy.simplify(sympy.diff(plan.expr, sym))
+    return tidy(sympy.diff(plan.expr, sym))
+
+
+def tidy(expr: sympy.Expr) -> sympy.Expr:
+    """``sympy.simplify(expr)``, or ``expr`` itself where SymPy's simplification fails on it (it compares a relational
+    it rewrote to nan on a roofline with training's nested piecewise: "The argument 'nan' is not comparable").  Only
+    the shown form changes: every value is computed from the unsimplified tree.
+
+    >>> x = sympy.Symbol("x", positive=True)
+    >>> tidy(x**2 / x)
+    x
+    """
+    try:
+        return sympy.simplify(expr)
+    except (ValueError, TypeError, NotImplementedError, RecursionError):
+        return expr
 
 
 def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection[str] | None = None,
@@ -100,7 +115,7 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
             d_value = compile_chain(derivative_chain(plan.definitions, sym), plan.args)(*values)
         else:
             d = sympy.diff(plan.expr, sym)
-            e = sympy.simplify(d * sym / plan.expr)
+            e = tidy(d * sym / plan.expr)
             d_value = compile_tree(d, plan.args)(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units

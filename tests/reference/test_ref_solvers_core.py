@@ -429,3 +429,26 @@ def test_single_node_bottleneck_regime_map_equals_mlsysim_point_by_point() -> No
                                                       efficiency=1.0).bottleneck for b in sizes]
         assert list(labels) == theirs, device
         assert "Memory" in theirs and "Compute" in theirs, device
+
+
+def test_training_step_elasticity_in_memory_bandwidth_equals_mlsysim_central_difference() -> None:
+    """The training roofline streams at the memory bandwidth itself (no flash/SRAM leaf standing in for it), so
+    d ln T/d ln BW of a memory-bound step (GPT-2, 128 tokens, one H100) is mlsysim's own log-central difference;
+    before, the derivative read a fallback leaf and was 0, and the infeasible case crashed in SymPy's simplify."""
+    import math
+
+    r = Engine.solve("GPT2", "H100", batch_size=1, seq_len=128, is_training=True)
+    assert r.bottleneck == "Memory" and r.feasible
+    ours = r.scenario.elasticities("latency", only=["memory_bandwidth"])[0].value
+    model, device = _mlsysim("Models", "Language", "GPT2"), _mlsysim("Hardware", "Cloud", "H100")
+
+    def latency(f: float) -> float:
+        hw = device.model_copy(update={"memory": device.memory.model_copy(update={"bandwidth": device.memory.bandwidth * f})})
+        return RefEngine.solve(model, hw, batch_size=1, seq_len=128, is_training=True).latency.to("ms").magnitude
+
+    h = 1e-6
+    theirs = (math.log(latency(1 + h)) - math.log(latency(1 - h))) / (math.log(1 + h) - math.log(1 - h))
+    assert ours == pytest.approx(theirs, rel=1e-6) and ours < -0.1
+    offload = Engine.solve("Llama3_8B", "H100", batch_size=1, is_training=True, activation_recomputation=True)
+    assert not offload.feasible   # streams over the host link: the memory bandwidth does not enter
+    assert offload.scenario.elasticities("latency", only=["memory_bandwidth"])[0].value == 0
