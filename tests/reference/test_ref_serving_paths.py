@@ -254,6 +254,13 @@ def test_disaggregated_ttft_budget_is_an_inverse_solve() -> None:
     link = r.solve("ttft", "network_bandwidth", f"{budget!r} ms").value.m_as("GB/s")
     assert link == pytest.approx(250.0, rel=1e-6)
     assert ttft(link) == pytest.approx(budget, rel=1e-9)
+    # the brief's question as written: the link that brings Llama-3 8B's TTFT (4,096 tokens, H100 -> A100) to 200 ms
+    r8 = ServingModel().solve("Llama3_8B", "H100", seq_len=4096, decode_hardware="A100")
+    link8 = r8.solve("ttft", "network_bandwidth", "200 ms").value
+    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), prefill, seq_len=4096,
+                                              decode_hardware=_mlsysim("Hardware", "Cloud", "A100"),
+                                              network_bandwidth=ref_Q(link8.m_as("GB/s"), "GB/s"))
+    assert theirs.ttft.m_as("ms") == pytest.approx(200, rel=1e-9)
 
 
 def test_speculative_itl_derivative_equals_mlsysim_central_difference() -> None:
@@ -318,9 +325,15 @@ def test_network_bandwidth_without_decode_hardware_is_ignored_as_mlsysim() -> No
 
 
 def test_a_draft_lacking_a_field_is_refused_by_name() -> None:
-    """A draft without layers cannot be priced: refused, not decoded without speculation."""
+    """A draft without layers cannot be priced: refused, not decoded without speculation.  A draft that is not a
+    transformer is refused by name (mlsysim fails on it: a CNNWorkload has no get_kv_cache_size)."""
+    with pytest.raises(AttributeError, match="get_kv_cache_size"):
+        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
+                                         seq_len=2048, draft_model=mlsysim.Models.Vision.ResNet50)
+    with pytest.raises(InputError, match="draft_model 'ResNet50' is a CNNWorkload; this path takes TransformerWorkload"):
+        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="ResNet50")
     with pytest.raises(MissingInputError, match="draft_model 'tiny' cannot be priced: it does not state draft_layers"):
-        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model={"parameters": "1e9 param", "name": "tiny"})
+        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model={"parameters": "1e9 param", "name": "tiny", "kind": "TransformerWorkload"})
 
 
 # ---------------------------------------------------------------------------- the type itself (only_with)
