@@ -186,6 +186,11 @@ class Planner:
         # choices first: attribute paths such as precision_flops.{precision} read them
         for name, spec in sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice"):
             value = inputs.get(name, spec.default)
+            if spec.only_with and inputs.get(spec.only_with, t.inputs[spec.only_with].default) is None:
+                if inputs.get(name) is not None:   # read only with its gate: refused by name, never dropped
+                    raise InputError(f"{t.name}: {name} is read only with {spec.only_with}, which is not set; "
+                                     f"set {spec.only_with} or leave {name} out")
+                value = None                       # its default applies only with the gate
             self._given[name] = _frozen(value)
             kind_of(spec).bind(spec, value, self._bound)
         keys = self._bound.keys
@@ -232,6 +237,9 @@ class Planner:
     def changed(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """The inputs a variant binds: the given ones, with ``changes`` applied through each input's kind."""
         given = {k: v for k, v in self._given.items() if v is not None}
+        for name, spec in self.type.inputs.items():   # unsetting a gate unsets the inputs read only with it
+            if spec.only_with in changes and changes[spec.only_with] is None and name not in changes:
+                given.pop(name, None)
         for name, change in changes.items():
             spec = self.type.inputs.get(name)
             given[name] = kind_of(spec).update(spec, self._bound.values.get(name), change) if spec is not None else change
@@ -321,8 +329,11 @@ class Planner:
         sub, output, mapping, choice_map = form
         choices = {c: self._bound.choices[ours] for c, ours in choice_map.items() if ours in self._bound.choices}
 
-        def available(expr: sympy.Expr) -> bool:
-            return all(s in mapping for s in expr.free_symbols if s in sub.leaves) and self.available(expr.xreplace(mapping))
+        def available(expr: sympy.Expr) -> bool:   # through the used type's own outputs too
+            return (all(any(available(b.expr) for b in sub.outputs[sub.output_symbols[s]].branches)
+                        for s in expr.free_symbols if s in sub.output_symbols)
+                    and all(s in mapping for s in expr.free_symbols if s in sub.leaves)
+                    and self.available(expr.xreplace(mapping)))
 
         return sub.expand(output, choices, available=available).xreplace(mapping)
 

@@ -113,6 +113,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
     ("ServingScenario", "prefill_chunk_tokens"): 512,
+    ("ServingScenario", "decode_hardware"): "A100",       # serving-paths: disaggregated decode
+    ("ServingScenario", "draft_model"): "Llama3_8B",      # serving-paths: speculative decoding
     ("KvFootprintScenario", "hardware"): "H100",
     ("KvFootprintScenario", "kv_share"): 0.5,
     ("PublishedRunScenario", "accelerator_hours"): 3.0e6,

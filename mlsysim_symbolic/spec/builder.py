@@ -142,6 +142,11 @@ class TypeBuilder:
                 t.add_leaf(var, in_name, spec.index)
             if spec.index:
                 t.index_inputs.setdefault(spec.index, []).append(in_name)
+        for in_name, spec in t.inputs.items():
+            gate = t.inputs.get(spec.only_with) if spec.only_with else None
+            if spec.only_with and (gate is None or gate.only_with or spec.only_with == in_name):
+                raise self.fail(f"input {in_name}: only_with {spec.only_with!r} must name another input of the type "
+                                "that is not itself read only with a third", "inputs", in_name)
 
     def scenario_input(self, in_name: str, spec: Any) -> Any:
         """A scenario input's type (built before this one) and its links to our choice inputs, checked."""

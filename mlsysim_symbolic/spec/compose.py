@@ -172,8 +172,13 @@ class Composition(Mapping):
             raise EquationError(f"{use}.{output} takes arguments ({', '.join(out.arguments)}); only outputs without arguments compose")
         if out.choice is not None:
             raise EquationError(f"{use}.{output} depends on the choice {out.choice}; compose one without a choice")
-        # an output stated as alternatives composes through the first whose inputs the bind table binds
-        expr = sub.expand(output, available=lambda e: all(s in mapping for s in e.free_symbols if s in sub.leaves))
+        # an output stated as alternatives composes through the first whose inputs the bind table binds, through
+        # the outputs it uses too (a form over an output that needs an unbound input is not available)
+        def available(e: sympy.Expr) -> bool:
+            return all(any(available(b.expr) for b in sub.outputs[sub.output_symbols[s]].branches)
+                       if s in sub.output_symbols else (s in mapping or s not in sub.leaves) for s in e.free_symbols)
+
+        expr = sub.expand(output, available=available)
         for dummy in sub.reductions:
             if dummy in mapping:
                 self.owner.reductions[mapping[dummy]] = mapping[dummy].name

@@ -58,6 +58,7 @@ class InputSpec:
     links: Mapping[str, str] = field(default_factory=dict)   # scenario inputs: its outputs' choice arguments -> our choice inputs
     sub_type: Any = field(default=None, compare=False, repr=False)   # scenario inputs: that type, once built
     argument: bool = False                      # scenario inputs: given to each call of the outputs using it
+    only_with: str | None = None                # quantity inputs: read only when this other input is set
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

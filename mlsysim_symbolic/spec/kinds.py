@@ -107,15 +107,19 @@ class InputKind:
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         """The :class:`InputSpec` of a declaration table."""
-        var = read_variable(name, {k: v for k, v in raw.items() if k != "symbols"}, role="input")
+        var = read_variable(name, {k: v for k, v in raw.items() if k not in ("symbols", "only_with")}, role="input")
         if "symbols" in raw:
             raise InputError(f"'symbols' belongs to workload and hardware inputs, not to a {self.name} input")
+        only_with = raw.get("only_with")
+        if only_with is not None and (self.name != "quantity" or not isinstance(only_with, str)):
+            raise InputError(f"'only_with' takes the name of another input, on a quantity input; got {only_with!r} "
+                             f"on a {self.name} input")
         default = raw.get("default")
         if default is not None and not self.keyed:
             checked(var, default)
         return InputSpec(name, self.name, str(raw.get("meaning", "")) or var.meaning, _required(raw), default,
                          variable=var, index=str(raw.get("index", name)) if self.keyed else None,
-                         annotation=self.annotation_of(var))
+                         annotation=self.annotation_of(var), only_with=only_with)
 
     def annotation_of(self, var: Variable | None) -> str:
         return self.annotation

@@ -370,10 +370,7 @@ def test_serving_signature_and_bad_arguments() -> None:
     with pytest.raises(ValueError, match="cached_prefix_len"):     # mlsysim refuses the same
         ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
                                          seq_len=2048, cached_prefix_len=2048)
-    with pytest.raises(InputError, match="draft_model=.* is not ported"):
-        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B")
-    with pytest.raises(InputError, match="decode_hardware=.* is not ported"):
-        ServingModel().solve("Llama3_70B", "H100", seq_len=2048, decode_hardware="H200")
+    # draft_model and decode_hardware are ported: tests/reference/test_ref_serving_paths.py compares them with mlsysim
     with pytest.raises(InputError, match="prefill_chunk_tokens"):
         ServingModel().solve("Llama3_8B", "H100", seq_len=2048, prefill_chunk_tokens=0)
     with pytest.raises(UnitError, match="seq_len"):
