@@ -66,3 +66,19 @@ def assert_same(ours: Any, theirs: Any, label: str = "") -> None:
             assert_same(o, t, f"{label}[{i}]")
     else:
         assert_close(ours, theirs, label)
+
+
+def derivative_value(result: Any, field: str, wrt: str) -> Any:
+    """``result.diff(field, wrt)`` (a SymPy tree) evaluated at the solve's values, in (field unit)/(input unit)."""
+    import sympy
+
+    scenario = result.scenario
+    output = result.output(field)
+    expr = result.diff(field, wrt)
+    plan = scenario.planner.numeric_plan(output)
+    values = scenario.planner.values(plan, (), {})
+    number = float(sympy.lambdify(plan.args, expr, "math")(*[float(v) for v in values]))
+    out_unit = scenario.type.output(output).variable.unit
+    in_unit = scenario.planner.variable(next(s for s in plan.args if scenario.planner.variable(s).name == wrt)).unit
+    base = Q_(1, out_unit).to_base_units().units / Q_(1, in_unit).to_base_units().units
+    return Q_(number, base).to(out_unit / in_unit)

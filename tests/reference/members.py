@@ -240,3 +240,10 @@ def variant_equal(ours: Any, theirs: Any, label: str, skipped: frozenset[str] | 
         for f in [f for f in type(ref).model_fields if f != "constraint_trace"]:
             compared += equal(getattr(ours.result, f), getattr(ref, f), f"{label}.result.{f}")
     return compared
+
+
+def compare_fields(ours: Any, theirs: Any, label: str) -> int:
+    """Every field of mlsysim's result ``theirs`` (its prose ``constraint_trace`` apart) equal in our result, in
+    mlsysim's order (:func:`equal`); the number of values compared."""
+    assert ours.fields == tuple(f for f in type(theirs).model_fields if f != "constraint_trace"), label
+    return sum(equal(getattr(ours, f), getattr(theirs, f), f"{label}.{f}") for f in ours.fields)

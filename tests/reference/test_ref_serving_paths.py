@@ -22,14 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import sympy
 
 from mlsysim_symbolic import InputError, MissingInputError, ServingScenario, load_derivations
 from mlsysim_symbolic.errors import DerivationError
 from mlsysim_symbolic.solvers import Hardware, Models, ServingModel
-from mlsysim_symbolic.units import Q_
 
-from .members import equal
+from .compare import derivative_value
+from .members import compare_fields
 
 mlsysim = pytest.importorskip("mlsysim")
 from mlsysim.core.units import Q_ as ref_Q  # noqa: E402
@@ -81,23 +80,6 @@ def _both(model: str, device: str, kwargs: dict[str, Any], how: str) -> tuple[An
     return ours, theirs
 
 
-def _compare(ours: Any, theirs: Any, label: str) -> int:
-    assert ours.fields == tuple(f for f in type(theirs).model_fields if f != "constraint_trace"), label
-    return sum(equal(getattr(ours, f), getattr(theirs, f), f"{label}.{f}") for f in ours.fields)
-
-
-def _derivative_value(result: Any, field: str, wrt: str) -> Any:
-    """``result.diff(field, wrt)`` (a SymPy tree) evaluated at the solve's values, in (field unit)/(input unit)."""
-    scenario = result.scenario
-    output = result.output(field)
-    expr = result.diff(field, wrt)
-    plan = scenario.planner.numeric_plan(output)
-    values = scenario.planner.values(plan, (), {})
-    number = float(sympy.lambdify(plan.args, expr, "math")(*[float(v) for v in values]))
-    out_unit = scenario.type.output(output).variable.unit
-    in_unit = scenario.planner.variable(next(s for s in plan.args if scenario.planner.variable(s).name == wrt)).unit
-    base = Q_(1, out_unit).to_base_units().units / Q_(1, in_unit).to_base_units().units
-    return Q_(number, base).to(out_unit / in_unit)
 
 
 # ---------------------------------------------------------------------------- disaggregated decode
@@ -160,7 +142,7 @@ BOTH = [
                          ids=[f"{m}-{d}-{k['decode_hardware']}-{i}" for i, (m, d, k, _) in enumerate(DISAGGREGATED)])
 def test_disaggregated_serving_equals_mlsysim(model, device, kwargs, how) -> None:
     ours, theirs = _both(model, device, kwargs, how)
-    assert _compare(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
+    assert compare_fields(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
     # the path is the one taken: a transfer on TTFT, the decode device's bandwidth in ITL
     assert ours.scenario.evaluate("kv_transfer_time").m_as("ms") > 0
     assert "BW_dh" in str(ours.equation("itl").rhs)
@@ -170,7 +152,7 @@ def test_disaggregated_serving_equals_mlsysim(model, device, kwargs, how) -> Non
                          ids=[f"{m}-{k['draft_model']}-{i}" for i, (m, _, k, _) in enumerate(SPECULATIVE)])
 def test_speculative_serving_equals_mlsysim(model, device, kwargs, how) -> None:
     ours, theirs = _both(model, device, kwargs, how)
-    assert _compare(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
+    assert compare_fields(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
     assert str(ours.equation("itl").rhs) == "(K*t_dr + T_v)/E_tok"
 
 
@@ -178,7 +160,7 @@ def test_speculative_serving_equals_mlsysim(model, device, kwargs, how) -> None:
                          ids=[f"{m}-{k['draft_model']}-{k['decode_hardware']}-{i}" for i, (m, _, k, _) in enumerate(BOTH)])
 def test_disaggregated_speculative_serving_equals_mlsysim(model, device, kwargs, how) -> None:
     ours, theirs = _both(model, device, kwargs, how)
-    assert _compare(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
+    assert compare_fields(ours, theirs, f"ServingModel({model}, {device}, {kwargs})") == 11
     assert "BW_dh" in str(ours.scenario.equation("draft_token_time").rhs)
 
 
@@ -224,7 +206,7 @@ def test_disaggregated_ttft_derivative_equals_mlsysim_central_difference() -> No
     bw, h = 100.0, 1e-3
     kwargs = {"seq_len": 4096, "batch_size": 8}
     r = ServingModel().solve("Llama3_70B", "H100", decode_hardware="H200", network_bandwidth=f"{bw} GB/s", **kwargs)
-    ours = _derivative_value(r, "ttft", "network_bandwidth").m_as("ms/(GB/s)")
+    ours = derivative_value(r, "ttft", "network_bandwidth").m_as("ms/(GB/s)")
     model, prefill, decode = (_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
                               _mlsysim("Hardware", "Cloud", "H200"))
 
@@ -268,7 +250,7 @@ def test_speculative_itl_derivative_equals_mlsysim_central_difference() -> None:
     central difference; and its sign: a higher acceptance rate lowers ITL."""
     a, h = 0.7, 1e-6
     r = ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B", draft_acceptance_rate=a)
-    ours = _derivative_value(r, "itl", "draft_acceptance_rate").m_as("ms")
+    ours = derivative_value(r, "itl", "draft_acceptance_rate").m_as("ms")
     model, device, draft = (_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
                             _mlsysim("Models", "Language", "Llama3_8B"))
 
@@ -320,7 +302,7 @@ def test_network_bandwidth_without_decode_hardware_is_ignored_as_mlsysim() -> No
     theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
                                               seq_len=2048, network_bandwidth=ref_Q("5 GB/s"))
     ours = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, network_bandwidth="5 GB/s")
-    assert _compare(ours, theirs, "network_bandwidth without decode_hardware") == 11
+    assert compare_fields(ours, theirs, "network_bandwidth without decode_hardware") == 11
     assert ours == ServingModel().solve("Llama3_8B", "H100", seq_len=2048)
 
 

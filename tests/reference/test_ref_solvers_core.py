@@ -17,7 +17,6 @@ import warnings
 from typing import Any
 
 import pytest
-import sympy
 
 from mlsysim_symbolic import InputError, MissingInputError, UnexpectedNameError, UnitError, UnknownNameError
 from mlsysim_symbolic.solvers import (
@@ -32,8 +31,8 @@ from mlsysim_symbolic.solvers import (
 )
 from mlsysim_symbolic.units import Q_
 
-from .compare import assert_close
-from .members import equal
+from .compare import assert_close, derivative_value
+from .members import compare_fields
 
 mlsysim = pytest.importorskip("mlsysim")
 from mlsysim.engine import solvers as ref_solvers  # noqa: E402
@@ -53,23 +52,6 @@ def _ours(how: str, kind: str, group: str, key: str) -> Any:
     return _mlsysim(kind, group, key)
 
 
-def _compare(ours: Any, theirs: Any, label: str) -> int:
-    assert ours.fields == tuple(f for f in type(theirs).model_fields if f != "constraint_trace"), label
-    return sum(equal(getattr(ours, f), getattr(theirs, f), f"{label}.{f}") for f in ours.fields)
-
-
-def _derivative_value(result: Any, field: str, wrt: str) -> Any:
-    """``result.diff(field, wrt)`` (a SymPy tree) evaluated at the solve's values, in (field unit)/(input unit)."""
-    scenario = result.scenario
-    output = result.output(field)
-    expr = result.diff(field, wrt)
-    plan = scenario.planner.numeric_plan(output)
-    values = scenario.planner.values(plan, (), {})
-    number = float(sympy.lambdify(plan.args, expr, "math")(*[float(v) for v in values]))
-    out_unit = scenario.type.output(output).variable.unit
-    in_unit = scenario.planner.variable(next(s for s in plan.args if scenario.planner.variable(s).name == wrt)).unit
-    base = Q_(1, out_unit).to_base_units().units / Q_(1, in_unit).to_base_units().units
-    return Q_(number, base).to(out_unit / in_unit)
 
 
 # ---------------------------------------------------------------------------- SingleNodeModel / Engine.solve
@@ -96,7 +78,7 @@ def test_single_node_model_equals_mlsysim(model, device, kwargs, how) -> None:
     theirs = ref_solvers.SingleNodeModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
     ours = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("PerformanceProfile(")
-    assert _compare(ours, theirs, f"SingleNodeModel({model[1]}, {device[1]}, {kwargs})") == 17
+    assert compare_fields(ours, theirs, f"SingleNodeModel({model[1]}, {device[1]}, {kwargs})") == 17
 
 
 @pytest.mark.filterwarnings("ignore:Precision .* not in")
@@ -107,7 +89,7 @@ def test_engine_solve_equals_mlsysim(model, device, kwargs, how) -> None:
     theirs = RefEngine.solve(*args, kwargs.get("batch_size", 1), kwargs.get("precision", "fp16"), seq_len=4096)
     ours = Engine.solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device),
                         kwargs.get("batch_size", 1), kwargs.get("precision", "fp16"), seq_len=4096)
-    _compare(ours, theirs, f"Engine.solve({model[1]}, {device[1]})")
+    compare_fields(ours, theirs, f"Engine.solve({model[1]}, {device[1]})")
 
 
 # Engine.solve(..., is_training=True): the training path (SingleNodeTrainingScenario).  The branches: 3x and 4x
@@ -140,7 +122,7 @@ def test_engine_training_path_equals_mlsysim(model, device, kwargs, how) -> None
     theirs = RefEngine.solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), is_training=True, **kwargs)
     ours = Engine.solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
     assert ours.scenario.type.name == "SingleNodeTrainingScenario"
-    assert _compare(ours, theirs, f"Engine.solve({model[1]}, {device[1]}, is_training=True, {kwargs})") == 17
+    assert compare_fields(ours, theirs, f"Engine.solve({model[1]}, {device[1]}, is_training=True, {kwargs})") == 17
     single = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
     assert single == ours
 
@@ -166,7 +148,7 @@ def test_engine_training_derivative_equals_mlsysim_central_difference() -> None:
     against mlsysim's central difference with a step of one token (exact for a quadratic)."""
     kwargs = {"batch_size": 2, "is_training": True}
     r = SingleNodeTrainingModel().solve("Llama3_8B", "H100", seq_len=2048, **kwargs)
-    ours = _derivative_value(r, "memory_footprint", "seq_len").m_as("GiB*sample/token")
+    ours = derivative_value(r, "memory_footprint", "seq_len").m_as("GiB*sample/token")
     model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
     up = RefEngine.solve(model, device, seq_len=2049, **kwargs).memory_footprint.m_as("GiB")
     down = RefEngine.solve(model, device, seq_len=2047, **kwargs).memory_footprint.m_as("GiB")
@@ -221,7 +203,7 @@ def test_single_node_derivative_equals_mlsysim_central_difference() -> None:
     eta, h = 0.5, 1e-6
     r = SingleNodeModel().solve("ResNet50", "A100", batch_size=256, efficiency=eta)
     assert r.bottleneck == "Compute"
-    ours = _derivative_value(r, "latency", "efficiency")
+    ours = derivative_value(r, "latency", "efficiency")
     model, device = _mlsysim("Models", "Vision", "ResNet50"), _mlsysim("Hardware", "Cloud", "A100")
     up = ref_solvers.SingleNodeModel().solve(model, device, batch_size=256, efficiency=eta + h).latency.m_as("ms")
     down = ref_solvers.SingleNodeModel().solve(model, device, batch_size=256, efficiency=eta - h).latency.m_as("ms")
@@ -280,7 +262,7 @@ def test_training_memory_model_equals_mlsysim(model, device, kwargs, how) -> Non
     theirs = ref_solvers.TrainingMemoryModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
     ours = TrainingMemoryModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("TrainingMemoryResult(")
-    assert _compare(ours, theirs, f"TrainingMemoryModel({model[1]}, {device[1]}, {kwargs})") == 16
+    assert compare_fields(ours, theirs, f"TrainingMemoryModel({model[1]}, {device[1]}, {kwargs})") == 16
 
 
 def test_training_memory_pinned_budget_by_hand() -> None:
@@ -318,7 +300,7 @@ def test_training_memory_derivative_equals_mlsysim_central_difference() -> None:
     kwargs = {"batch_size": 8, "dp_size": 8, "zero_stage": 1}
     f, h = 0.5, 1e-4
     r = TrainingMemoryModel().solve("Llama3_8B", "H100", trainable_fraction=f, **kwargs)
-    ours = _derivative_value(r, "total_memory", "trainable_fraction").m_as("GB")
+    ours = derivative_value(r, "total_memory", "trainable_fraction").m_as("GB")
     model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
     up = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f + h, **kwargs).total_memory.m_as("GB")
     down = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f - h, **kwargs).total_memory.m_as("GB")
@@ -350,7 +332,7 @@ def test_serving_model_equals_mlsysim(model, device, kwargs, how) -> None:
     theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
     ours = ServingModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("ServingResult(")
-    assert _compare(ours, theirs, f"ServingModel({model[1]}, {device[1]}, {kwargs})") == 11
+    assert compare_fields(ours, theirs, f"ServingModel({model[1]}, {device[1]}, {kwargs})") == 11
 
 
 def test_serving_signature_and_bad_arguments() -> None:
@@ -382,12 +364,12 @@ def test_serving_derivative_equals_mlsysim_central_difference() -> None:
     ∂ITL/∂batch_size by hand: one request's KV cache over the bandwidth, 2·32·8·128·2048·2 B / 3.35 TB/s."""
     eta, h = 0.5, 1e-6
     r = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, batch_size=4, efficiency=eta)
-    ours = _derivative_value(r, "ttft", "efficiency").m_as("ms")
+    ours = derivative_value(r, "ttft", "efficiency").m_as("ms")
     model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
     up = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta + h).ttft.m_as("ms")
     down = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta - h).ttft.m_as("ms")
     assert ours == pytest.approx((up - down) / (2 * h), rel=1e-6)
-    per_request = _derivative_value(r, "itl", "batch_size").m_as("ms/request")
+    per_request = derivative_value(r, "itl", "batch_size").m_as("ms/request")
     bandwidth = device.memory.bandwidth.m_as("B/s")
     assert per_request == pytest.approx(2 * 32 * 8 * 128 * 2048 * 2 / bandwidth * 1e3, rel=1e-12)
 
