@@ -24,24 +24,24 @@ from ..errors import InputError, UnknownNameError
 from ..registry import clusters, fabrics
 
 
-def cluster_of(argument: str, fleet: Any) -> Any:
-    """``fleet`` itself, or the cluster entry its text names (refused by name, with close matches, when unknown)."""
-    if isinstance(fleet, str):
+def _keyed(registry: Any, argument: str, value: Any) -> Any:
+    """``value`` itself, or the entry of ``registry`` its text names (refused by name, with close matches)."""
+    if isinstance(value, str):
         try:
-            return clusters()[fleet]
+            return registry()[value]
         except UnknownNameError as exc:
             raise UnknownNameError(f"{argument}: {exc}") from None
-    return fleet
+    return value
+
+
+def cluster_of(argument: str, fleet: Any) -> Any:
+    """``fleet`` itself, or the cluster entry its text names (refused by name, with close matches, when unknown)."""
+    return _keyed(clusters, argument, fleet)
 
 
 def fabric_of(argument: str, fabric: Any) -> Any:
     """``fabric`` itself, or the fabric entry its text names (refused by name, with close matches, when unknown)."""
-    if isinstance(fabric, str):
-        try:
-            return fabrics()[fabric]
-        except UnknownNameError as exc:
-            raise UnknownNameError(f"{argument}: {exc}") from None
-    return fabric
+    return _keyed(fabrics, argument, fabric)
 
 
 def _node(argument: str, fleet: Any, *fields: str) -> Any:
