@@ -196,8 +196,10 @@ class ScenarioType:
             if expr.has(*reductions.NODES):
                 expr = expr.replace(lambda e: isinstance(e, reductions.NODES), self.reduced_away)
             for sym in expr.free_symbols:
-                if sym in self.leaf_index or sym in self.composed:
+                if sym in self.leaf_index:
                     found = True
+                elif sym in self.composed:   # a used type's output: keyed only if a leaf it maps to is
+                    found = found or any(s in self.leaf_index for s in self.composed[sym].free_symbols)
                 elif sym in self.output_symbols:
                     found = found or self.may_be_keyed(self.output_symbols[sym], memo)
         memo[name] = found
