@@ -45,12 +45,11 @@ import pint
 
 from ..errors import DerivationError, InputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from ..paths import derivations_dir
-from ..registry import hardware, workloads
+from ..registry import clusters, hardware, workloads
 from ..scenario import Scenario
 from ..units import Q_, parse_quantity
 from .base import SolverResult
 from .distributed import DistributedModel
-from .namespaces import Systems
 from .operations import DataModel
 from .performance import SingleNodeModel
 from .sustainability import EconomicsModel
@@ -162,23 +161,22 @@ class SystemEvaluation:
 
 
 @dataclass(frozen=True)
-class _OneNodeFleet:
-    """mlsysim's one-node ``SimFleet`` of a single device: what EconomicsModel reads of it (the device, one
-    node of one device, no datacenter or region: the US average)."""
+class _OneDeviceNode:
+    """The node of mlsysim's one-node ``SimFleet``: one device."""
 
     accelerator: Any
+    accelerators_per_node: int = 1
+
+
+@dataclass(frozen=True)
+class _OneNodeFleet:
+    """mlsysim's one-node ``SimFleet`` of a single device: what EconomicsModel reads of it (one node of one
+    device, no datacenter or region: the US average)."""
+
+    node: _OneDeviceNode
     count: int = 1
     datacenter: Any = None
     region: Any = None
-
-    @property
-    def node(self) -> Any:
-        return _OneNodeFleet.Node(self.accelerator)
-
-    @dataclass(frozen=True)
-    class Node:
-        accelerator: Any
-        accelerators_per_node: int = 1
 
 
 def _is_fleet(system: Any) -> bool:
@@ -323,7 +321,7 @@ class Application:
         return EvaluationLevel("Performance", status, summary, metrics, {**sources, "sla_latency": None})
 
     def _macro(self) -> EvaluationLevel:
-        fleet = self.resolved_system if self.is_distributed else _OneNodeFleet(self.hardware)
+        fleet = self.resolved_system if self.is_distributed else _OneNodeFleet(_OneDeviceNode(self.hardware))
         econ = EconomicsModel().solve(fleet, duration_days=MACRO_DAYS)
         summary = f"Annual Carbon: {_fixed(econ.carbon_footprint_kg, 1)} kg | TCO: ${_fixed(econ.tco_usd, 0, ',')}"
         return EvaluationLevel(
@@ -355,16 +353,13 @@ class SLAViolation(InputError):
 
 def _system(key: str, label: str) -> Any:
     """A device or a fleet by registry key (the hardware registry first, then the clusters)."""
-    devices = hardware()
+    devices, fleets = hardware(), clusters()
     if key in devices:
         return devices[key]
-    from .namespaces import Systems  # the clusters registry (the hardware registry is read first)
-
-    clusters = Systems.Clusters
-    if key in clusters.list():
-        return getattr(clusters, key)
+    if key in fleets:
+        return fleets[key]
     raise UnknownNameError(f"{label}: {key!r} is neither a hardware key nor a cluster key"
-                           + did_you_mean(key, [*devices, *clusters.list()]))
+                           + did_you_mean(key, [*devices, *fleets]))
 
 
 def _read(path: Path) -> dict[str, Application]:
@@ -382,7 +377,7 @@ def _read(path: Path) -> dict[str, Application]:
         systems = [k for k in ("hardware", "fleet") if k in raw]
         if len(systems) != 1 or "workload" not in raw or "name" not in raw:
             raise DerivationError(f"{where}: needs a name, a workload and exactly one of hardware or fleet", path=str(path))
-        for name, registry in (("workload", workloads()), ("hardware", hardware()), ("fleet", Systems.Clusters.list())):
+        for name, registry in (("workload", workloads()), ("hardware", hardware()), ("fleet", clusters())):
             if name in raw and raw[name] not in registry:
                 raise DerivationError(f"{where}: {name} {raw[name]!r} is not in the {name} registry"
                                       + did_you_mean(raw[name], list(registry)), path=str(path))

@@ -34,6 +34,8 @@ from ..scenario import Scenario
 
 #: The default of an argument mlsysim requires.
 REQUIRED = inspect.Parameter.empty
+#: The workload classes mlsysim treats as transformers (its ``TransformerWorkload`` and subclass).
+TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
 
 
 @dataclass(frozen=True)

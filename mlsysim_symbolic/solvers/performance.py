@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..registry import workloads
-from .base import REQUIRED, Arg, Solver, SolverResult
+from .base import REQUIRED, TRANSFORMERS, Arg, Solver, SolverResult
 
 _TRAINING_ONLY = "mlsysim reads it only when is_training=True"
-_TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
 
 
 def _engine_arguments(training: bool) -> tuple[Arg, ...]:
@@ -47,7 +46,7 @@ def is_transformer(model: Any) -> bool:
     if hasattr(model, "training_memory"):
         return True
     entry = workloads()[model] if isinstance(model, str) else model
-    return getattr(entry, "kind", None) in _TRANSFORMERS
+    return getattr(entry, "kind", None) in TRANSFORMERS
 
 
 class SingleNodeTrainingModel(Solver):

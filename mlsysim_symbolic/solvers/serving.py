@@ -30,10 +30,7 @@ from ..catalog import catalog
 from ..errors import MissingInputError
 from ..spec.kinds import checked
 from ..units import Q_
-from .base import REQUIRED, Arg, Solver
-
-#: The workload classes a draft model may be (mlsysim reads a draft's KV cache through TransformerWorkload).
-_TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
+from .base import REQUIRED, TRANSFORMERS, Arg, Solver
 
 
 class ServingModel(Solver):
@@ -50,7 +47,7 @@ class ServingModel(Solver):
         Arg("efficiency", 0.5),
         Arg("decode_hardware", None),
         Arg("network_bandwidth", Q_("100 GB/s")),
-        Arg("draft_model", None, kinds=_TRANSFORMERS,
+        Arg("draft_model", None, kinds=TRANSFORMERS,
             note="a draft model prices its own KV cache (mlsysim's get_kv_cache_size, on its transformer workloads)"),
         Arg("draft_acceptance_rate", 0.7),
         Arg("cached_prefix_len", 0),

@@ -25,6 +25,25 @@ def reference_scenario(name: str) -> Any:
     return getattr(mlsysim.Scenarios, name)
 
 
+def reference_entry(kind: str, group: str, key: str) -> Any:
+    """mlsysim 0.3.0's own registry object: ``reference_entry("Models", "Language", "Llama3_8B")``."""
+    import mlsysim
+
+    return getattr(getattr(getattr(mlsysim, kind), group), key)
+
+
+def our_entry(how: str, kind: str, group: str, key: str) -> Any:
+    """The same entry as ours: its registry key (``how="key"``), our namespace's entry (``"namespace"``), or
+    mlsysim's own object (anything else)."""
+    from mlsysim_symbolic.solvers import Hardware, Models
+
+    if how == "key":
+        return key
+    if how == "namespace":
+        return getattr(getattr(Models if kind == "Models" else Hardware, group), key)
+    return reference_entry(kind, group, key)
+
+
 def _unit_text(q: Any) -> str:
     text = str(q.units)
     return text.replace("TFLOPs", "TFLOP").replace("GFLOPs", "GFLOP").replace("PFLOPs", "PFLOP")

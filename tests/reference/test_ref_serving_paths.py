@@ -25,9 +25,9 @@ import pytest
 
 from mlsysim_symbolic import InputError, MissingInputError, ServingScenario, load_derivations
 from mlsysim_symbolic.errors import DerivationError
-from mlsysim_symbolic.solvers import Hardware, Models, ServingModel
+from mlsysim_symbolic.solvers import ServingModel
 
-from .compare import derivative_value
+from .compare import derivative_value, our_entry, reference_entry
 from .members import compare_fields
 
 mlsysim = pytest.importorskip("mlsysim")
@@ -36,26 +36,13 @@ from mlsysim.engine import calibration  # noqa: E402
 from mlsysim.engine import solvers as ref_solvers  # noqa: E402
 
 
-def _mlsysim(kind: str, group: str, key: str) -> Any:
-    return getattr(getattr(getattr(mlsysim, kind), group), key)
-
-
-def _ours(how: str, kind: str, group: str, key: str) -> Any:
-    """The same entry as ours: its registry key, our namespace's entry, or mlsysim's own object."""
-    if how == "key":
-        return key
-    if how == "namespace":
-        return getattr(getattr(Models if kind == "Models" else Hardware, group), key)
-    return _mlsysim(kind, group, key)
-
-
 def _theirs_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     """mlsysim's keywords: its own workload, device and Quantity objects."""
     out = dict(kwargs)
     if "decode_hardware" in out:
-        out["decode_hardware"] = _mlsysim("Hardware", "Cloud", out["decode_hardware"])
+        out["decode_hardware"] = reference_entry("Hardware", "Cloud", out["decode_hardware"])
     if "draft_model" in out:
-        out["draft_model"] = _mlsysim("Models", "Language", out["draft_model"])
+        out["draft_model"] = reference_entry("Models", "Language", out["draft_model"])
     if "network_bandwidth" in out:
         out["network_bandwidth"] = ref_Q(out["network_bandwidth"])
     return out
@@ -64,18 +51,18 @@ def _theirs_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 def _our_kwargs(kwargs: dict[str, Any], how: str) -> dict[str, Any]:
     out = dict(kwargs)
     if "decode_hardware" in out:
-        out["decode_hardware"] = _ours(how, "Hardware", "Cloud", out["decode_hardware"])
+        out["decode_hardware"] = our_entry(how, "Hardware", "Cloud", out["decode_hardware"])
     if "draft_model" in out:
-        out["draft_model"] = _ours(how, "Models", "Language", out["draft_model"])
+        out["draft_model"] = our_entry(how, "Models", "Language", out["draft_model"])
     if "network_bandwidth" in out and how == "mlsysim":
         out["network_bandwidth"] = ref_Q(out["network_bandwidth"])    # mlsysim's own Quantity binds too
     return out
 
 
 def _both(model: str, device: str, kwargs: dict[str, Any], how: str) -> tuple[Any, Any]:
-    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", model), _mlsysim("Hardware", "Cloud", device),
+    theirs = ref_solvers.ServingModel().solve(reference_entry("Models", "Language", model), reference_entry("Hardware", "Cloud", device),
                                               **_theirs_kwargs(kwargs))
-    ours = ServingModel().solve(_ours(how, "Models", "Language", model), _ours(how, "Hardware", "Cloud", device),
+    ours = ServingModel().solve(our_entry(how, "Models", "Language", model), our_entry(how, "Hardware", "Cloud", device),
                                 **_our_kwargs(kwargs, how))
     return ours, theirs
 
@@ -207,8 +194,8 @@ def test_disaggregated_ttft_derivative_equals_mlsysim_central_difference() -> No
     kwargs = {"seq_len": 4096, "batch_size": 8}
     r = ServingModel().solve("Llama3_70B", "H100", decode_hardware="H200", network_bandwidth=f"{bw} GB/s", **kwargs)
     ours = derivative_value(r, "ttft", "network_bandwidth").m_as("ms/(GB/s)")
-    model, prefill, decode = (_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
-                              _mlsysim("Hardware", "Cloud", "H200"))
+    model, prefill, decode = (reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
+                              reference_entry("Hardware", "Cloud", "H200"))
 
     def ttft(b: float) -> float:
         return ref_solvers.ServingModel().solve(model, prefill, decode_hardware=decode, network_bandwidth=ref_Q(b, "GB/s"),
@@ -224,8 +211,8 @@ def test_disaggregated_ttft_budget_is_an_inverse_solve() -> None:
     """The slowest link that keeps TTFT at mlsysim's TTFT over a 250 GB/s link is 250 GB/s (TTFT falls as the link
     widens, so the solve has one root), and mlsysim's own solve at the found bandwidth meets the budget."""
     kwargs = {"seq_len": 4096, "batch_size": 8}
-    model, prefill, decode = (_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
-                              _mlsysim("Hardware", "Cloud", "H200"))
+    model, prefill, decode = (reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
+                              reference_entry("Hardware", "Cloud", "H200"))
 
     def ttft(b: float) -> float:
         return ref_solvers.ServingModel().solve(model, prefill, decode_hardware=decode, network_bandwidth=ref_Q(b, "GB/s"),
@@ -239,8 +226,8 @@ def test_disaggregated_ttft_budget_is_an_inverse_solve() -> None:
     # the brief's question as written: the link that brings Llama-3 8B's TTFT (4,096 tokens, H100 -> A100) to 200 ms
     r8 = ServingModel().solve("Llama3_8B", "H100", seq_len=4096, decode_hardware="A100")
     link8 = r8.solve("ttft", "network_bandwidth", "200 ms").value
-    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), prefill, seq_len=4096,
-                                              decode_hardware=_mlsysim("Hardware", "Cloud", "A100"),
+    theirs = ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_8B"), prefill, seq_len=4096,
+                                              decode_hardware=reference_entry("Hardware", "Cloud", "A100"),
                                               network_bandwidth=ref_Q(link8.m_as("GB/s"), "GB/s"))
     assert theirs.ttft.m_as("ms") == pytest.approx(200, rel=1e-9)
 
@@ -251,8 +238,8 @@ def test_speculative_itl_derivative_equals_mlsysim_central_difference() -> None:
     a, h = 0.7, 1e-6
     r = ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B", draft_acceptance_rate=a)
     ours = derivative_value(r, "itl", "draft_acceptance_rate").m_as("ms")
-    model, device, draft = (_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
-                            _mlsysim("Models", "Language", "Llama3_8B"))
+    model, device, draft = (reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
+                            reference_entry("Models", "Language", "Llama3_8B"))
 
     def itl(x: float) -> float:
         return ref_solvers.ServingModel().solve(model, device, seq_len=2048, draft_model=draft,
@@ -267,8 +254,8 @@ def test_speculative_itl_budget_is_an_inverse_solve() -> None:
     r = ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B")
     rate = float(r.solve("itl", "draft_acceptance_rate", "20 ms").value.m_as(""))
     assert 0 < rate < 1
-    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
-                                              seq_len=2048, draft_model=_mlsysim("Models", "Language", "Llama3_8B"),
+    theirs = ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
+                                              seq_len=2048, draft_model=reference_entry("Models", "Language", "Llama3_8B"),
                                               draft_acceptance_rate=rate)
     assert theirs.itl.m_as("ms") == pytest.approx(20, rel=1e-6)
 
@@ -277,8 +264,8 @@ def test_speculative_itl_budget_is_an_inverse_solve() -> None:
 @pytest.mark.parametrize("rate", [-0.1, 1.2])
 def test_acceptance_rate_outside_zero_one_is_refused_by_name(rate) -> None:
     with pytest.raises(ValueError, match="draft_acceptance_rate"):
-        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
-                                         seq_len=2048, draft_model=_mlsysim("Models", "Language", "Llama3_8B"),
+        ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
+                                         seq_len=2048, draft_model=reference_entry("Models", "Language", "Llama3_8B"),
                                          draft_acceptance_rate=rate)
     with pytest.raises(InputError, match="draft_acceptance_rate"):
         ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B", draft_acceptance_rate=rate)
@@ -290,16 +277,16 @@ def test_acceptance_rate_outside_zero_one_is_refused_by_name(rate) -> None:
 @pytest.mark.parametrize("bandwidth", ["0 GB/s", "-5 GB/s"])
 def test_network_bandwidth_not_positive_is_refused_by_name(decode, bandwidth) -> None:
     with pytest.raises(ValueError, match="network_bandwidth"):
-        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
+        ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100"),
                                          seq_len=2048, network_bandwidth=ref_Q(bandwidth),
-                                         decode_hardware=None if decode is None else _mlsysim("Hardware", "Cloud", decode))
+                                         decode_hardware=None if decode is None else reference_entry("Hardware", "Cloud", decode))
     with pytest.raises(InputError, match="network_bandwidth"):
         ServingModel().solve("Llama3_8B", "H100", seq_len=2048, network_bandwidth=bandwidth, decode_hardware=decode)
 
 
 def test_network_bandwidth_without_decode_hardware_is_ignored_as_mlsysim() -> None:
     """mlsysim reads network_bandwidth only with decode_hardware: any positive value gives the one-device result."""
-    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
+    theirs = ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100"),
                                               seq_len=2048, network_bandwidth=ref_Q("5 GB/s"))
     ours = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, network_bandwidth="5 GB/s")
     assert compare_fields(ours, theirs, "network_bandwidth without decode_hardware") == 11
@@ -310,7 +297,7 @@ def test_a_draft_lacking_a_field_is_refused_by_name() -> None:
     """A draft without layers cannot be priced: refused, not decoded without speculation.  A draft that is not a
     transformer is refused by name (mlsysim fails on it: a CNNWorkload has no get_kv_cache_size)."""
     with pytest.raises(AttributeError, match="get_kv_cache_size"):
-        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "H100"),
+        ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
                                          seq_len=2048, draft_model=mlsysim.Models.Vision.ResNet50)
     with pytest.raises(InputError, match="draft_model 'ResNet50' is a CNNWorkload; this path takes TransformerWorkload"):
         ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="ResNet50")

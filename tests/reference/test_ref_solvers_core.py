@@ -14,7 +14,6 @@ against a central difference of mlsysim's own numeric solve.
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import pytest
 
@@ -31,28 +30,12 @@ from mlsysim_symbolic.solvers import (
 )
 from mlsysim_symbolic.units import Q_
 
-from .compare import assert_close, derivative_value
+from .compare import assert_close, derivative_value, our_entry, reference_entry
 from .members import compare_fields
 
 mlsysim = pytest.importorskip("mlsysim")
 from mlsysim.engine import solvers as ref_solvers  # noqa: E402
 from mlsysim.engine.engine import Engine as RefEngine  # noqa: E402
-
-
-def _mlsysim(kind: str, group: str, key: str) -> Any:
-    return getattr(getattr(getattr(mlsysim, kind), group), key)
-
-
-def _ours(how: str, kind: str, group: str, key: str) -> Any:
-    """The same entry as ours: its registry key, our namespace's entry, or mlsysim's own object."""
-    if how == "key":
-        return key
-    if how == "namespace":
-        return getattr(getattr(Models if kind == "Models" else Hardware, group), key)
-    return _mlsysim(kind, group, key)
-
-
-
 
 # ---------------------------------------------------------------------------- SingleNodeModel / Engine.solve
 # (model group, key), (device group, key), solve keywords, how ours names the entries.  The branches: memory- and
@@ -75,8 +58,8 @@ SINGLE_NODE = [
 @pytest.mark.parametrize(("model", "device", "kwargs", "how"), SINGLE_NODE,
                          ids=[f"{m[1]}-{d[1]}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for m, d, kw, _ in SINGLE_NODE])
 def test_single_node_model_equals_mlsysim(model, device, kwargs, how) -> None:
-    theirs = ref_solvers.SingleNodeModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
-    ours = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
+    theirs = ref_solvers.SingleNodeModel().solve(reference_entry("Models", *model), reference_entry("Hardware", *device), **kwargs)
+    ours = SingleNodeModel().solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("PerformanceProfile(")
     assert compare_fields(ours, theirs, f"SingleNodeModel({model[1]}, {device[1]}, {kwargs})") == 17
 
@@ -85,9 +68,9 @@ def test_single_node_model_equals_mlsysim(model, device, kwargs, how) -> None:
 @pytest.mark.parametrize(("model", "device", "kwargs", "how"), SINGLE_NODE[:4], ids=[c[0][1] + "-" + c[1][1] for c in SINGLE_NODE[:4]])
 def test_engine_solve_equals_mlsysim(model, device, kwargs, how) -> None:
     """``Engine.solve`` positionally, with mlsysim's further inference-path arguments (seq_len is read only in training)."""
-    args = (_mlsysim("Models", *model), _mlsysim("Hardware", *device))
+    args = (reference_entry("Models", *model), reference_entry("Hardware", *device))
     theirs = RefEngine.solve(*args, kwargs.get("batch_size", 1), kwargs.get("precision", "fp16"), seq_len=4096)
-    ours = Engine.solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device),
+    ours = Engine.solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device),
                         kwargs.get("batch_size", 1), kwargs.get("precision", "fp16"), seq_len=4096)
     compare_fields(ours, theirs, f"Engine.solve({model[1]}, {device[1]})")
 
@@ -119,11 +102,11 @@ TRAINING_STEP = [
 @pytest.mark.parametrize(("model", "device", "kwargs", "how"), TRAINING_STEP,
                          ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(TRAINING_STEP)])
 def test_engine_training_path_equals_mlsysim(model, device, kwargs, how) -> None:
-    theirs = RefEngine.solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), is_training=True, **kwargs)
-    ours = Engine.solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
+    theirs = RefEngine.solve(reference_entry("Models", *model), reference_entry("Hardware", *device), is_training=True, **kwargs)
+    ours = Engine.solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device), is_training=True, **kwargs)
     assert ours.scenario.type.name == "SingleNodeTrainingScenario"
     assert compare_fields(ours, theirs, f"Engine.solve({model[1]}, {device[1]}, is_training=True, {kwargs})") == 17
-    single = SingleNodeModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), is_training=True, **kwargs)
+    single = SingleNodeModel().solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device), is_training=True, **kwargs)
     assert single == ours
 
 
@@ -132,7 +115,7 @@ def test_diffusion_training_runs_the_network_once_per_sample() -> None:
     timestep (Ho, Jain and Abbeel 2020, Algorithm 1), so a step's work is 3·F_inf·B.  mlsysim lowers the inference
     graph (F_inf × denoising_steps) for training too: 50× the compute for Stable Diffusion v1.5.  The memory side
     (mlsysim's fallback footprint: 2 W + 12 B/param) is equal."""
-    theirs = RefEngine.solve(_mlsysim("Models", "GenerativeVision", "StableDiffusion_v1_5"), _mlsysim("Hardware", "Cloud", "T4"),
+    theirs = RefEngine.solve(reference_entry("Models", "GenerativeVision", "StableDiffusion_v1_5"), reference_entry("Hardware", "Cloud", "T4"),
                              batch_size=2, is_training=True)
     ours = Engine.solve("StableDiffusion_v1_5", "T4", batch_size=2, is_training=True)
     assert_close(ours.memory_footprint, theirs.memory_footprint, "memory_footprint")
@@ -149,7 +132,7 @@ def test_engine_training_derivative_equals_mlsysim_central_difference() -> None:
     kwargs = {"batch_size": 2, "is_training": True}
     r = SingleNodeTrainingModel().solve("Llama3_8B", "H100", seq_len=2048, **kwargs)
     ours = derivative_value(r, "memory_footprint", "seq_len").m_as("GiB*sample/token")
-    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    model, device = reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100")
     up = RefEngine.solve(model, device, seq_len=2049, **kwargs).memory_footprint.m_as("GiB")
     down = RefEngine.solve(model, device, seq_len=2047, **kwargs).memory_footprint.m_as("GiB")
     assert ours == pytest.approx((up - down) / 2, rel=1e-9)
@@ -161,7 +144,7 @@ def test_engine_solve_raise_errors_refuses_what_mlsysim_refuses() -> None:
     from mlsysim.core.exceptions import OOMError
 
     with pytest.raises(OOMError):
-        RefEngine.solve(Models_ := _mlsysim("Models", "Language", "Llama3_70B"), _mlsysim("Hardware", "Cloud", "A100"),
+        RefEngine.solve(Models_ := reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "A100"),
                         raise_errors=True)
     assert Models_.name
     with pytest.raises(OutOfMemoryError, match="feasible is false"):
@@ -204,7 +187,7 @@ def test_single_node_derivative_equals_mlsysim_central_difference() -> None:
     r = SingleNodeModel().solve("ResNet50", "A100", batch_size=256, efficiency=eta)
     assert r.bottleneck == "Compute"
     ours = derivative_value(r, "latency", "efficiency")
-    model, device = _mlsysim("Models", "Vision", "ResNet50"), _mlsysim("Hardware", "Cloud", "A100")
+    model, device = reference_entry("Models", "Vision", "ResNet50"), reference_entry("Hardware", "Cloud", "A100")
     up = ref_solvers.SingleNodeModel().solve(model, device, batch_size=256, efficiency=eta + h).latency.m_as("ms")
     down = ref_solvers.SingleNodeModel().solve(model, device, batch_size=256, efficiency=eta - h).latency.m_as("ms")
     central = (up - down) / (2 * h)
@@ -259,8 +242,8 @@ TRAINING_MEMORY = [
 @pytest.mark.parametrize(("model", "device", "kwargs", "how"), TRAINING_MEMORY,
                          ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(TRAINING_MEMORY)])
 def test_training_memory_model_equals_mlsysim(model, device, kwargs, how) -> None:
-    theirs = ref_solvers.TrainingMemoryModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
-    ours = TrainingMemoryModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
+    theirs = ref_solvers.TrainingMemoryModel().solve(reference_entry("Models", *model), reference_entry("Hardware", *device), **kwargs)
+    ours = TrainingMemoryModel().solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("TrainingMemoryResult(")
     assert compare_fields(ours, theirs, f"TrainingMemoryModel({model[1]}, {device[1]}, {kwargs})") == 16
 
@@ -301,7 +284,7 @@ def test_training_memory_derivative_equals_mlsysim_central_difference() -> None:
     f, h = 0.5, 1e-4
     r = TrainingMemoryModel().solve("Llama3_8B", "H100", trainable_fraction=f, **kwargs)
     ours = derivative_value(r, "total_memory", "trainable_fraction").m_as("GB")
-    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    model, device = reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100")
     up = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f + h, **kwargs).total_memory.m_as("GB")
     down = ref_solvers.TrainingMemoryModel().solve(model, device, trainable_fraction=f - h, **kwargs).total_memory.m_as("GB")
     assert ours == pytest.approx((up - down) / (2 * h), rel=1e-8)
@@ -329,8 +312,8 @@ SERVING = [
 @pytest.mark.parametrize(("model", "device", "kwargs", "how"), SERVING,
                          ids=[f"{m[1]}-{d[1]}-{i}" for i, (m, d, _, _) in enumerate(SERVING)])
 def test_serving_model_equals_mlsysim(model, device, kwargs, how) -> None:
-    theirs = ref_solvers.ServingModel().solve(_mlsysim("Models", *model), _mlsysim("Hardware", *device), **kwargs)
-    ours = ServingModel().solve(_ours(how, "Models", *model), _ours(how, "Hardware", *device), **kwargs)
+    theirs = ref_solvers.ServingModel().solve(reference_entry("Models", *model), reference_entry("Hardware", *device), **kwargs)
+    ours = ServingModel().solve(our_entry(how, "Models", *model), our_entry(how, "Hardware", *device), **kwargs)
     assert repr(ours).startswith("ServingResult(")
     assert compare_fields(ours, theirs, f"ServingModel({model[1]}, {device[1]}, {kwargs})") == 11
 
@@ -350,7 +333,7 @@ def test_serving_signature_and_bad_arguments() -> None:
     with pytest.raises(InputError, match="prefix_ok"):
         ServingModel().solve("Llama3_8B", "H100", seq_len=2048, cached_prefix_len=2048)
     with pytest.raises(ValueError, match="cached_prefix_len"):     # mlsysim refuses the same
-        ref_solvers.ServingModel().solve(_mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100"),
+        ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100"),
                                          seq_len=2048, cached_prefix_len=2048)
     # draft_model and decode_hardware are ported: tests/reference/test_ref_serving_paths.py compares them with mlsysim
     with pytest.raises(InputError, match="prefill_chunk_tokens"):
@@ -365,7 +348,7 @@ def test_serving_derivative_equals_mlsysim_central_difference() -> None:
     eta, h = 0.5, 1e-6
     r = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, batch_size=4, efficiency=eta)
     ours = derivative_value(r, "ttft", "efficiency").m_as("ms")
-    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    model, device = reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100")
     up = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta + h).ttft.m_as("ms")
     down = ref_solvers.ServingModel().solve(model, device, seq_len=2048, batch_size=4, efficiency=eta - h).ttft.m_as("ms")
     assert ours == pytest.approx((up - down) / (2 * h), rel=1e-6)
@@ -379,7 +362,7 @@ def test_serving_latency_budget_is_an_inverse_solve() -> None:
     r = ServingModel().solve("Llama3_8B", "H100", seq_len=4096)
     best = r.solve("itl", "batch_size", "20 ms")
     b = int(best.value)
-    model, device = _mlsysim("Models", "Language", "Llama3_8B"), _mlsysim("Hardware", "Cloud", "H100")
+    model, device = reference_entry("Models", "Language", "Llama3_8B"), reference_entry("Hardware", "Cloud", "H100")
     assert ref_solvers.ServingModel().solve(model, device, seq_len=4096, batch_size=b).itl.m_as("ms") <= 20
     assert ref_solvers.ServingModel().solve(model, device, seq_len=4096, batch_size=b + 1).itl.m_as("ms") > 20
 
@@ -403,8 +386,8 @@ def test_single_node_bottleneck_regime_map_equals_mlsysim_point_by_point() -> No
     for device in ("A100", "T4", "H100"):
         r = SingleNodeModel().solve("ResNet50", device, efficiency=1.0)
         labels = r.sweep("bottleneck", batch_size=sizes).values
-        theirs = [ref_solvers.SingleNodeModel().solve(_mlsysim("Models", "Vision", "ResNet50"),
-                                                      _mlsysim("Hardware", "Cloud", device), batch_size=b,
+        theirs = [ref_solvers.SingleNodeModel().solve(reference_entry("Models", "Vision", "ResNet50"),
+                                                      reference_entry("Hardware", "Cloud", device), batch_size=b,
                                                       efficiency=1.0).bottleneck for b in sizes]
         assert list(labels) == theirs, device
         assert "Memory" in theirs and "Compute" in theirs, device
@@ -419,7 +402,7 @@ def test_training_step_elasticity_in_memory_bandwidth_equals_mlsysim_central_dif
     r = Engine.solve("GPT2", "H100", batch_size=1, seq_len=128, is_training=True)
     assert r.bottleneck == "Memory" and r.feasible
     ours = r.scenario.elasticities("latency", only=["memory_bandwidth"])[0].value
-    model, device = _mlsysim("Models", "Language", "GPT2"), _mlsysim("Hardware", "Cloud", "H100")
+    model, device = reference_entry("Models", "Language", "GPT2"), reference_entry("Hardware", "Cloud", "H100")
 
     def latency(f: float) -> float:
         hw = device.model_copy(update={"memory": device.memory.model_copy(update={"bandwidth": device.memory.bandwidth * f})})
