@@ -57,12 +57,17 @@ class Plan:
     definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]
     args: tuple[sympy.Symbol, ...]         # the leaves, in the order the function takes them
     function: Callable[..., Any]
-    unit: pint.Unit                        # the declared unit of the output
+    unit: pint.Unit                        # the declared unit of the output (its equation's, counted kinds included)
     indices: tuple[str, ...]               # the keys a value needs (one per index)
     arguments: tuple[str, ...]             # the free arguments of a method output
     factor: float | int = 1                # base unit -> declared unit: value * factor / divisor
     divisor: float | int = 1
     labels: tuple[str, ...] = ()           # a label over an index's keys: the keys, in order (else its cases)
+    returns: pint.Unit | None = None       # the unit a value leaves in: ``unit`` less the counted kinds declared implicit
+
+    def __post_init__(self) -> None:
+        if self.returns is None:
+            object.__setattr__(self, "returns", self.output.variable.outer_unit)
 
     @cached_property
     def expr(self) -> sympy.Expr:
@@ -654,7 +659,7 @@ class Planner:
             raise self.not_finite(output, keys, value, plan, args)
         if plan.output.kind != "quantity":
             return _answer(plan, value)
-        return make_quantity(plan.to_unit(value), plan.unit)
+        return make_quantity(plan.to_unit(value), plan.returns)
 
     def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,
                       args: tuple[Any, ...] | None = None) -> InputError:

@@ -100,7 +100,20 @@ class ResultView:
         object.__setattr__(self, "_name", spec.name)
         object.__setattr__(self, "_values", values)
 
+    @classmethod
+    def from_values(cls, name: str, values: dict[str, Any]) -> ResultView:
+        """A view of already computed fields (how a pickled or copied view comes back)."""
+        view = object.__new__(cls)
+        object.__setattr__(view, "_name", name)
+        object.__setattr__(view, "_values", values)
+        return view
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ResultView.from_values, (self._name, self._values)
+
     def __getattr__(self, field: str) -> Any:
+        if field.startswith("__"):   # copy and pickle probe dunders on a bare instance: no field lookup
+            raise AttributeError(field)
         values = object.__getattribute__(self, "_values")
         if field in values:
             return values[field]

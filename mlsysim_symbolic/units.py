@@ -67,6 +67,31 @@ Q_ = ureg.Quantity
 Quantity = ureg.Quantity
 Unit = ureg.Unit
 
+
+def _quantity_from_pickle(magnitude: Any, units: Any) -> pint.Quantity:
+    """A pickled Quantity rebuilt in this package's registry (pint's own reader would rebuild it in the application
+    registry, where ``sample`` is unknown and a ``B`` cannot meet one of ours)."""
+    return ureg.Quantity(magnitude, ureg.Unit(units))
+
+
+def _unit_from_pickle(units: Any) -> pint.Unit:
+    """A pickled Unit rebuilt in this package's registry."""
+    return ureg.Unit(units)
+
+
+def _reduce_quantity(self: pint.Quantity) -> tuple[Any, ...]:
+    return _quantity_from_pickle, (self._magnitude, self._units)
+
+
+def _reduce_unit(self: pint.Unit) -> tuple[Any, ...]:
+    return _unit_from_pickle, (self._units,)
+
+
+# The registry's own classes (pint builds them for this registry alone) pickle through the readers above, so a value
+# crosses a process boundary (pickle, a ProcessPoolExecutor with fork or spawn) and comes back in this registry.
+ureg.Quantity.__reduce__ = _reduce_quantity   # type: ignore[method-assign]
+ureg.Unit.__reduce__ = _reduce_unit   # type: ignore[method-assign]
+
 #: Bytes per element of the named numeric precisions (as mlsysim 0.3.0's PRECISION_MAP).
 PRECISION_BYTES: dict[str, float] = {
     "fp64": 8.0,

@@ -317,21 +317,32 @@ class Variable:
     def quantity(self, value: str | pint.Quantity, *, label: str | None = None) -> pint.Quantity:
         """Text or a Quantity (of this package's registry or another) as a Quantity of this variable's dimension.
 
-        The unit rules of :meth:`check` without its range checks (sensitivity ranges and spreads use it):
-        counted kinds must match, a precision name is bytes per what the variable counts, and a
-        dimensionless Quantity of another registry is a plain number in this variable's kind.
+        The unit rules of :meth:`check` without its range checks (sensitivity ranges and spreads use it).
+        One rule for counted kinds: a value that leaves them out (mlsysim's ``4 B`` or ``Q_(1e9, "count")``, a
+        value this package returned, ``"2 B"``) is read in this variable's declared meaning, as a plain number
+        is; a value that names a different counted kind (``B/token`` for ``B/param``) is refused, as is any
+        other dimension (``GB`` for a bandwidth).  A precision name is bytes per what the variable counts.
 
         >>> v = Variable.make("batch_size", unit="sample")
         >>> v.quantity("128 sample"), v.quantity(pint.UnitRegistry().Quantity(128, "count"))
         (<Quantity(128, 'sample')>, <Quantity(128, 'sample')>)
+        >>> Variable.make("bytes_per_param", unit="B/param").quantity("2 B")
+        <Quantity(2, 'byte / param')>
         """
         label = label or self.name
         if isinstance(value, str):
             value = self._parse_text(value, label)
         if value._REGISTRY is not ureg:
-            value = self._from_foreign(value, label)
+            try:
+                value = carry_in(value)
+            except UnitError as exc:
+                raise UnitError(f"{label}: {exc}") from None
         if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
-            value = self._with_counted(value)
+            implicit = parse_unit(self.extra["counted"])   # the declared reading: the outer unit times the counted kinds
+            if (value.units * implicit).dimensionality == self.unit.dimensionality:
+                value = Q_(value.magnitude, value.units * implicit)
+        if value.dimensionality != self.unit.dimensionality:
+            value = self.with_counted(value)
         if value.dimensionality != self.unit.dimensionality:
             raise UnitError(self.unit_mismatch(value, label))
         return value
@@ -342,36 +353,37 @@ class Variable:
         >>> Variable.make("bytes_per_param", unit="B/param").expects()
         'bytes_per_param expects B/param (bytes per parameter)'
         """
-        unit = self.accepted_unit
+        unit = self.outer_unit
         text = f"{unit:~C}" or "1"
         return f"{label or self.name} expects {text} ({describe_unit(unit)})"
 
     @property
-    def accepted_unit(self) -> pint.Unit:
-        """The unit a value is given in: the declared unit, less the counted kinds declared implicit.
+    def outer_unit(self) -> pint.Unit:
+        """The unit outside the package: the declared unit less the counted kinds declared implicit (``counted``).
 
-        >>> Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"}).accepted_unit
+        An input is given in it (the model's parameters for a per-example role); an output returns its value in
+        it (bytes for one example: the equation is ``B/sample``, the value ``B``, as mlsysim has it).
+
+        >>> Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"}).outer_unit
         <Unit('param')>
+        >>> Variable.make("per_example", unit="B/sample", extra={"counted": "1/sample"}).outer_unit
+        <Unit('byte')>
         """
         counted = self.extra.get("counted")
         if not counted:
             return self.unit
-        result = ureg.dimensionless
-        for name, power in (self.unit / parse_unit(counted))._units.items():
-            if name != "count":   # a plain count times a kind is that kind
-                result = result * ureg.Unit(name) ** power
-        return result
+        return strip_counted(self.unit, parse_unit(counted))
 
     def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
         """The message refusing ``value`` for this variable, in the field's words and with both units.
 
-        >>> print(Variable.make("bytes_per_param", unit="B/param").unit_mismatch(Q_(2, "GB")))
-        bytes_per_param expects B/param (bytes per parameter); got 2 GB (bytes): dimension [information], not [information] / [param]
+        >>> print(Variable.make("bytes_per_param", unit="B/param").unit_mismatch(Q_(2, "GB/s")))
+        bytes_per_param expects B/param (bytes per parameter); got 2 GB/s (bytes per second): dimension [information] / [time], not [information] / [param]
         >>> print(Variable.make("batch_size", unit="sample").unit_mismatch(Q_(256, "token")))
         batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
         """
         got = f"{value:~C}".strip()
-        want, have = self.accepted_unit.dimensionality, value.units.dimensionality
+        want, have = self.outer_unit.dimensionality, value.units.dimensionality
         return (f"{self.expects(label)}; got {got} ({describe_unit(value.units)}): "
                 f"dimension {str(have) or 'dimensionless'}, not {str(want) or 'dimensionless'}")
 
@@ -384,12 +396,13 @@ class Variable:
                 return Q_(PRECISION_BYTES[key], ureg.byte * _counted_units(rest))
         return parse_quantity(text, name=label)
 
-    def _with_counted(self, value: pint.Quantity) -> pint.Quantity:
-        """``value`` with the counted kinds this variable declares implicit (``counted = "1/sample"``).
+    def with_counted(self, value: pint.Quantity) -> pint.Quantity:
+        """``value`` with the counted kinds it leaves out of this variable's unit put back, in the declared meaning.
 
-        A registry figure read in a per-example role: the model's parameters (``param``) are the
-        parameters whose gradient each example keeps (``param/sample``), as DP-SGD's ``B·P·b`` reads.
-        Only the declared kinds are added, and only when that gives exactly this variable's dimension.
+        Added only when the rest of the dimension is this variable's and every counted kind the value does name
+        has the declared power: ``param`` for ``param/sample`` (the parameters whose gradient each example keeps),
+        ``4 B`` for ``B/param``, ``256 count`` for ``sample``.  Anything else comes back as it is, for the caller's
+        unit error (``B/token`` for ``B/param`` names the wrong kind).
 
         >>> v = Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"})
         >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample")), v.check(1.5e9)
@@ -399,51 +412,67 @@ class Variable:
         ...
         mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 1024 token (tokens): dimension [token], not [param]
         """
-        implicit = parse_unit(self.extra["counted"])
-        if not is_counted_only(implicit):
-            raise UnitError(f"{self.name}: counted = {self.extra['counted']!r} must be made of counted kinds")
-        if (value.units * implicit).dimensionality == self.unit.dimensionality:
-            return Q_(value.magnitude, value.units * implicit)
-        return value
+        have, want = counted_part(value.units), counted_part(self.unit)
+        if any(want.get(d) != p for d, p in have.items()):
+            return value
+        rest_have = {d: p for d, p in value.units.dimensionality.items() if d not in have}
+        rest_want = {d: p for d, p in self.unit.dimensionality.items() if d not in want}
+        if rest_have != rest_want:
+            return value
+        missing = {d: p for d, p in want.items() if d not in have}
+        dimensioned = ureg.dimensionless   # the value's unit less its plain counts (count, percent: read as numbers)
+        for name, power in value.units._units.items():
+            if ureg.Unit(name).dimensionality:
+                dimensioned = dimensioned * ureg.Unit(name) ** power
+        return Q_(convert(value.magnitude, value.units, dimensioned), dimensioned * _counted_units_of(missing))
 
-    def _from_foreign(self, value: pint.Quantity, label: str) -> pint.Quantity:
-        """A Quantity of another pint registry (the user's, mlsysim's), carried in through its unit text.
 
-        Other registries have no counted kinds (mlsysim's ``param`` is a dimensionless count), so:
-        a unit naming a counted kind we know keeps it (mlsysim's ``param`` is our ``param``); a
-        dimensionless one (``count``, ``dimensionless``) is a plain number, taken in this variable's
-        unit when that unit is made of counted kinds alone (256 count for a batch of samples); any
-        other mismatch (a plain ``byte`` for bytes per parameter) is refused: which count it is per
-        cannot be known.
-        """
-        try:
-            ours = carry_in(value)
-        except UnitError as exc:
-            raise UnitError(f"{label}: {exc}") from None
-        if ours.dimensionality == self.unit.dimensionality:
-            return ours
-        foreign_plain = not ours.dimensionality   # in our reading of its units: mlsysim's byte is dimensionless there
-        if foreign_plain and is_counted_only(self.unit):
-            return Q_(value.to("dimensionless").magnitude, self.unit)
-        def rest(unit: pint.Unit) -> dict[str, Any]:   # the dimension less its counted kinds
-            return {d: p for d, p in unit.dimensionality.items() if d not in counted_part(unit)}
+def check_counted(unit: pint.Unit, counted: str) -> pint.Unit:
+    """The ``counted`` declaration of a variable of ``unit``, checked: counted kinds alone, without a prefix.
 
-        if rest(ours.units) != rest(self.unit):
-            raise UnitError(f"{self.unit_mismatch(ours, label)} (from another pint registry)")   # 2 GB for a batch size
-        got = f"{value:~C}".strip() if hasattr(value, "_REGISTRY") else str(value)
-        raise UnitError(
-            f"{self.expects(label)}; got {got} from another pint registry ({describe_unit(ours.units)}), which cannot say "
-            f"what it counts: pass '{value.magnitude} {self.unit_text}' or the plain number {value.magnitude}")
+    The value outside is in ``unit / counted``: ``B/sample`` with ``counted = "1/sample"`` is bytes for one
+    example; ``1`` with ``counted = "sample/token"`` takes a context length in tokens per sample.
+
+    >>> check_counted(parse_unit("B/sample"), "1/sample")
+    <Unit('1 / sample')>
+    >>> check_counted(parse_unit("B/sample"), "1/kparam")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnitError: counted = '1/kparam' must name counted kinds alone, without a prefix (param, token, sample, request)
+    """
+    if not isinstance(counted, str):
+        raise UnitError(f"counted must be text such as '1/sample', got {counted!r}")
+    implicit = parse_unit(counted)
+    if not implicit._units or not all(name in COUNTED_KINDS for name in implicit._units):
+        raise UnitError(f"counted = {counted!r} must name counted kinds alone, without a prefix ({', '.join(COUNTED_KINDS)})")
+    return implicit
+
+
+def strip_counted(unit: pint.Unit, counted: pint.Unit) -> pint.Unit:
+    """``unit`` less the counted kinds ``counted`` (``B/sample`` less ``1/sample`` is ``B``), a plain count dropped.
+
+    >>> strip_counted(parse_unit("B/sample"), parse_unit("1/sample")), strip_counted(parse_unit("token/s"), parse_unit("token"))
+    (<Unit('byte')>, <Unit('1 / second')>)
+    """
+    result = ureg.dimensionless
+    for name, power in (unit / counted)._units.items():
+        if name != "count":   # a plain count times a kind is that kind
+            result = result * ureg.Unit(name) ** power
+    return result
+
+
+def _counted_units_of(dims: dict[str, Any]) -> pint.Unit:
+    """The counted-kind units with the given powers of their dimensions (``1/param`` for ``{'[param]': -1}``)."""
+    result = ureg.dimensionless
+    for name, (dim, _, _) in COUNTED_KINDS.items():
+        if dims.get(dim):
+            result = result * ureg.Unit(name) ** dims[dim]
+    return result
 
 
 def _counted_units(dimension_unit: pint.Unit) -> pint.Unit:
     """The counted-kind units with the powers of ``dimension_unit``'s dimension (``1/param`` for ``[param]^-1``)."""
-    result = ureg.dimensionless
-    for name, (dim, _, _) in COUNTED_KINDS.items():
-        power = dimension_unit.dimensionality.get(dim, 0)
-        if power:
-            result = result * ureg.Unit(name) ** power
-    return result
+    return _counted_units_of(dict(dimension_unit.dimensionality))
 
 
 def _is_numpy_scalar(value: Any) -> bool:

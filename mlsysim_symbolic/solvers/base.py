@@ -93,6 +93,10 @@ class SolverResult:
         object.__setattr__(self, "_sources", {f: (source, name) for f, source, name in spec.fields})
         object.__setattr__(self, "_name", spec.name)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the scenario pickles as its class and given inputs; the computed view goes as its values
+        return _solver_result_from, (self.scenario, self._view)
+
     def __getattr__(self, field: str) -> Any:
         if field.startswith("__"):
             raise AttributeError(field)
@@ -171,6 +175,18 @@ class SolverResult:
     def solve(self, field: str, input: str, target: Any = None, **options: Any) -> Any:
         """The value of ``input`` that brings ``field`` to ``target`` (for a predicate field, where it stops holding)."""
         return self.scenario.solve(self.output(field), input, target, **options)
+
+
+def _solver_result_from(scenario: Scenario, view: ResultView) -> SolverResult:
+    """A :class:`SolverResult` from its scenario and computed view (how a pickled or copied result comes back)."""
+    result = object.__new__(SolverResult)
+    spec = scenario.type.result
+    assert spec is not None
+    object.__setattr__(result, "scenario", scenario)
+    object.__setattr__(result, "_view", view)
+    object.__setattr__(result, "_sources", {f: (source, name) for f, source, name in spec.fields})
+    object.__setattr__(result, "_name", spec.name)
+    return result
 
 
 class Solver:

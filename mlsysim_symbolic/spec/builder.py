@@ -207,7 +207,7 @@ class TypeBuilder:
             try:
                 check_name(out_name, "output", RESERVED)
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
-                fields = {k: raw[k] for k in ("symbol", "unit", "latex", "integer") if k in raw}
+                fields = {k: raw[k] for k in ("symbol", "unit", "counted", "latex", "integer") if k in raw}
                 if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
                     fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\ ") + "}"   # meets_target: \mathrm{meets\ target}
                 var = read_variable(out_name, fields | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")

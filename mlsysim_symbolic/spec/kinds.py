@@ -28,7 +28,7 @@ import numpy as np
 import pint
 import sympy
 
-from ..errors import InputError, UnknownNameError
+from ..errors import InputError, UnitError, UnknownNameError
 from ..evaluate import compile_tree, to_base_factor
 from ..interop import from_mlsysim, grid_from_mlsysim
 from ..parse import parse_equation
@@ -45,8 +45,8 @@ from ..registry import (
     make_entry,
     workloads,
 )
-from ..units import Q_, parse_quantity, to_base
-from ..variables import Variable
+from ..units import Q_, parse_quantity, parse_unit, to_base
+from ..variables import Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
 
@@ -261,6 +261,11 @@ class ObjectKind(InputKind):
             unit = attr["unit"]
         if unit is None:
             raise InputError(f"symbol {sym_name}: field {first!r} has no known unit; declare 'unit'")
+        if attr.get("counted") is not None:
+            try:
+                check_counted(parse_unit(unit), attr["counted"])
+            except UnitError as exc:
+                raise InputError(f"symbol {sym_name}: {exc}") from None
         extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default"), "counted": attr.get("counted")}
         label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
         return Variable.make(

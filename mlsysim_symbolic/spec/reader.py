@@ -18,17 +18,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import DerivationError, InputError
-from ..variables import Variable
+from ..units import parse_unit
+from ..variables import Variable, check_counted
 from .definitions import Reference
 
 #: The fields of a ``[types.NAME]`` table.
 TYPE_FIELDS = frozenset({"family", "summary", "description", "equation_note", "assumptions", "excludes",
                          "derivation", "references", "inputs", "arguments", "outputs", "uses", "result", "members"})
 #: The fields of an input, argument or output variable.
-VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "meaning", "latex", "integer", "domain", "default", "required",
-                             "index", "options", "doc"})
+VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "counted", "meaning", "latex", "integer", "domain", "default",
+                             "required", "index", "options", "doc"})
 #: The fields of an output table.
-OUTPUT_FIELDS = frozenset({"symbol", "unit", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule", "over", "term"})
+OUTPUT_FIELDS = frozenset({"symbol", "unit", "counted", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule",
+                           "over", "term"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
                               "default", "name", "counted"})
@@ -78,6 +80,9 @@ def read_variable(name: str, raw: Any, *, role: str, domain: str | None = None) 
     if "options" in raw and not isinstance(raw["options"], (list, tuple)):
         raise InputError("'options' must be a list of names")
     extra: dict[str, Any] = {"options": tuple(raw["options"])} if "options" in raw else {}
+    if "counted" in raw:   # the counted kinds the outside leaves implicit (an output's value is returned without them)
+        check_counted(parse_unit(str(raw.get("unit", ""))), raw["counted"])
+        extra["counted"] = raw["counted"]
     if "default_input" in raw:
         extra["default_input"] = str(raw["default_input"])
     return Variable.make(
