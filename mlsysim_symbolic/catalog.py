@@ -372,6 +372,8 @@ class Catalog:
                 except MlsysimSymbolicError as exc:
                     raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
                 stype.named = functools.partial(self.named_of, name)
+                if self is not _CATALOG and not _is_shipped(src.where):   # a user's file: found again by its text
+                    cls._origin = TypeOrigin(self, name, cls)
                 entry.stype, entry.cls = stype, cls
             finally:
                 entry.building = False
@@ -571,6 +573,51 @@ def load_derivations(path: str | Path | None = None, *, register: bool = False, 
 
 
 _CATALOG: Catalog | None = None
+
+
+def _is_shipped(where: str) -> bool:
+    return os.path.dirname(os.path.abspath(where)) == os.path.abspath(derivations_dir())
+
+
+class TypeOrigin:
+    """Where the class of a type read from a user's files comes from, for pickling: that catalog's file texts and the
+    type's name.  A pickled scenario of such a type reduces its class to them, and another process (or this one, from
+    a cache keyed by the texts' hash) reads them again."""
+
+    __slots__ = ("catalog", "name", "cls")
+
+    def __init__(self, catalog: Catalog, name: str, cls: type[Scenario]) -> None:
+        self.catalog, self.name, self.cls = catalog, name, cls
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        texts = []
+        for src in sorted(self.catalog._sources(), key=lambda s: s.where):
+            data = Path(src.where).read_bytes()
+            texts.append((os.path.basename(src.where), data))
+        return _loaded_type_class, (tuple(texts), self.catalog._known is None, self.name)
+
+
+_LOADED: dict[str, Catalog] = {}
+
+
+def _loaded_type_class(texts: tuple[tuple[str, bytes], ...], standalone: bool, name: str) -> type[Scenario]:
+    """The class of type ``name`` from derivation files given as (file name, content): read once per content, from a
+    private folder that lives as long as the process."""
+    import atexit
+    import hashlib
+    import shutil
+    import tempfile
+
+    digest = hashlib.sha256(repr((texts, standalone)).encode("utf-8", "surrogatepass")).hexdigest()
+    cat = _LOADED.get(digest)
+    if cat is None:
+        folder = tempfile.mkdtemp(prefix="mlsysim-symbolic-loaded-")
+        atexit.register(shutil.rmtree, folder, True)
+        for file_name, data in texts:
+            Path(folder, os.path.basename(file_name)).write_bytes(data)
+        target = folder if len(texts) > 1 else os.path.join(folder, os.path.basename(texts[0][0]))
+        cat = _LOADED[digest] = load_derivations(target, standalone=standalone)
+    return cat.type_class(name)
 
 
 def catalog() -> Catalog:

@@ -102,9 +102,17 @@ class Scenario(metaclass=_ScenarioMeta):
     def __delattr__(self, attr: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def __copy__(self) -> Scenario:
+        return self   # immutable: a copy is the scenario itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
+        return self
+
     def __reduce__(self) -> Any:
-        # rebuilt from the class and the given inputs: compiled functions are not pickled, they are rebuilt
-        return (_rebuild, (type(self), thawed(self._planner.given), self.name, self.description, self.key))
+        # rebuilt from the class and the given inputs: compiled functions are not pickled, they are rebuilt; the class of a
+        # type read from a user's file goes as its origin (the file texts), which another process reads again
+        cls = type(self)
+        return (_rebuild, (cls.__dict__.get("_origin", cls), thawed(self._planner.given), self.name, self.description, self.key))
 
     # ------------------------------------------------------------------ the plan and the values
     @property
@@ -317,6 +325,13 @@ class Scenario(metaclass=_ScenarioMeta):
         return f"{type(self).__name__}(name={self.name!r}, {', '.join(shown)})"
 
 
+def _input_value(scenario: Scenario, name: str) -> Any:
+    """An input as it leaves the scenario: in its outer unit (mlsysim's 2 B where the equations read 2 B/param)."""
+    variable = scenario.type.inputs[name].variable
+    value = scenario.planner.inputs.get(name)
+    return value if variable is None else variable.outward(value)
+
+
 def _rebuild(cls: type[Scenario], given: dict[str, Any], name: str, description: str, key: str | None) -> Scenario:
     scenario = cls(name=name, description=description, **{k: v for k, v in given.items() if v is not None})
     if key is not None:
@@ -415,7 +430,7 @@ def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenario
     for in_name in stype.inputs:
         if in_name in RESERVED:
             raise InputError(f"{stype.name}: input name {in_name!r} clashes with a reserved Scenario member")
-        namespace[in_name] = property(lambda self, n=in_name: self._planner.inputs.get(n), doc=stype.inputs[in_name].meaning)
+        namespace[in_name] = property(lambda self, n=in_name: _input_value(self, n), doc=stype.inputs[in_name].meaning)
 
     def __init__(self: Scenario, **kwargs: Any) -> None:
         Scenario.__init__(self, **kwargs)

@@ -24,7 +24,7 @@ from .errors import InfeasibleError, InputError, UnitError
 from .evaluate import expanded_size
 from .plan import Analysable, Plan, placeholder
 from .printing import format_quantity
-from .units import Q_, carry_in, from_base, parse_quantity, to_base
+from .units import Q_, carry_in, from_base, parse_quantity, to_base, ureg
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root
 
@@ -50,11 +50,14 @@ class Solution:
         return f"${text}$"
 
 
-def _target(target: Any, unit: pint.Unit, name: str = "target") -> float:
-    """A target (text, Quantity, or a number in ``unit``) in base units; finite, or a named error."""
+def _target(target: Any, unit: pint.Unit, name: str = "target", outer: pint.Unit | None = None) -> float:
+    """A target (text, Quantity, or a number in ``unit``) in base units; finite, or a named error.  A Quantity in the
+    output's ``outer`` unit (the unit its values leave in: ``6 GB`` for bytes per example) is read in ``unit``."""
     if isinstance(target, str):
         target = parse_quantity(target, name=name)
     target = carry_in(target)   # a Quantity of another pint registry (the user's), by its unit text
+    if isinstance(target, pint.Quantity) and outer is not None and target.dimensionality == outer.dimensionality != unit.dimensionality:
+        target = ureg.Quantity(target.magnitude, target.units * (unit / outer))
     if isinstance(target, pint.Quantity):
         if target.dimensionality != unit.dimensionality:
             raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")
@@ -141,7 +144,7 @@ def solve(scenario: Analysable, output: str, input: str, target: Any = None, *ke
     base = list(planner.values(plan, keys, arguments))
     i, var = planner.resolve(input, plan.args)
     sym = plan.args[i]
-    y_base = _target(target, plan.unit)
+    y_base = _target(target, plan.unit, outer=plan.returns)
     problem = _Problem(plan, base, i, var, y_base, sense, output)
     root, expression, note = _closed_form(plan, sym, plan.definitions[-1][0], dict(zip(plan.args, base)), y_base)
     method = "closed form"
@@ -196,7 +199,7 @@ class _Problem:
         return _readable(Q_(from_base(x_base, self.var.unit), self.var.unit))
 
     def shown(self, y_base: float) -> str:
-        return _readable(Q_(self.plan.to_unit(y_base), self.plan.unit))
+        return _readable(Q_(self.plan.to_unit(y_base), self.plan.returns))
 
     def slope(self, x: float) -> float:
         h = max(abs(x) * 1e-6, 1e-12)

@@ -26,7 +26,7 @@ set to a folder, it moves it.
 >>> src.family, src.type_names
 ('dp', ['PerExampleGradientScenario'])
 >>> src.scenario_keys[:1], src.scenario_line(0)
-(['DpSgdPerExampleGradients'], 48)
+(['DpSgdPerExampleGradients'], 49)
 """
 
 from __future__ import annotations

@@ -44,9 +44,10 @@ class VectorPlan:
     positions: dict[str, int]
     variables: dict[str, Variable]
     factor: float
-    unit: pint.Unit
+    unit: pint.Unit                        # the unit values leave in (the output's outer unit)
     args: tuple[sympy.Symbol, ...]
     divisor: float = 1
+    inner: pint.Unit | None = None         # the equation's unit (counted kinds included): a limit may be given in it
 
     def __call__(self, **base_values: Any) -> Any:
         """Magnitudes of the output in its declared unit; inputs given in base units."""
@@ -108,7 +109,7 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
         variables[name] = var
     varying = frozenset(plan.args[i] for i in positions.values())
     function = planner.compiled(plan, varying=varying)
-    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
+    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.returns, plan.args, plan.divisor, plan.unit)
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
@@ -455,6 +456,8 @@ def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "m
             raise InputError("reduce='feasible' needs a limit, e.g. limit='80 GB'")
         q = parse_quantity(limit, name="limit") if isinstance(limit, str) else limit
         if isinstance(q, pint.Quantity):
+            if plan.inner is not None and q.dimensionality == plan.inner.dimensionality != plan.unit.dimensionality:
+                q = q.to(plan.inner).magnitude * plan.unit   # per what the equation counts (6 GB/sample): the same number
             if q.dimensionality != plan.unit.dimensionality:
                 raise UnitError(f"limit: expected a quantity in {plan.unit:~C}, got {q:~C}")
             limit_value = q.to(plan.unit).magnitude

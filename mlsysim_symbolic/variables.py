@@ -21,6 +21,7 @@ import dataclasses
 import keyword
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -332,7 +333,8 @@ class Variable:
         label = label or self.name
         if isinstance(value, str):
             value = self._parse_text(value, label)
-        if value._REGISTRY is not ureg:
+        foreign = value._REGISTRY is not ureg
+        if foreign:
             try:
                 value = carry_in(value)
             except UnitError as exc:
@@ -344,7 +346,7 @@ class Variable:
         if value.dimensionality != self.unit.dimensionality:
             value = self.with_counted(value)
         if value.dimensionality != self.unit.dimensionality:
-            raise UnitError(self.unit_mismatch(value, label))
+            raise UnitError(self.unit_mismatch(value, label) + (" (from another pint registry)" if foreign else ""))
         return value
 
     def expects(self, label: str | None = None) -> str:
@@ -373,6 +375,33 @@ class Variable:
         if not counted:
             return self.unit
         return strip_counted(self.unit, parse_unit(counted))
+
+    def outward(self, value: Any) -> Any:
+        """A value of this variable as it leaves the package: a Quantity in :attr:`outer_unit` (the same magnitude,
+        counted kinds having no prefix); anything else as it is.
+
+        >>> Variable.make("bytes_per_param", unit="B/param", extra={"counted": "1/param"}).outward(Q_(2, "B/param"))
+        <Quantity(2, 'byte')>
+        """
+        if not self.extra.get("counted"):
+            return value
+        if isinstance(value, Mapping):   # a keyed input: each value
+            return {key: self.outward(v) for key, v in value.items()}
+        if not isinstance(value, pint.Quantity):
+            return value
+        return Q_(convert(value.magnitude, value.units, self.unit), self.outer_unit)
+
+    def inward(self, value: Any) -> Any:
+        """A value in :attr:`outer_unit` read back in the declared unit, counted kinds included (what printers show:
+        ``6 GB/sample`` for bytes per example).
+
+        >>> Variable.make("per_example", unit="B/sample", extra={"counted": "1/sample"}).inward(Q_(6, "GB"))
+        <Quantity(6, 'gigabyte / sample')>
+        """
+        if not self.extra.get("counted") or not isinstance(value, pint.Quantity):
+            return value
+        outer = self.outer_unit
+        return Q_(value.magnitude, value.units * (self.unit / outer)) if value.dimensionality == outer.dimensionality else value
 
     def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
         """The message refusing ``value`` for this variable, in the field's words and with both units.

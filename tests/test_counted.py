@@ -23,10 +23,10 @@ S = Scenarios.DpSgdPerExampleGradients
 # ------------------------------------------------------------------ the input slips
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"bytes_per_param": "2 GB"}, ["bytes_per_param expects B/param (bytes per parameter)", "got 2 GB (bytes)"]),
+    ({"bytes_per_param": "2 GB/s"}, ["bytes_per_param expects B/param (bytes per parameter)", "got 2 GB/s (bytes per second)"]),
     ({"bytes_per_param": "4 B/token"}, ["bytes_per_param expects B/param (bytes per parameter)", "got 4 B/token (bytes per token)"]),
     ({"batch_size": "256 token"}, ["batch_size expects sample (samples)", "got 256 token (tokens)"]),
-    ({"bytes_per_param": "4 B"}, ["bytes_per_param expects B/param", "got 4 B (bytes)"]),   # bytes are not bytes per parameter
+    ({"bytes_per_param": "4 B/sample"}, ["bytes_per_param expects B/param", "got 4 B/sample (bytes per sample)"]),
 ])
 def test_counted_slips_in_inputs_are_refused_naming_input_and_both_units(kwargs, words):
     with pytest.raises(UnitError) as info:
@@ -40,6 +40,7 @@ def test_counted_slips_in_inputs_are_refused_naming_input_and_both_units(kwargs,
     ({"bytes_per_param": "fp16"}, 256 * 1.5e9 * 2),               # a precision is bytes per whatever the input counts
     ({"bytes_per_param": "16 bit/param"}, 256 * 1.5e9 * 2),
     ({"bytes_per_param": 2}, 256 * 1.5e9 * 2),                    # a plain number is in the declared unit
+    ({"bytes_per_param": "2 B"}, 256 * 1.5e9 * 2),                # so is a value that leaves the counted kind out
     ({"batch_size": "128 sample"}, 128 * 1.5e9 * 4),
     ({"batch_size": "128 example"}, 128 * 1.5e9 * 4),
 ])
@@ -57,12 +58,14 @@ def test_a_users_own_pint_quantity_is_accepted_through_its_unit_text():
     assert S.variant(batch_size=user.Quantity(128, "count")).batch_size.to("sample").magnitude == 128
 
 
-def test_a_users_plain_byte_has_no_per_parameter_and_is_refused():
+def test_a_users_plain_byte_is_read_per_parameter_and_a_wrong_dimension_refused():
+    # another registry cannot say what its bytes are per: the input's declared meaning reads them (as mlsysim does)
+    assert S.variant(bytes_per_param=pint.Quantity(2, "byte")).per_batch("GPT-2").to("B").magnitude == 256 * 1.5e9 * 2
     with pytest.raises(UnitError) as info:
-        S.variant(bytes_per_param=pint.Quantity(2, "byte"))
+        S.variant(bytes_per_param=pint.Quantity(2, "gigabyte / second"))
     text = str(info.value)
     assert "bytes_per_param expects B/param (bytes per parameter)" in text
-    assert "another pint registry" in text and "'2 B/param'" in text
+    assert "got 2 GB/s (bytes per second)" in text and "another pint registry" in text
 
 
 def test_mlsysim_quantities_map_by_their_declared_kind():
@@ -70,11 +73,11 @@ def test_mlsysim_quantities_map_by_their_declared_kind():
 
     s = S.variant(batch_size=MQ(64, "count"))                    # a plain count: taken in the input's kind
     assert s.batch_size.to("sample").magnitude == 64
-    assert S.variant(bytes_per_param=MQ(2, "byte / param")).per_example("GPT-2").to("B/sample").magnitude == pytest.approx(3e9)
+    assert S.variant(bytes_per_param=MQ(2, "byte / param")).per_example("GPT-2").to("B").magnitude == pytest.approx(3e9)
     with pytest.raises(UnitError, match="another pint registry"):
         S.variant(batch_size=MQ(64, "param"))                    # names a kind, the wrong one
-    with pytest.raises(UnitError, match="another pint registry"):
-        S.variant(bytes_per_param=MQ(2, "byte"))                 # bytes, per nothing
+    # mlsysim's own bytes_per_param (4 B: its byte is per nothing) is read per parameter, as its scenario reads it
+    assert S.variant(bytes_per_param=MQ(2, "byte")).per_example("GPT-2").to("B").magnitude == pytest.approx(3e9)
 
 
 # ------------------------------------------------------------------ a user's file: C = k · N · D
@@ -167,10 +170,11 @@ def test_registry_fields_carry_their_kinds():
     assert gpt2.context_length.units == Q_(1, "token/sample").units     # tokens per sequence
 
 
-def test_per_example_gradient_bytes_are_bytes_per_sample():
+def test_per_example_gradient_bytes_are_bytes_per_sample_in_the_equation_and_bytes_outside():
     per_example = S.per_example("GPT-2")
-    assert per_example.units == Q_(1, "B/sample").units
-    assert per_example.to("B/sample").magnitude == pytest.approx(1.5e9 * 4, rel=1e-12)
+    assert S.type.output("per_example").variable.unit == Q_(1, "B/sample").units   # the equation's unit, checked
+    assert per_example.units == Q_(1, "B").units                                     # mlsysim's unit, returned
+    assert per_example.to("B").magnitude == pytest.approx(1.5e9 * 4, rel=1e-12)
     assert S.per_batch("GPT-2").to("B").magnitude == pytest.approx(256 * 1.5e9 * 4, rel=1e-12)
 
 

@@ -237,8 +237,8 @@ def _intermediate_values(scenario: Scenario, declared: sympy.Expr, plan: Any, ke
         if not all(i in key_of for i in sub.indices):
             return None
         try:
-            value = scenario.evaluate(name, *(key_of[i] for i in sub.indices),
-                                      **{a: arguments[a] for a in sub.arguments if a in arguments})
+            value = t.output(name).variable.inward(scenario.evaluate(name, *(key_of[i] for i in sub.indices),
+                                                                    **{a: arguments[a] for a in sub.arguments if a in arguments}))
         except SKIPPED:
             return None
         shown[sym] = format_quantity(result_quantity(value), config, compact=True)
@@ -261,8 +261,8 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     if out.kind != "quantity":
         return answer_parts(scenario, output, keys, arguments, config,
                             SymbolPrinter(type_names(t), order=symbol_order(t, output)))
-    # evaluate first: it names a wrong or missing key or argument
-    value = scenario.evaluate(output, *keys, **arguments)
+    # evaluate first: it names a wrong or missing key or argument; shown per what it counts (6 GB/sample)
+    value = out.variable.inward(scenario.evaluate(output, *keys, **arguments))
     plan = scenario.planner.plan(output)
     names = type_names(t)
     order = symbol_order(t, output)
@@ -314,7 +314,7 @@ def result(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | No
     1.536\\,\\mathrm{TB} \\qty{1536}{\\giga\\byte}
     """
     config, arguments = split_options(config, options)
-    value = scenario.evaluate(output, *keys, **arguments)
+    value = scenario.type.output(output).variable.inward(scenario.evaluate(output, *keys, **arguments))
     return Latex(format_quantity(result_quantity(value), config, compact=True))
 
 

@@ -1,9 +1,10 @@
 """Comparing our values with the reference package mlsysim 0.3.0.
 
-mlsysim has its own pint registry; its quantities are carried into ours through
-their magnitude and unit name, then compared at 1e-9 relative.  mlsysim has no counted
-kinds (its ``param`` is a dimensionless count), so ours are dropped before comparing
-(``uncounted``: 6 GB/sample is mlsysim's 6 GB).
+What crosses the boundary is the reference's: a value of ours is compared through ``.to(mlsysim's unit)``, never
+through a stripped magnitude, so a count we return as ``sample/s`` where mlsysim returns ``1/s`` fails.  mlsysim's
+unit is read from its unit text in our registry; where that text names a counted kind (mlsysim's ``param`` and
+``token`` are dimensionless counts, so its ``param * byte`` is bytes), our value may be in either reading.  A plain
+float of mlsysim's is a plain number: ours must be a number or a dimensionless Quantity.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import pint
 
-from mlsysim_symbolic.units import Q_, uncounted
+from mlsysim_symbolic.units import Q_, parse_unit, uncounted
 
 REL = 1e-9
 
@@ -44,27 +45,41 @@ def our_entry(how: str, kind: str, group: str, key: str) -> Any:
     return reference_entry(kind, group, key)
 
 
-def _unit_text(q: Any) -> str:
-    text = str(q.units)
-    return text.replace("TFLOPs", "TFLOP").replace("GFLOPs", "GFLOP").replace("PFLOPs", "PFLOP")
+def reference_unit(theirs: Any) -> pint.Unit:
+    """mlsysim's unit of ``theirs`` (a Quantity of its registry) in ours, read from its unit text."""
+    text = format(theirs.units, "C")   # full unit names joined by * and / (its default "~P" writes · and powers as ²)
+    return parse_unit(text) if text not in ("", "dimensionless") else parse_unit("")
+
+
+def in_reference_unit(ours: Any, unit: pint.Unit) -> float:
+    """Our value in mlsysim's ``unit``: ``ours.to(unit)`` (or, where mlsysim's unit names a count, its reading as
+    the plain count it is there); a DimensionalityError when ours is in another unit."""
+    if not isinstance(ours, pint.Quantity):
+        if unit.dimensionality:
+            raise pint.DimensionalityError("a plain number", f"{unit:~C}")
+        return float(ours)
+    try:
+        return float(ours.to(unit).magnitude)
+    except pint.DimensionalityError:
+        plain = uncounted(Q_(1, unit))   # mlsysim's param, token: dimensionless counts in its registry
+        if plain.units == unit:
+            raise
+        return float((ours / plain).to("").magnitude)
 
 
 def magnitude_like(ours: Any, theirs: Any) -> tuple[float, float]:
-    """Our value expressed in the reference value's unit, and the reference magnitude."""
-    if isinstance(ours, pint.Quantity):
-        ours = uncounted(ours)
-        if hasattr(theirs, "magnitude") and hasattr(theirs, "units"):
-            unit = _unit_text(theirs)
-            return float((ours / uncounted(Q_(1, unit))).to("dimensionless").magnitude), float(theirs.magnitude)
-        return float(ours.to("").magnitude), float(theirs)
-    if hasattr(theirs, "magnitude"):
-        return float(ours), float(theirs.to("").magnitude)
-    return float(ours), float(theirs)
+    """Our value expressed in the reference value's unit (``.to``), and the reference magnitude."""
+    if hasattr(theirs, "magnitude") and hasattr(theirs, "units"):
+        return in_reference_unit(ours, reference_unit(theirs)), float(theirs.magnitude)
+    return in_reference_unit(ours, parse_unit("")), float(theirs)
 
 
 def assert_close(ours: Any, theirs: Any, label: str = "", rel: float = REL) -> None:
-    """Assert our value equals the reference value to ``rel`` relative (absolute 1e-300 near zero)."""
-    a, b = magnitude_like(ours, theirs)
+    """Assert our value, in mlsysim's unit, equals the reference value to ``rel`` relative (absolute 1e-300 near 0)."""
+    try:
+        a, b = magnitude_like(ours, theirs)
+    except pint.DimensionalityError as exc:
+        raise AssertionError(f"{label}: ours {ours!r} is not in mlsysim's unit ({theirs!r}): {exc}") from None
     assert math.isclose(a, b, rel_tol=rel, abs_tol=1e-300), f"{label}: ours {a!r} != mlsysim {b!r} (ours {ours!r}, mlsysim {theirs!r})"
 
 

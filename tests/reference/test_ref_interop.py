@@ -312,8 +312,10 @@ def test_mlsysim_quantity_of_the_wrong_dimension_is_refused():
     s = Scenarios.DpSgdPerExampleGradients
     with pytest.raises(UnitError, match=r"batch_size expects sample \(samples\); got 2 GB \(bytes\)"):
         s.variant(batch_size=mu.Quantity(2, "GB"))          # mlsysim's byte is dimensionless there: no count of samples
-    with pytest.raises(UnitError, match=r"bytes_per_param expects B/param .* cannot say what it counts"):
-        s.variant(bytes_per_param=mu.Quantity(2, "byte"))
+    with pytest.raises(UnitError, match=r"bytes_per_param expects B/param .* got 2 GB/s .*another pint registry"):
+        s.variant(bytes_per_param=mu.Quantity(2, "GB/s"))
+    # mlsysim's own 2 byte for bytes per parameter (its byte counts nothing) is read in the input's meaning
+    assert s.variant(bytes_per_param=mu.Quantity(2, "byte")).per_example("GPT-2") == s.per_example("GPT-2") / 2
     with pytest.raises(UnitError, match=r"workload: Llama3_70B.parameters expects param \(parameters\); got 70000000000.0 GB \(bytes\)"):
         Scenarios.Llama3_70B_DecodeH100.variant(workload={"parameters": mu.Quantity(7e10, "GB")})
 

@@ -197,13 +197,12 @@ def test_opt13b_kv_bytes_per_token_equal_pagedattention_example() -> None:
     """Kwon et al. (2023), §3 (memory challenges): one OPT-13B token's KV cache is 2 (key and value) x 5120 (hidden)
     x 40 (layers) x 2 bytes (FP16) = 800 KB, and a 2,048-token request up to 1.6 GB."""
     from mlsysim_symbolic.catalog import catalog
-    from mlsysim_symbolic.units import Q_
 
     per_token = catalog().scenario("Gpt2XlContextMemoryOnH100").variant(workload="OPT_13B").kv_per_token
-    assert per_token.to("B/token").magnitude == 2 * 5120 * 40 * 2 == 819200          # 800 KiB ("800 KB")
+    assert per_token.to("B").magnitude == 2 * 5120 * 40 * 2 == 819200   # bytes for one token (mlsysim's B)          # 800 KiB ("800 KB")
     design = catalog().scenario("KvBytesPerTokenByAttentionDesign").variant(models={"OPT-13B": "OPT_13B"})
-    assert design.per_token["OPT-13B"].to("B/token").magnitude == 819200
+    assert design.per_token["OPT-13B"].to("B").magnitude == 819200
     assert design.design == {"OPT-13B": "MHA"}
     # the paper's KB is 1024 bytes here: 800 KB per token, 2,048 tokens -> 1,638,400 KB, "as much as 1.6 GB"
-    assert per_token.to("KiB/token").magnitude == 800
-    assert (per_token * Q_(2048, "token")).to("KiB").magnitude == 1_638_400
+    assert per_token.to("KiB").magnitude == 800                     # bytes for one token, in mlsysim's unit
+    assert (per_token * 2048).to("KiB").magnitude == 1_638_400
