@@ -119,7 +119,7 @@ def test_unused_inputs_are_not_required():
     c = catalog()
     kv = c.classes["KvFootprintScenario"](workload="Llama2_7B", bytes_per_value="2 B")
     # Llama-2-7B: 2 (K and V) x 32 layers x 4096 hidden x 2 B = 524,288 B per token (Touvron et al. 2023, Table 1 shape)
-    assert kv.per_token.to("B/token").magnitude == 2 * 32 * 4096 * 2
+    assert kv.per_token.to("B").magnitude == 2 * 32 * 4096 * 2   # bytes for one token
     with pytest.raises(MissingInputError, match=r"KvFootprintScenario\.total needs input 'tokens'"):
         _ = kv.total
     failures = c.classes["FailureIntervalScenario"](component_mtbf="50000 h", n_components=1000)
