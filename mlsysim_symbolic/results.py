@@ -39,7 +39,7 @@ def _shown(value: Any, unit: str | None) -> Any:
     return value
 
 
-def _input(planner: Planner, name: str) -> Any:
+def input_value(planner: Planner, name: str) -> Any:
     """A bound input as a result repeats it: in its outer unit (mlsysim's), as the scenario's member gives it."""
     spec = planner.type.inputs.get(name)
     value = planner.inputs.get(name)
@@ -66,11 +66,11 @@ class ResultView:
                 values[field] = ResultView(views[field], planner)
                 continue
             if source == "table":   # mlsysim's dict of inputs or outputs (parallelism = {"dp": dp_size, ...})
-                values[field] = {key: _shown(_input(planner, n) if n in planner.type.inputs else planner.member(n), plain.get(field))
+                values[field] = {key: _shown(input_value(planner, n) if n in planner.type.inputs else planner.member(n), plain.get(field))
                                  for key, n in tables[field]}
                 continue
             if source == "input":   # an echo of an input: a ratio or a count as the plain number mlsysim repeats
-                values[field] = _shown(_input(planner, name), plain.get(field))
+                values[field] = _shown(input_value(planner, name), plain.get(field))
                 continue
             if source == "attribute":   # a text field of a registry input: a grid's region name
                 head, _, attr = name.partition(".")

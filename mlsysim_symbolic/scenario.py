@@ -28,7 +28,7 @@ from . import symbolic
 from .errors import InputError, MissingInputError, UnexpectedNameError
 from .plan import NeededBy, Planner, needed_by, thawed
 from .registry import Entry
-from .results import ResultView
+from .results import ResultView, input_value
 from .sensitivity import SensitivityAccessor
 from .solve import InverseAccessor
 from .spec import RESERVED, OutputSpec, ScenarioType, type_docstring
@@ -325,13 +325,6 @@ class Scenario(metaclass=_ScenarioMeta):
         return f"{type(self).__name__}(name={self.name!r}, {', '.join(shown)})"
 
 
-def _input_value(scenario: Scenario, name: str) -> Any:
-    """An input as it leaves the scenario: in its outer unit (mlsysim's 2 B where the equations read 2 B/param)."""
-    variable = scenario.type.inputs[name].variable
-    value = scenario.planner.inputs.get(name)
-    return value if variable is None else variable.outward(value)
-
-
 def _rebuild(cls: type[Scenario], given: dict[str, Any], name: str, description: str, key: str | None) -> Scenario:
     scenario = cls(name=name, description=description, **{k: v for k, v in given.items() if v is not None})
     if key is not None:
@@ -430,7 +423,7 @@ def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenario
     for in_name in stype.inputs:
         if in_name in RESERVED:
             raise InputError(f"{stype.name}: input name {in_name!r} clashes with a reserved Scenario member")
-        namespace[in_name] = property(lambda self, n=in_name: _input_value(self, n), doc=stype.inputs[in_name].meaning)
+        namespace[in_name] = property(lambda self, n=in_name: input_value(self._planner, n), doc=stype.inputs[in_name].meaning)
 
     def __init__(self: Scenario, **kwargs: Any) -> None:
         Scenario.__init__(self, **kwargs)
