@@ -312,8 +312,11 @@ def test_mlsysim_quantity_of_the_wrong_dimension_is_refused():
     s = Scenarios.DpSgdPerExampleGradients
     with pytest.raises(UnitError, match=r"batch_size expects sample \(samples\); got 2 GB \(bytes\)"):
         s.variant(batch_size=mu.Quantity(2, "GB"))          # mlsysim's byte is dimensionless there: no count of samples
-    with pytest.raises(UnitError, match=r"bytes_per_param expects B/param .* cannot say what it counts"):
-        s.variant(bytes_per_param=mu.Quantity(2, "byte"))
+    # mlsysim's 2 byte leaves out what it counts: read in the declared meaning, 2 B/param (the boundary contract);
+    # a quantity that counts something else is refused
+    assert s.variant(bytes_per_param=mu.Quantity(2, "byte")).per_batch("GPT-2") == s.variant(bytes_per_param="2 B/param").per_batch("GPT-2")
+    with pytest.raises(UnitError, match=r"bytes_per_param expects B/param .* got 2 B/token"):
+        s.variant(bytes_per_param=mu.Quantity(2, "byte/token"))
     with pytest.raises(UnitError, match=r"workload: Llama3_70B.parameters expects param \(parameters\); got 70000000000.0 GB \(bytes\)"):
         Scenarios.Llama3_70B_DecodeH100.variant(workload={"parameters": mu.Quantity(7e10, "GB")})
 
