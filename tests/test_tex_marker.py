@@ -1,4 +1,4 @@
-"""The LaTeX compile tests without TeX and with it (``tests/conftest.py``): a small project with this suite's
+"""The LaTeX compile tests without TeX and with it (the repository's ``conftest.py``): a small project with that
 conftest, a test marked ``tex`` and a doctest that calls ``compile_pdf``, run by pytest in a child process on a
 PATH whose only TeX engine is the one the case puts there (a stand-in script, not TeX)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-CONFTEST = Path(__file__).with_name("conftest.py")
+CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"     # the repository's: it holds the tex hooks
 
 MODULE = '''
 import pytest
