@@ -9,6 +9,7 @@ imported inside the test instead; parametrized data names mlsysim's entries by k
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 
@@ -44,3 +45,25 @@ def entry(path: str) -> Any:
     for part in path.split("."):
         value = getattr(value, part)
     return value
+
+
+class mapping(Mapping):  # noqa: N801 (reads as the function it stands for)
+    """A mapping made by ``make()`` when first read (a table of mlsysim's registry objects, named at the top of a
+    module)."""
+
+    def __init__(self, make: Callable[[], Mapping]) -> None:
+        self._make, self._data = make, None
+
+    def _get(self) -> Mapping:
+        if self._data is None:
+            self._data = dict(self._make())
+        return self._data
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
