@@ -28,7 +28,7 @@ class reference:  # noqa: N801 (reads as the function it stands for)
         return self._value
 
     def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__"):
+        if attr.startswith("_"):   # pytest reads private names of every module-level object while collecting
             raise AttributeError(attr)
         return getattr(self._target(), attr)
 
