@@ -1,11 +1,19 @@
-"""Test-session settings: the catalog's structure cache lives in a temporary folder, not the user's cache."""
+"""Test-session settings.
+
+- The catalog's structure cache lives in a temporary folder, not the user's cache.
+- (The LaTeX compile tests, marker ``tex``, are handled by the repository's top-level ``conftest.py``: its hooks
+  reach the package's doctests too.)
+- The reference tests' count of values compared with mlsysim 0.3.0 is printed at the end.
+"""
 
 import os
 import shutil
+import sys
 import tempfile
 
-_SAVED: dict[str, str | None] = {}
+import pytest
 
+_SAVED: dict[str, str | None] = {}
 
 def pytest_configure(config):
     """Before collection (test modules read the catalog at import): thousands of generated derivation files
@@ -22,3 +30,37 @@ def pytest_unconfigure(config):
         os.environ["MLSYSIM_SYMBOLIC_CACHE"] = _SAVED["old"]
     if _SAVED.get("folder"):
         shutil.rmtree(_SAVED["folder"], ignore_errors=True)
+
+
+# ---------------------------------------------------------------------- values compared with mlsysim 0.3.0
+_WORKERS_COMPARED: list[int] = []
+
+
+def _compared_here() -> int | None:
+    counting = sys.modules.get("reference.counting")
+    return None if counting is None else counting.COMPARED["values"]
+
+
+def pytest_sessionfinish(session):
+    """A pytest-xdist worker hands its count to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None and _compared_here() is not None:
+        workeroutput["mlsysim_compared"] = _compared_here()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """(pytest-xdist, controller) a worker's count."""
+    count = getattr(node, "workeroutput", {}).get("mlsysim_compared")
+    if count is not None:
+        _WORKERS_COMPARED.append(count)
+
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """How many values the reference tests compared with mlsysim 0.3.0 (``tests/reference/counting.py``)."""
+    here = _compared_here()
+    if here is None and not _WORKERS_COMPARED:
+        return
+    total = (here or 0) + sum(_WORKERS_COMPARED)
+    terminalreporter.write_line(f"{total:,} values compared with mlsysim 0.3.0")

@@ -13,9 +13,13 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.docs import NOTEBOOKS, build_site, notebooks_dir
 
-nbformat = pytest.importorskip("nbformat")
-pytest.importorskip("nbconvert")
-pytest.importorskip("nbclient")
+
+@pytest.fixture(autouse=True, scope="module")
+def _notebook_tools():
+    """nbformat, nbconvert and nbclient (the [test] extra) imported when the first test here runs, not while
+    collecting (they take 2 s to import)."""
+    for name in ("nbformat", "nbconvert", "nbclient"):
+        pytest.importorskip(name)
 IMAGE = re.compile(r'<img[^>]*src="data:image/png;base64,')
 
 
@@ -51,6 +55,8 @@ def test_every_reference_page_is_written_as_markdown_and_html(site):
 
 
 def test_every_notebook_ran_without_error_and_shows_its_figures(site):
+    import nbformat
+
     out, written = site
     for name in NOTEBOOKS:
         page, executed = out / "notebooks" / f"{name}.html", out / "notebooks" / f"{name}.ipynb"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,9 +17,18 @@ import pytest
 from mlsysim_symbolic import Q_, Scenarios
 from mlsysim_symbolic.plots import axis_unit, cell_edges, format_value, readable, regime_map
 
-matplotlib = pytest.importorskip("matplotlib")
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+matplotlib: Any = None
+FigureCanvasAgg: Any = None
+Figure: Any = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _matplotlib():
+    """matplotlib imported when the first test here runs, not while collecting (1 s)."""
+    global matplotlib, FigureCanvasAgg, Figure
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
 S = Scenarios.DpSgdPerExampleGradients
 PLAIN_NUMBER = re.compile(r"^[\u2212-]?\d+(\.\d+)?$")      # a tick label with no exponent and no offset

@@ -8,7 +8,6 @@ names it.
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 
 import pytest
@@ -144,9 +143,8 @@ def test_the_document_escapes_every_piece_of_scenario_text(evil):
     assert r"$s$ & bytes $\backslash$input\{/etc/hostname\} & $\mathrm{B}$ \\" in table
 
 
+@pytest.mark.tex
 def test_the_evil_document_compiles_without_reading_the_file(evil, tmp_path):
-    if not shutil.which("pdflatex"):
-        pytest.skip("pdflatex is not installed: install texlive-latex-base texlive-latex-recommended texlive-science, or run .ci/run")
     pdf = paper.compile_pdf(paper.document(evil), tmp_path / "build", name="evil")
     log = pdf.with_suffix(".log").read_text(errors="replace")
     assert "(/etc/hostname" not in log                      # TeX logs every file it opens as "(path"

@@ -4,9 +4,10 @@ The document of every scenario type is compiled once in plain mode and once with
 (``pdflatex -halt-on-error -interaction=nonstopmode``); any LaTeX error fails the test, and so
 does a line more than 20 pt wider than the page (an overfull hbox in the log).
 Debian's texlive (texlive-latex-base, texlive-latex-recommended, texlive-science) provides
-pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.  Without pdflatex the
-compiling tests are skipped, unless ``MLSYSIM_REQUIRE_TEX=1`` (as ``.ci/run`` sets) makes a
-missing pdflatex a failure.
+pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.  The compiling tests carry
+the marker ``tex`` (``python -m pytest -m tex`` runs them alone): without pdflatex they are skipped
+(``tests/conftest.py``), unless ``MLSYSIM_REQUIRE_TEX=1`` (as ``.ci/run``'s second phase sets) makes a
+missing pdflatex, or any skip of a ``tex`` test, a failure.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def compiled(tmp_path_factory):
         return {mode: job.result() for mode, job in jobs.items()}
 
 
+@pytest.mark.tex
 @pytest.mark.parametrize("mode", ["plain", "siunitx"])
 def test_the_catalog_document_compiles(compiled, mode):
     result = compiled[mode]
@@ -94,6 +96,7 @@ def test_the_catalog_document_compiles(compiled, mode):
     print(f"{mode}: built in {result['build_s']:.1f} s, compiled in {result['compile_s']:.1f} s, {pages.group(1)} pages")
 
 
+@pytest.mark.tex
 def test_the_document_has_one_section_per_type(compiled):
     cat = catalog()
     for mode in ("plain", "siunitx"):
@@ -111,6 +114,7 @@ def test_the_document_has_one_section_per_type(compiled):
     assert r"1.536\,\mathrm{TB}" in plain
 
 
+@pytest.mark.tex
 def test_a_fragment_compiles_in_a_paper_with_the_documented_preamble(tmp_path):
     need_tex()
     s = Scenarios.AlphaBetaHdrNdrSmallMessage
@@ -124,6 +128,7 @@ def test_a_fragment_compiles_in_a_paper_with_the_documented_preamble(tmp_path):
     assert r"= 1.4\,\mathrm{TiB} & & \text{(GPT-2)}" in body
 
 
+@pytest.mark.tex
 def test_a_latex_error_fails_with_the_log(tmp_path):
     need_tex()
     with pytest.raises(paper.LatexCompileError, match="Undefined control sequence"):

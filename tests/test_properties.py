@@ -26,6 +26,7 @@ from SymPy's arbitrary-precision evaluation, not from the compiled path under te
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from fractions import Fraction
@@ -178,8 +179,10 @@ def index(n: int) -> Any:
     return strategy
 
 
-def _typical_optional() -> dict[tuple[str, str], Any]:
-    """For each optional input without a default: the value some named scenario of its type gives it, else OPTIONAL's."""
+@functools.cache
+def typical_optional() -> dict[tuple[str, str], Any]:
+    """For each optional input without a default: the value some named scenario of its type gives it, else OPTIONAL's
+    (every type built: made when a test first asks, not while collecting)."""
     found = dict(OPTIONAL)
     for d in CAT.declared.values():
         for name, value in d.inputs.items():
@@ -187,9 +190,6 @@ def _typical_optional() -> dict[tuple[str, str], Any]:
             if spec is not None and not spec.required and spec.default is None:
                 found.setdefault((d.type_name, name), value)
     return found
-
-
-TYPICAL = _typical_optional()
 
 
 def perturb(var: Any, value: Any, factor: float) -> Any:
@@ -219,8 +219,8 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
             if spec.options:
                 changes[name] = data.draw(sampled([current, *spec.options] if current else list(spec.options)), label=name)
             continue
-        if current is None and (type_name, name) in TYPICAL and data.draw(flag(), label=f"set {name}"):
-            current = TYPICAL[(type_name, name)]
+        if current is None and (type_name, name) in typical_optional() and data.draw(flag(), label=f"set {name}"):
+            current = typical_optional()[(type_name, name)]
             if spec.kind != "quantity":
                 changes[name] = current
                 continue

@@ -5,7 +5,7 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import assert_close, reference_scenario
-from .members import Wave, instances, wave_tests
+from .members import Wave, named, wave_tests
 
 #: CoresetRunScenario's methods take a Workload (``scorer=None`` is the workload); ours take the choice
 #: ``scorer`` ("workload" or "proxy").  The harness passes the same value to both, so these are compared in
@@ -63,7 +63,7 @@ WAVE = Wave(
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
 
-@pytest.mark.parametrize("key", instances("CoresetRunScenario"))
+@pytest.mark.parametrize("key", named("CoresetRunScenario"))
 @pytest.mark.parametrize("member", SCORER_METHODS)
 def test_coreset_scorer_methods(key: str, member: str) -> None:
     """Each scorer method at mlsysim's default (the workload) and at the scenario's proxy."""
@@ -72,7 +72,7 @@ def test_coreset_scorer_methods(key: str, member: str) -> None:
     assert_close(getattr(ours, member)(scorer="proxy"), getattr(ref, member)(ref.proxy), f"{key}.{member}(proxy)")
 
 
-@pytest.mark.parametrize("key", instances("CorpusRepetitionScenario"))
+@pytest.mark.parametrize("key", named("CorpusRepetitionScenario"))
 def test_compute_optimal_allocation(key: str) -> None:
     """mlsysim's compute_optimal (N, D) tuple against our two outputs (plain numbers: parameters, tokens)."""
     ref, ours = reference_scenario(key), catalog().scenario(key)
@@ -91,7 +91,7 @@ def test_mmds_banding_example() -> None:
     assert abs((1 - screen.candidate_probability(similarity=0.8)) - 0.00035) < 1e-5
 
 
-@pytest.mark.parametrize("key", instances("MinHashBandingScenario"))
+@pytest.mark.parametrize("key", named("MinHashBandingScenario"))
 def test_probe_candidate_probabilities(key: str) -> None:
     """Our dict over probe_similarities equals mlsysim's candidate_probability at each of its probe_similarities."""
     ref, ours = reference_scenario(key), catalog().scenario(key)

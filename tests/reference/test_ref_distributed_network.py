@@ -7,7 +7,7 @@ from mlsysim_symbolic import MissingInputError
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import reference_scenario
-from .members import Wave, equal, instances, wave_tests
+from .members import Wave, equal, named, wave_tests
 
 WAVE = Wave(
     classes=(
@@ -70,7 +70,7 @@ WAVE = Wave(
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
 
-@pytest.mark.parametrize("key", instances("TransferScenario"))
+@pytest.mark.parametrize("key", named("TransferScenario"))
 def test_transfer_time_at_every_link(key: str) -> None:
     ours, theirs = catalog().scenario(key), reference_scenario(key)
     assert list(theirs.links)

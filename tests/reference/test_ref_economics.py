@@ -13,7 +13,7 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import reference_scenario
-from .members import Wave, instances, wave_tests
+from .members import Wave, named, wave_tests
 
 #: (class, dict member) -> {mlsysim's key: our output}: a dict of fixed terms, each an output of ours
 TERMS: dict[tuple[str, str], dict[str, str]] = {
@@ -100,7 +100,7 @@ test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_memb
 
 def _cases(table: dict) -> list:
     return [pytest.param(cls, key, member, id=f"{key}.{member}")
-            for (cls, member) in table for key in instances(cls)]
+            for (cls, member) in table for key in named(cls)]
 
 
 @pytest.mark.parametrize(("cls_name", "key", "member"), _cases(TERMS))
@@ -114,8 +114,8 @@ def test_fixed_terms_equal_mlsysim(cls_name: str, key: str, member: str) -> None
         assert math.isclose(value, theirs[k], rel_tol=1e-9), f"{key}.{member}[{k}]: ours {value!r}, mlsysim {theirs[k]!r}"
 
 
-@pytest.mark.parametrize("key", instances("LifecycleTcoScenario"))
-@pytest.mark.parametrize("other", instances("LifecycleTcoScenario"))
+@pytest.mark.parametrize("key", named("LifecycleTcoScenario"))
+@pytest.mark.parametrize("other", named("LifecycleTcoScenario"))
 def test_total_ratio_equals_mlsysims_ratios_to_total(key: str, other: str) -> None:
     """mlsysim's ratios_to(other)['total'] against our total_ratio_to(other), for every pair of named budgets."""
     theirs = reference_scenario(key).ratios_to(reference_scenario(other))["total"]
@@ -131,7 +131,7 @@ def test_dominant_term_follows_the_largest_amount() -> None:
     assert s.variant(monthly={**s.monthly, "training": "400000 USD/month"}).dominant == "training"
 
 
-@pytest.mark.parametrize("key", instances("OwnVsRentScenario"))
+@pytest.mark.parametrize("key", named("OwnVsRentScenario"))
 def test_breakeven_utilization_equates_owning_and_renting(key: str) -> None:
     """The closed form u* = (C_up + Y F) / (Y (R - E)) is where the lifetime costs are equal (derivation check)."""
     s = catalog().scenario(key)
@@ -142,7 +142,7 @@ def test_breakeven_utilization_equates_owning_and_renting(key: str) -> None:
     assert math.isclose(float(at.savings.to("USD").magnitude), 0.0, abs_tol=1e-6 * owned)
 
 
-@pytest.mark.parametrize("key", instances("OwnVsRentScenario"))
+@pytest.mark.parametrize("key", named("OwnVsRentScenario"))
 def test_crossover_months_equates_cumulative_costs(key: str) -> None:
     """After crossover_months, cumulative rent equals the up-front cost plus the owned running cost."""
     s = catalog().scenario(key)

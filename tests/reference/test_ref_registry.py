@@ -5,6 +5,7 @@ is present under the same key, with the same figures (through our loader and uni
 registry) to 1e-12 relative, and with its source.
 """
 
+import functools
 import math
 
 import pint
@@ -17,26 +18,34 @@ from mlsysim_symbolic.units import Q_, is_counted_only
 
 from .compare import assert_close
 
-mr = pytest.importorskip("mlsysim.models.registry")
-hr = pytest.importorskip("mlsysim.hardware.registry")
-
-MODEL_REGISTRIES = {
-    "language": mr.LanguageModels, "vision": mr.VisionModels, "tiny": mr.TinyModels,
-    "recommendation": mr.RecommendationModels, "statespace": mr.StateSpaceModels,
-    "generativevision": mr.GenerativeVisionModels, "embodied": mr.EmbodiedModels,
-}
-HARDWARE_REGISTRIES = {
-    "cloud": hr.CloudHardware, "edge": hr.EdgeHardware, "mobile": hr.MobileHardware,
-    "tiny": hr.TinyHardware, "workstation": hr.WorkstationHardware,
-}
+MODEL_REGISTRIES = ("LanguageModels", "VisionModels", "TinyModels", "RecommendationModels", "StateSpaceModels",
+                    "GenerativeVisionModels", "EmbodiedModels")
+HARDWARE_REGISTRIES = ("CloudHardware", "EdgeHardware", "MobileHardware", "TinyHardware", "WorkstationHardware")
 
 
 def _entries(registry):
     return {a: v for a, v in vars(registry).items() if not a.startswith("_") and isinstance(v, BaseModel)}
 
 
-REF_MODELS = {key: (reg, w) for reg, R in MODEL_REGISTRIES.items() for key, w in _entries(R).items()}
-REF_DEVICES = {key: (cat, h) for cat, R in HARDWARE_REGISTRIES.items() for key, h in _entries(R).items()}
+def _registry_name(name: str) -> str:
+    """Our registry's name of mlsysim's: ``LanguageModels`` -> ``language``, ``CloudHardware`` -> ``cloud``."""
+    return name.removesuffix("Models").removesuffix("Hardware").lower()
+
+
+@functools.cache
+def ref_models() -> dict:
+    """mlsysim's models by key: (our registry name, the model); mlsysim imported on first use, not while collecting."""
+    from mlsysim.models import registry as mr
+
+    return {key: (_registry_name(r), w) for r in MODEL_REGISTRIES for key, w in _entries(getattr(mr, r)).items()}
+
+
+@functools.cache
+def ref_devices() -> dict:
+    """mlsysim's devices by key: (our category, the device)."""
+    from mlsysim.hardware import registry as hr
+
+    return {key: (_registry_name(r), h) for r in HARDWARE_REGISTRIES for key, h in _entries(getattr(hr, r)).items()}
 
 
 def _same(ours, theirs, label):
@@ -53,16 +62,16 @@ def _same(ours, theirs, label):
 
 
 def test_same_models_and_devices():
-    assert set(workloads()) == set(REF_MODELS)
-    assert set(hardware()) == set(REF_DEVICES)
+    assert set(workloads()) == set(ref_models())
+    assert set(hardware()) == set(ref_devices())
     # the issue's minimum: the language, vision and tiny registries, and these accelerators
     for key in ("H100", "H200", "A100", "B200", "MI300X", "TPUv5p", "iPhone15Pro", "STM32F4"):
         assert key in hardware()
 
 
-@pytest.mark.parametrize("key", sorted(REF_MODELS))
+@pytest.mark.parametrize("key", sorted(workloads()))     # ours: test_same_models_and_devices holds them to mlsysim's
 def test_workload_figures_and_source(key):
-    registry, ref = REF_MODELS[key]
+    registry, ref = ref_models()[key]
     ours = workloads()[key]
     assert ours.name == ref.name
     assert ours.registry == registry
@@ -81,9 +90,9 @@ def test_workload_figures_and_source(key):
         assert ours.source.url == (prov.url or "")
 
 
-@pytest.mark.parametrize("key", sorted(REF_DEVICES))
+@pytest.mark.parametrize("key", sorted(hardware()))
 def test_hardware_figures_and_source(key):
-    _, ref = REF_DEVICES[key]
+    _, ref = ref_devices()[key]
     ours = hardware()[key]
     assert ours.name == ref.name
     _same(ours.peak_flops, ref.compute.peak_flops, f"{key}.peak_flops")

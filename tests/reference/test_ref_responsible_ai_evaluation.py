@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from .members import Wave, instances, wave_tests
+from .members import Wave, named, wave_tests
 
 A, B = ("option", "A"), ("option", "B")
 GROUP_METHODS = ("size", "positives", "positive_rate", "tpr", "fpr", "ppv", "base_rate", "fnr", "accuracy", "share")
@@ -95,7 +95,7 @@ def test_pair_sign_marks_mlsysims_first_two_groups_with_a_third_group() -> None:
 GAP_INTERVAL_NS = (10, 37, 100, 2500)
 
 
-@pytest.mark.parametrize("key", instances("ProportionGapTestScenario"))
+@pytest.mark.parametrize("key", named("ProportionGapTestScenario"))
 def test_gap_interval_ends_equal_mlsysim(key: str) -> None:
     """mlsysim's interval and interval_at(n) (low, high) tuples against our two ends of each."""
     from mlsysim_symbolic.catalog import catalog

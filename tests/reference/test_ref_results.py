@@ -33,10 +33,54 @@ def _with_results() -> list[str]:
     return keys
 
 
-KEYS = _with_results()
+#: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
+#: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
+KEYS = [
+    'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
+    'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
+    'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
+    'Gpt3GradientSync', 'Gpt3GradientSyncFasterAccelerator', 'DdpBucketRingNdr', 'GradientBufferAllReduceNdr',
+    'Llama2_70BGradientRing64Ndr', 'RingVsTreeSmallBuffer', 'HierarchicalAllReduce8x8DgxH100',
+    'HierarchicalAllReduceBucket100MB', 'HierarchicalAllReduceReferenceCluster', 'Gpt3DataParallel1K',
+    'Gpt3TensorDataParallel1K', 'Gpt3ThreeDParallel16K', 'Gpt3ThreeDParallel1K', 'Gpt2DataParallelFourNodes10GbE',
+    'Gpt2DataParallelOneNode', 'Gpt2GradientAccumulationOneNode', 'Gpt3TensorParallelStepDgxH100',
+    'Llama2_70BNodeTensorParallelStep', 'AlphaBetaHdrNdrSmallMessage', 'AlphaBetaNdrRoce', 'CriticalSizeByInterconnect',
+    'BufferTransfer10GB', 'FederatedAdapterUploadMobileUplink', 'Fp32MillionElementTensorAcrossH100Links',
+    'Gpt3RolloutFanout100', 'Gpt3WeightsColdStart', 'ModelSwapPcieGen4', 'PetabyteCrossRegionMove',
+    'TensorParallelExchange1GB', 'OverlapBudget7B64Gpu', 'OverlapBudget7B64GpuIdealBuckets',
+    'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts', 'Int8CompressionRun',
+    'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8', 'InputStallIdleCost1K',
+    'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
+    'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
+    'BatchOneDecodeWeightEnergy', 'CandidateSweep50', 'H100ReplacementPayback', 'H100BarrierLoadStep', 'PueRetrofit2MW',
+    'Training10KCoolingRollback', 'AcceleratorLifeExtension', 'TenMillionQueriesAgainstLab64Training', 'AiRackAirCooling',
+    'H100AirCooling', 'Nvl72WaterCooling', 'ReferenceItLoadAnnualWater', 'QuebecVersusPolandPlacement',
+    'RegionalGridPlacement', 'FifteenMinuteCheckpoint1K', 'FiveMinuteCheckpoint1K', 'Gpt3CheckpointInterval10K',
+    'ReexecutedWorkCheckpointInterval', 'GpuFailuresTraining10K', 'GpuFailuresTraining1K', 'NodeFailuresTraining1K',
+    'FullSystemFailures10K', 'Llama2_70BJobFailures128', 'Gpt3RecoveryBudget10K', 'Gpt3RecoveryBudget1K',
+    'Llama2_70BSharedPoolGoodput128', 'Llama3_405BGoodput16K', 'Llama3_405BOnSharedPool', 'IntentQuorumGroupCommit',
+    'RetryCohortJitter', 'BlockingCallBulkhead', 'GrowingTrajectorySnapshots', 'Llama2_70BCheckpointStorm1K',
+    'Gpt3TieredCheckpoint2K', 'CduOutageTraining10K', 'ForcedPreemption175BFineTune64',
+    'WarehouseDiagnosticCoverageHundredFit', 'WarehouseDiagnosticCoverageTenFit', 'Llama2_70BRuntimeGoodput128',
+    'InjectionExposureByReadVolume', 'FixtureReleasePolicyComparison', 'Gpt2XlDecodeH100', 'Gpt2XlFp16DecodeOnH100',
+    'Llama2_70BDecodeFloorTp8', 'Llama2_70B_DecodeH100', 'Llama2_70B_DecodeTwoH100', 'Llama3_70B_DecodeH100',
+    'Llama3_70B_DecodeH100Batch64', 'Llama3_70B_Int8DecodeH100', 'Llama3_70B_ServingH100',
+    'Llama3_70BAgentContextAdmissionDgxH100', 'Llama3_70BInt4KvBudgetH100', 'Llama3_70BLongContextAdmissionDgxH100',
+    'Llama3_70BShortContextAdmissionDgxH100', 'Llama3_8BFp16ConversationsH100', 'Llama2_70BPrecisionDividendGqaTp8',
+    'Llama2_70BPrecisionDividendMhaTp8', 'MobileNetV2PhoneBatch1', 'ResNet50A100Batch1', 'ResNet50Batch1H100Fp16PeakRate',
+    'ResNet50Batch1H100Int8PeakRate', 'ResNet50PhoneNpuBatch1', 'SmartDoorbellFrame', 'InvariantPrefixRebuildDgxH100',
+    'PrefixCacheProbe2K', 'RepairToolWaitPausedState', 'CappedRequestsPagedAllocation', 'ChunkedPrefillAmongDecodes',
+    'LongPromptChunkedPrefill', 'RepairAgentResidency', 'SupportAgentResidency', 'RepairBlockSharingResidency',
+    'KvBytesPerTokenByAttentionDesign', 'Gpt3PretrainingFrontier8K', 'MnistEpochCpuVersusH100', 'Gpt3TrainingStateTp8',
+    'Llama2_7B_ZeroStages64', 'Gpt3Zero3On64', 'Llama2_70B_PpoAlignment',
+]
 COUNT = {"fields": 0}
 
 
+
+
+def test_the_keys_are_every_named_scenario_with_a_result():
+    assert _with_results() == KEYS
 
 
 def test_every_type_with_a_result_in_mlsysim_has_a_view():

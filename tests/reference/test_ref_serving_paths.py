@@ -28,12 +28,13 @@ from mlsysim_symbolic.errors import DerivationError
 from mlsysim_symbolic.solvers import ServingModel
 
 from .compare import derivative_value, our_entry, reference_entry
+from .lazy import reference
 from .members import compare_fields
 
-mlsysim = pytest.importorskip("mlsysim")
-from mlsysim.core.units import Q_ as ref_Q  # noqa: E402
-from mlsysim.engine import calibration  # noqa: E402
-from mlsysim.engine import solvers as ref_solvers  # noqa: E402
+mlsysim = reference("mlsysim")
+ref_Q = reference("mlsysim.core.units", "Q_")
+calibration = reference("mlsysim.engine.calibration")
+ref_solvers = reference("mlsysim.engine.solvers")
 
 
 def _theirs_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -31,11 +31,12 @@ from mlsysim_symbolic.solvers import (
 from mlsysim_symbolic.units import Q_
 
 from .compare import assert_close, derivative_value, our_entry, reference_entry
+from .lazy import reference
 from .members import compare_fields
 
-mlsysim = pytest.importorskip("mlsysim")
-from mlsysim.engine import solvers as ref_solvers  # noqa: E402
-from mlsysim.engine.engine import Engine as RefEngine  # noqa: E402
+mlsysim = reference("mlsysim")
+ref_solvers = reference("mlsysim.engine.solvers")
+RefEngine = reference("mlsysim.engine.engine", "Engine")
 
 # ---------------------------------------------------------------------------- SingleNodeModel / Engine.solve
 # (model group, key), (device group, key), solve keywords, how ours names the entries.  The branches: memory- and

@@ -10,6 +10,8 @@ checks the derivative against a central difference of mlsysim's numeric solve.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import sympy
 
@@ -17,17 +19,23 @@ from mlsysim_symbolic import Scenarios, grids
 from mlsysim_symbolic.units import Q_
 
 from .compare import assert_close
+from .lazy import reference
 
-mlsysim = pytest.importorskip("mlsysim")
-from mlsysim.hardware.registry import Hardware  # noqa: E402
-from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
-from mlsysim.models.registry import Models  # noqa: E402
-from mlsysim.solvers import EconomicsModel, EfficiencyModel, InferenceScalingModel, SustainabilityModel  # noqa: E402
-from mlsysim.systems.registry import Clusters  # noqa: E402
+mlsysim = reference("mlsysim")
+Hardware = reference("mlsysim.hardware.registry", "Hardware")
+Datacenters = reference("mlsysim.infrastructure.registry", "Datacenters")
+Grids = reference("mlsysim.infrastructure.registry", "Grids")
+Models = reference("mlsysim.models.registry", "Models")
+Clusters = reference("mlsysim.systems.registry", "Clusters")
+EconomicsModel, EfficiencyModel, InferenceScalingModel, SustainabilityModel = (
+    reference("mlsysim.solvers", name) for name in ("EconomicsModel", "EfficiencyModel", "InferenceScalingModel", "SustainabilityModel"))
 
-#: Our grid-registry key -> mlsysim's object (a Datacenter, or a bare GridProfile, as SustainabilityModel takes both).
-SITES = {**{k: getattr(Datacenters, k) for k in ("Quebec_Hydro", "Poland_Coal", "EU_Average", "France_Nuclear")},
-         **{k: getattr(Grids, k) for k in ("Iceland", "Texas")}}
+
+@functools.cache
+def sites() -> dict:
+    """Our grid-registry key -> mlsysim's object (a Datacenter, or a bare GridProfile, as SustainabilityModel takes both)."""
+    return {**{k: getattr(Datacenters, k) for k in ("Quebec_Hydro", "Poland_Coal", "EU_Average", "France_Nuclear")},
+            **{k: getattr(Grids, k) for k in ("Iceland", "Texas")}}
 
 
 def _fields(theirs) -> list[str]:
@@ -68,7 +76,7 @@ SUSTAINABILITY = {
 
 
 def _theirs(kwargs: dict) -> dict:
-    return {k: SITES[v] if k == "datacenter" else v for k, v in kwargs.items()}
+    return {k: sites()[v] if k == "datacenter" else v for k, v in kwargs.items()}
 
 
 def _fleet_inputs(fleet) -> dict:
@@ -166,20 +174,20 @@ def test_economics_derivative_matches_mlsysims_central_difference():
 # ---------------------------------------------------------------------- EfficiencyModel
 #: named scenario -> (mlsysim model, mlsysim device, EfficiencyModel.solve keyword arguments)
 EFFICIENCY = {
-    "Gpt3FfnEfficiencyH100": (Models.Language.GPT3, Hardware.Cloud.H100, {}),
-    "Llama3_8BFlashAttentionA100": (Models.Language.Llama3_8B, Hardware.Cloud.A100,
+    "Gpt3FfnEfficiencyH100": lambda: (Models.Language.GPT3, Hardware.Cloud.H100, {}),
+    "Llama3_8BFlashAttentionA100": lambda: (Models.Language.Llama3_8B, Hardware.Cloud.A100,
                                     {"workload_type": "attention", "use_flash_attention": True, "precision": "fp16_dense",
                                      "efficiency": 0.6}),
-    "Llama3_70BAttentionB200": (Models.Language.Llama3_70B, Hardware.Cloud.B200, {"workload_type": "attention", "precision": "fp8"}),
-    "ResNet50ConvT4": (Models.Vision.ResNet50, Hardware.Cloud.T4, {"workload_type": "conv", "precision": "int8", "efficiency": 0.4}),
-    "Gpt2OtherKernelsMI300X": (Models.Language.GPT2, Hardware.Cloud.MI300X, {"workload_type": "other", "precision": "fp32",
+    "Llama3_70BAttentionB200": lambda: (Models.Language.Llama3_70B, Hardware.Cloud.B200, {"workload_type": "attention", "precision": "fp8"}),
+    "ResNet50ConvT4": lambda: (Models.Vision.ResNet50, Hardware.Cloud.T4, {"workload_type": "conv", "precision": "int8", "efficiency": 0.4}),
+    "Gpt2OtherKernelsMI300X": lambda: (Models.Language.GPT2, Hardware.Cloud.MI300X, {"workload_type": "other", "precision": "fp32",
                                                                             "efficiency": 0.95}),
 }
 
 
 @pytest.mark.parametrize("key", sorted(EFFICIENCY))
 def test_efficiency_every_field(key):
-    model, device, kwargs = EFFICIENCY[key]
+    model, device, kwargs = EFFICIENCY[key]()   # mlsysim's objects, made when the test runs
     ours = Scenarios[key]
     assert ours.inputs["model"].name == model.name and ours.inputs["hardware"].name == device.name
     _same_result(ours.result, EfficiencyModel().solve(model, device, **kwargs), key)
@@ -214,21 +222,21 @@ def test_efficiency_derivative_matches_mlsysims_central_difference():
 # ---------------------------------------------------------------------- InferenceScalingModel
 #: named scenario -> (mlsysim model, mlsysim device, InferenceScalingModel.solve keyword arguments)
 INFERENCE_SCALING = {
-    "Llama3_8BReasoningH100": (Models.Language.Llama3_8B, Hardware.Cloud.H100, {}),
-    "Llama3_70BReasoningH200Fp8": (Models.Language.Llama3_70B, Hardware.Cloud.H200,
+    "Llama3_8BReasoningH100": lambda: (Models.Language.Llama3_8B, Hardware.Cloud.H100, {}),
+    "Llama3_70BReasoningH200Fp8": lambda: (Models.Language.Llama3_70B, Hardware.Cloud.H200,
                                    {"reasoning_steps": 32, "context_length": 4096, "precision": "fp8"}),
-    "DeepSeekV3ReasoningB200": (Models.Language.DeepSeek_V3, Hardware.Cloud.B200,
+    "DeepSeekV3ReasoningB200": lambda: (Models.Language.DeepSeek_V3, Hardware.Cloud.B200,
                                 {"reasoning_steps": 16, "context_length": 8192, "precision": "fp8"}),
-    "Mixtral8x7BReasoningA100Int8": (Models.Language.Mixtral_8x7B, Hardware.Cloud.A100,
+    "Mixtral8x7BReasoningA100Int8": lambda: (Models.Language.Mixtral_8x7B, Hardware.Cloud.A100,
                                      {"reasoning_steps": 4, "context_length": 1024, "precision": "int8", "efficiency": 0.7}),
-    "Llama2_7BReasoningJetsonOrinInt4": (Models.Language.Llama2_7B, Hardware.Edge.JetsonAGXOrin,
+    "Llama2_7BReasoningJetsonOrinInt4": lambda: (Models.Language.Llama2_7B, Hardware.Edge.JetsonAGXOrin,
                                          {"reasoning_steps": 12, "context_length": 512, "precision": "int4"}),
 }
 
 
 @pytest.mark.parametrize("key", sorted(INFERENCE_SCALING))
 def test_inference_scaling_every_field(key):
-    model, device, kwargs = INFERENCE_SCALING[key]
+    model, device, kwargs = INFERENCE_SCALING[key]()
     ours = Scenarios[key]
     assert ours.inputs["model"].name == model.name and ours.inputs["hardware"].name == device.name
     _same_result(ours.result, InferenceScalingModel().solve(model, device, **kwargs), key)
@@ -275,7 +283,7 @@ def test_grid_registry_equals_mlsysims():
     def entries(registry):
         return {a: v for a, v in vars(registry).items() if not a.startswith("_") and isinstance(v, BaseModel)}
 
-    ref = {**entries(Grids), **entries(Datacenters)}
+    ref = {**entries(Grids._target()), **entries(Datacenters._target())}   # the registries themselves, not their lazy names
     assert set(grids()) == set(ref)
     for key, theirs in ref.items():
         ours = grids()[key]

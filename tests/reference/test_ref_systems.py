@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from mlsysim_symbolic import DerivationError, InputError, UnknownNameError
 from mlsysim_symbolic.paths import derivations_dir
@@ -37,13 +38,16 @@ from mlsysim_symbolic.sources import REGISTRY_FILES, read_path
 from mlsysim_symbolic.units import Q_
 
 from .compare import assert_same, magnitude_like
+from .lazy import mapping, reference
 
-mlsysim = pytest.importorskip("mlsysim")
-from mlsysim import solvers as theirs  # noqa: E402
-from mlsysim.hardware.registry import Hardware as TheirHardware  # noqa: E402
-from mlsysim.infrastructure.registry import Datacenters, Grids  # noqa: E402
-from mlsysim.systems.registry import Clusters, Fabrics, Nodes  # noqa: E402
-from pydantic import BaseModel  # noqa: E402
+mlsysim = reference("mlsysim")
+theirs = reference("mlsysim.solvers")
+TheirHardware = reference("mlsysim.hardware.registry", "Hardware")
+Datacenters = reference("mlsysim.infrastructure.registry", "Datacenters")
+Grids = reference("mlsysim.infrastructure.registry", "Grids")
+Clusters = reference("mlsysim.systems.registry", "Clusters")
+Fabrics = reference("mlsysim.systems.registry", "Fabrics")
+Nodes = reference("mlsysim.systems.registry", "Nodes")
 
 REL = 1e-12
 
@@ -52,10 +56,14 @@ def members(registry: Any) -> dict[str, Any]:
     return {k: v for k, v in vars(registry).items() if not k.startswith("_") and isinstance(v, BaseModel)}
 
 
-THEIR_FABRICS, THEIR_NODES, THEIR_CLUSTERS = members(Fabrics), members(Nodes), members(Clusters)
-FABRIC_KEY = {id(v): k for k, v in THEIR_FABRICS.items()}
-NODE_KEY = {id(v): k for k, v in THEIR_NODES.items()}
-HARDWARE_KEY = {id(v): k for g in vars(TheirHardware).values() if isinstance(g, type) for k, v in members(g).items()}
+# mlsysim's registries, read when first used (collecting imports nothing of mlsysim)
+THEIR_FABRICS = mapping(lambda: members(Fabrics._target()))
+THEIR_NODES = mapping(lambda: members(Nodes._target()))
+THEIR_CLUSTERS = mapping(lambda: members(Clusters._target()))
+FABRIC_KEY = mapping(lambda: {id(v): k for k, v in THEIR_FABRICS.items()})
+NODE_KEY = mapping(lambda: {id(v): k for k, v in THEIR_NODES.items()})
+HARDWARE_KEY = mapping(lambda: {id(v): k for g in vars(TheirHardware._target()).values() if isinstance(g, type)
+                                for k, v in members(g).items()})
 
 
 def same_value(ours: Any, theirs_value: Any, label: str) -> None:
@@ -114,21 +122,21 @@ def test_every_fabric_node_and_cluster_of_mlsysim_is_an_entry_under_its_key() ->
     assert list(clusters()) == list(THEIR_CLUSTERS) and len(clusters()) == 18
 
 
-@pytest.mark.parametrize("key", list(THEIR_FABRICS))
+@pytest.mark.parametrize("key", list(fabrics()))
 def test_fabric_fields_equal_mlsysims(key: str) -> None:
     ours, ref = fabrics()[key], THEIR_FABRICS[key]
     assert same_entry(ours, ref, f"fabrics.{key}") == 6
     assert math.isclose(ours.bandwidth_gbs, ref.bandwidth_gbs, rel_tol=REL) and ours.latency_us == ref.latency_us
 
 
-@pytest.mark.parametrize("key", list(THEIR_NODES))
+@pytest.mark.parametrize("key", list(nodes()))
 def test_node_fields_equal_mlsysims(key: str) -> None:
     ours, ref = nodes()[key], THEIR_NODES[key]
     assert same_entry(ours, ref, f"nodes.{key}") == 18
     assert ours.series_psus == ref.series_psus and type(ours.series_psus) is int
 
 
-@pytest.mark.parametrize("key", list(THEIR_CLUSTERS))
+@pytest.mark.parametrize("key", list(clusters()))
 def test_cluster_fields_equal_mlsysims(key: str) -> None:
     ours, ref = clusters()[key], THEIR_CLUSTERS[key]
     assert same_entry(ours, ref, f"clusters.{key}") == 8
@@ -192,8 +200,8 @@ SOLVES: dict[str, tuple[str, dict[str, Any], float, str | None, float, dict[str,
                                               moe_routing_imbalance_factor=1.25), 90, "EU_Average", 720.0, {}),
     "Kempner_H100_384": ("Llama3_8B", dict(batch_size=384, tp_size=4, seq_len=4096), 7, "Iceland", 12.0, dict(avg_recovery_time_s=60.0)),
 }
-THEIR_SITES = {"Quebec_Hydro": Datacenters.Quebec_Hydro, "Texas": Grids.Texas, "Poland_Coal": Datacenters.Poland_Coal,
-               "Iowa": Grids.Iowa, "EU_Average": Datacenters.EU_Average, "Iceland": Grids.Iceland}
+THEIR_SITES = mapping(lambda: {"Quebec_Hydro": Datacenters.Quebec_Hydro, "Texas": Grids.Texas, "Poland_Coal": Datacenters.Poland_Coal,
+                               "Iowa": Grids.Iowa, "EU_Average": Datacenters.EU_Average, "Iceland": Grids.Iceland})
 
 
 def same_result(ours: Any, ref: Any, label: str) -> int:

@@ -74,3 +74,19 @@ def test_wave_classes_are_in_the_waves_and_ported_and_the_coverage_is_printed(ca
                     f"{len(explained)} left out with a reason, {len(neither)} not yet")
     with capsys.disabled():
         print("\n" + "\n".join(rows))
+
+
+def test_a_named_scenario_reports_every_member_that_differs_not_the_first():
+    """The wave harness compares every member of a named scenario in one test: two members read from each other's
+    outputs (a wrong rename) give two mismatches, both reported, and the others are still compared."""
+    from .members import Wave
+
+    wave = Wave(classes=("QuotaLendingScenario",), renamed={("QuotaLendingScenario", "used"): "lendable",
+                                                            ("QuotaLendingScenario", "lendable"): "used"})
+    calls = wave.calls("QuotaLendingScenario")
+    assert {"used", "lendable"} <= {member for member, _ in calls}
+    compared, mismatches = wave.check_all("QuotaLendingScenario", "TeamQuotaLending500")
+    assert sorted(m.split(":")[0] for m in mismatches) == ["lendable", "used"], mismatches
+    assert all("AssertionError" in m and "mlsysim" in m for m in mismatches)
+    assert compared == len(calls) - 2
+    assert Wave(classes=("QuotaLendingScenario",)).check_all("QuotaLendingScenario", "TeamQuotaLending500") == (len(calls), [])

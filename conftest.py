@@ -1,0 +1,71 @@
+"""Hooks for every test of the repository, the package's doctests included (a conftest under ``tests/`` does not
+reach ``mlsysim_symbolic/``).
+
+- Tests that compile LaTeX carry the marker ``tex`` (doctests too: those that call ``compile_pdf``).  Without
+  pdflatex they skip, saying how to run them; with ``MLSYSIM_REQUIRE_TEX=1`` (``.ci/run``'s second phase) they
+  run and a skip of one of them is a failure.  ``python -m pytest -m tex`` runs them alone.
+- Collecting the package's doctests builds no scenario type (see :func:`pytest_make_collect_report`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+
+import pytest
+from _pytest.doctest import DoctestItem, DoctestModule
+
+#: Text of a doctest that needs a TeX engine: it compiles a document.
+TEX_DOCTEST = "compile_pdf("
+NEEDS_TEX = ("pdflatex is not installed, so the LaTeX compile tests (marker tex) skip: install TeX "
+             "(Debian: apt-get install texlive-latex-base texlive-latex-recommended texlive-science), "
+             "then run them alone with `python -m pytest -m tex`, or run .ci/run")
+
+
+def tex_required() -> bool:
+    return os.environ.get("MLSYSIM_REQUIRE_TEX") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the doctests that compile LaTeX ``tex``; without pdflatex (and unless it is required) skip every ``tex`` item."""
+    for item in items:
+        if isinstance(item, DoctestItem) and any(TEX_DOCTEST in example.source for example in item.dtest.examples):
+            item.add_marker(pytest.mark.tex)
+    if shutil.which("pdflatex") is None and not tex_required():
+        skip = pytest.mark.skip(reason=NEEDS_TEX)
+        for item in items:
+            if item.get_closest_marker("tex") is not None:
+                item.add_marker(skip)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With ``MLSYSIM_REQUIRE_TEX=1`` a ``tex`` test that skips (for whatever reason) fails: TeX is there to be used."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and tex_required() and item.get_closest_marker("tex") is not None:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} skipped although MLSYSIM_REQUIRE_TEX=1 requires it to run: {report.longrepr}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """pytest looks for fixtures in every name ``dir()`` gives of a module whose doctests it collects; the package
+    and ``mlsysim_symbolic.scenarios`` list every scenario type in their ``dir()`` (for tab completion), and reading
+    one builds it: all 300-odd types were built while collecting.  While a package module's doctests are collected,
+    its ``dir()`` gives the names it holds; the types build when a test uses them."""
+    path = getattr(collector, "path", None)
+    if not (isinstance(collector, DoctestModule) and path is not None and path.parent.name == "mlsysim_symbolic"):
+        yield
+        return
+    module = importlib.import_module("mlsysim_symbolic" if path.stem == "__init__" else f"mlsysim_symbolic.{path.stem}")
+    listing = module.__dict__.get("__dir__")
+    if listing is None:
+        yield
+        return
+    module.__dir__ = lambda: sorted(vars(module))
+    try:
+        yield
+    finally:
+        module.__dir__ = listing

@@ -1,0 +1,34 @@
+"""Collecting the suite stays cheap: it imports nothing of mlsysim (5 s) and builds (almost) no scenario type (the
+catalog builds in its tests, once per session).  Checked on the whole suite's collection, in a child process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = '''
+import sys
+
+
+def pytest_collection_finish(session):
+    from mlsysim_symbolic.catalog import catalog
+
+    print(f"PROBE mlsysim={'mlsysim' in sys.modules} built={len(catalog().built)} items={len(session.items)}")
+'''
+
+
+def test_collecting_the_suite_imports_no_mlsysim_and_builds_no_catalog(tmp_path):
+    (tmp_path / "collect_probe.py").write_text(PROBE, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "collect_probe"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    line = next(line for line in done.stdout.splitlines() if line.startswith("PROBE "))
+    probe = dict(part.split("=") for part in line.split()[1:])
+    assert probe["mlsysim"] == "False", line
+    assert int(probe["built"]) <= 10, line           # a few module constants of test_bad_inputs; the catalog has 335
+    assert int(probe["items"]) > 5000, line
