@@ -262,9 +262,8 @@ class Solver:
                 continue
             inputs[arg.input] = value   # type: ignore[index]
         self.adjust(values, inputs)
-        scenario = self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
-        check_kinds(type(self).__name__, self.arguments, scenario)
-        return scenario
+        check_kinds(type(self).__name__, self.arguments, catalog().types[self.type_name], inputs)
+        return self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
 
     def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
         """Where mlsysim reads one argument through another (a fleet's datacenter when none is given), set ``inputs``

@@ -3,7 +3,9 @@
 Every argument of a solver that binds a workload declares ``kinds`` (:class:`~.base.Arg`): the classes of mlsysim
 0.3.0's workloads (an entry's ``kind``, mlsysim's class name) its type's equations describe.  A workload of another
 kind is refused by name (:class:`WorkloadKindError`: a CNN has no KV cache to serve), and an argument that binds a
-workload without declaring its kinds is a solver that cannot be built (:class:`UndeclaredKindsError`).  A workload
+workload without declaring its kinds, or kinds its type's input does not take (the type declares them too where its
+equations describe some kinds only: ``kinds = [...]`` on the input in ``derivations/``, checked on every binding,
+solver or not), is a solver that cannot be used (:class:`UndeclaredKindsError`).  A workload
 of a declared kind that does not state a field its equations read (a model without ``layers`` given to training
 memory) is refused as well (:class:`WorkloadFieldError`), where the result would otherwise show ``None`` beside
 mlsysim's number.
@@ -17,16 +19,18 @@ mlsysim_symbolic.errors.WorkloadKindError: ServingModel.solve(): model 'ResNet50
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from ..errors import WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
+from ..spec.kinds import kind_of
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
+    from ..spec.types import ScenarioType
     from .base import Arg
 
 #: The workload classes mlsysim treats as transformers (its ``TransformerWorkload`` and subclass).
@@ -39,24 +43,27 @@ class UndeclaredKindsError(TypeError):
     """A solver argument binds a workload input but declares no ``kinds`` (a programming error of the solver)."""
 
 
-def workload_arguments(arguments: Iterable[Arg], scenario: Scenario) -> Iterator[Arg]:
-    """The arguments that bind a workload input of ``scenario``'s type; each must declare its kinds."""
+def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterator[Arg]:
+    """The arguments that bind a workload input of the scenario type ``stype``; each must declare its kinds."""
     for arg in arguments:
-        spec = scenario.type.inputs.get(arg.input) if arg.input else None
+        spec = stype.inputs.get(arg.input) if arg.input else None
         if spec is not None and spec.kind == "workload":
             yield arg
 
 
-def check_kinds(solver: str, arguments: Iterable[Arg], scenario: Scenario) -> None:
-    """Refuse a bound entry whose kind its argument does not declare (every workload argument must declare some)."""
-    workload_args = set(workload_arguments(arguments, scenario))
-    for arg in arguments:
-        if arg in workload_args and not arg.kinds:
+def check_kinds(solver: str, arguments: Iterable[Arg], stype: ScenarioType, inputs: Mapping[str, Any]) -> None:
+    """Refuse a workload of ``inputs`` (the values a solve binds, before the scenario is built) whose kind its argument
+    does not declare.  Every workload argument must declare kinds, within those its type's input declares."""
+    for arg in workload_arguments(arguments, stype):
+        spec = stype.inputs[arg.input]   # type: ignore[index]
+        if not arg.kinds or (spec.kinds and set(arg.kinds) - set(spec.kinds)):
             raise UndeclaredKindsError(f"{solver}: argument {arg.name} binds the workload input {arg.input!r} of "
-                                       f"{scenario.type.name} but declares no kinds (Arg(kinds=...))")
-        entry = scenario.inputs.get(arg.input) if arg.kinds and arg.input else None
-        if entry is None:
+                                       f"{stype.name}, which takes {spec.kinds or 'any kind'}, but declares "
+                                       f"kinds {arg.kinds} (Arg(kinds=...), within the type's)")
+        value = inputs.get(arg.input)   # type: ignore[arg-type]
+        if value is None:
             continue
+        entry = kind_of(spec).entry(value, arg.name)   # type: ignore[attr-defined]
         kind = getattr(entry, "kind", None) or None
         if kind not in arg.kinds:
             what = f"is a {kind}" if kind else "states no kind (give its mlsysim class as kind = ...)"
@@ -72,7 +79,7 @@ def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, valu
     only) or for an unset optional input of another kind is left as it is."""
     planner = scenario.planner
     missing: dict[sympy.Symbol, tuple[Arg, str]] = {}
-    for arg in workload_arguments(arguments, scenario):
+    for arg in workload_arguments(arguments, scenario.type):
         if scenario.inputs.get(arg.input) is None:
             continue
         attributes = scenario.type.inputs[arg.input].attributes.values()

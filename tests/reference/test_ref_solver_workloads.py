@@ -219,6 +219,8 @@ def test_every_workload_argument_declares_its_kinds() -> None:
         stype = catalog().types[cls.type_name]
         bound = [a for a in cls.arguments if a.input and getattr(stype.inputs.get(a.input), "kind", None) == "workload"]
         assert all(a.kinds for a in bound), (name, [a.name for a in bound if not a.kinds])
+        for a in bound:   # within what the type's input takes, where it declares kinds
+            assert not stype.inputs[a.input].kinds or set(a.kinds) <= set(stype.inputs[a.input].kinds), (name, a.name)
         found[name] = [a.name for a in bound]
     assert sorted(k for k, v in found.items() if not v) == sorted(NO_WORKLOAD)
     assert {k for k, v in found.items() if v} == set(SOLVER_OF.values())
@@ -239,6 +241,25 @@ def test_issue_28_examples_are_refused_by_name() -> None:
         ours.ServingModel().solve(their_workload("ResNet50"), "H100", seq_len=2048)
 
 
+def test_the_types_behind_the_transformer_solvers_refuse_a_cnn_too() -> None:
+    """The declaration is the type's as well (``kinds`` on its workload input): a scenario built directly, without a
+    solver, refuses a CNN by name; the types whose equations describe any workload take one."""
+    from mlsysim_symbolic.catalog import catalog
+
+    classes = catalog().classes
+    for type_name, workload, extra in [
+        ("ServingScenario", "workload", {"seq_len": 2048}),
+        ("ServingScenario", "draft_model", {"workload": "Llama3_70B", "seq_len": 2048}),
+        ("InferenceScalingScenario", "model", {}),
+        ("TrainingMemoryBudgetScenario", "workload", {"batch_size": 8}),
+        ("DistributedTrainingStepScenario", "model", {"accelerator": "H100", "batch_size": 256}),
+    ]:
+        hardware = {} if type_name == "DistributedTrainingStepScenario" else {"hardware": "H100"}
+        with pytest.raises(WorkloadKindError, match=f"{workload} 'ResNet50' is a CNNWorkload; this input takes TransformerWorkload"):
+            classes[type_name](name="x", **{workload: "ResNet50"}, **hardware, **extra)
+    assert classes["SingleNodeInferenceScenario"](name="x", workload="ResNet50", hardware="H100").latency.magnitude > 0
+
+
 def test_tables_name_real_pairs_and_sentences() -> None:
     for call, key in [*REFUSED, *DIVERGENT]:
         assert call in CALLS and key in workloads(), (call, key)
@@ -254,6 +275,5 @@ def test_zz_print_the_counts(request: pytest.FixtureRequest) -> None:
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(line)
-    print(line)
     if total == len(CALLS) * len(workloads()):
         assert OUTCOMES["refused with a reason"] == len(REFUSED) and OUTCOMES["documented divergence"] == len(DIVERGENT)
