@@ -46,10 +46,11 @@ class Arg:
     ``to`` names the input of the type it binds (default: the same name).  ``fixed`` means only the default is
     accepted (another value selects a path of mlsysim's that the type does not port; ``note`` says which), and
     ``ignored`` that mlsysim reads it only on such a path, so any value gives the same result (it is not bound).
-    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload or
-    device to entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal
+    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload to
+    entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal
     (:class:`~mlsysim_symbolic.errors.WorkloadKindError`, ``note`` saying why); every argument that binds a workload
-    must declare it (:data:`WORKLOADS` where the equations describe any), see :mod:`.workload_kinds`.  ``raises`` marks mlsysim's
+    must declare it (:data:`WORKLOADS` where the equations describe any; within its type's input's ``kinds``), see
+    :mod:`.workload_kinds`.  ``raises`` marks mlsysim's
     ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
     :class:`OutOfMemoryError` (mlsysim's ``OOMError``).  ``convert`` maps the value to several inputs at once
     (mlsysim's ``Fleet`` to the node count, the device and the devices per node its solver reads); ``indirect``
