@@ -27,6 +27,8 @@ from .errors import (
     UnexpectedNameError,
     UnitError,
     UnknownNameError,
+    WorkloadFieldError,
+    WorkloadKindError,
 )
 from .registry import grids, hardware, workloads
 from .scenario import Scenario
@@ -51,6 +53,8 @@ __all__ = [
     "UnexpectedNameError",
     "UnitError",
     "UnknownNameError",
+    "WorkloadFieldError",
+    "WorkloadKindError",
     "grids",
     "hardware",
     "load_derivations",

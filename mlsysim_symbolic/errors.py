@@ -36,6 +36,18 @@ class UnexpectedNameError(UnknownNameError, TypeError):
     Python raises for an unexpected argument (so ``except TypeError`` keeps working)."""
 
 
+class WorkloadKindError(InputError, TypeError):
+    """A workload of a kind the solver's equations do not describe (a CNN given to transformer serving): the
+    ``ValueError`` of a bad input and the ``TypeError`` of an object of the wrong type.  The message names the
+    argument, the workload, its kind and the kinds the solver takes."""
+
+
+class WorkloadFieldError(WorkloadKindError, MissingInputError):
+    """A workload of a kind the solver takes that does not state a field its equations read (a model without
+    ``layers`` given to training memory); also a :class:`MissingInputError`.  The message names the workload, the
+    missing fields and the result fields that need them."""
+
+
 class InfeasibleError(InputError):
     """An inverse question with no answer: no value of the input meets the target (the message says why)."""
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 from ..errors import InputError
 from ..symbolic import Elasticity
 from ..symbolic import elasticities as _elasticities
-from .base import REQUIRED, Arg, Solver, SolverResult
+from .base import REQUIRED, WORKLOADS, Arg, Solver, SolverResult
 
 #: mlsysim's perturbed parameters, in its order, and the input (or symbol) of RooflineSensitivityScenario each is.
 PARAMETERS = {"peak_flops": "R", "memory_bandwidth": "memory_bandwidth", "memory_capacity": "memory_capacity"}
@@ -53,7 +53,7 @@ class SensitivitySolver(Solver):
     type_name = "RooflineSensitivityScenario"
     result_name = "SensitivityResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=WORKLOADS),
         Arg("hardware", REQUIRED),
         Arg("precision", "fp16", lower=True),
         Arg("perturbation_pct", 10.0),
@@ -68,7 +68,7 @@ class SynthesisSolver(Solver):
     type_name = "RooflineSynthesisScenario"
     result_name = "SynthesisResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=WORKLOADS),
         Arg("target_latency", REQUIRED),
         Arg("precision", "fp16", lower=True),
         Arg("efficiency", 0.5),

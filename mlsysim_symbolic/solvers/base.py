@@ -31,11 +31,12 @@ from ..catalog import catalog
 from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
 from ..results import ResultView
 from ..scenario import Scenario
+from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds
+
+__all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "Solver", "SolverResult"]
 
 #: The default of an argument mlsysim requires.
 REQUIRED = inspect.Parameter.empty
-#: The workload classes mlsysim treats as transformers (its ``TransformerWorkload`` and subclass).
-TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,11 @@ class Arg:
     ``to`` names the input of the type it binds (default: the same name).  ``fixed`` means only the default is
     accepted (another value selects a path of mlsysim's that the type does not port; ``note`` says which), and
     ``ignored`` that mlsysim reads it only on such a path, so any value gives the same result (it is not bound).
-    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload or
-    device to entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal.  ``raises`` marks mlsysim's
+    ``lower`` lower-cases a text value as mlsysim does (``"FP16"`` is ``"fp16"``).  ``kinds`` limits a workload to
+    entries of those classes (mlsysim's ``TransformerWorkload`` ...), naming the others' refusal
+    (:class:`~mlsysim_symbolic.errors.WorkloadKindError`, ``note`` saying why); every argument that binds a workload
+    must declare it (:data:`WORKLOADS` where the equations describe any; within its type's input's ``kinds``), see
+    :mod:`.workload_kinds`.  ``raises`` marks mlsysim's
     ``raise_errors``: when true, a configuration whose ``Solver.feasible`` predicate is false raises
     :class:`OutOfMemoryError` (mlsysim's ``OOMError``).  ``convert`` maps the value to several inputs at once
     (mlsysim's ``Fleet`` to the node count, the device and the devices per node its solver reads); ``indirect``
@@ -275,13 +279,8 @@ class Solver:
                 continue
             inputs[arg.input] = value   # type: ignore[index]
         self.adjust(values, inputs)
-        scenario = self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
-        for arg in self.arguments:
-            entry = scenario.inputs.get(arg.input) if arg.kinds and arg.input else None
-            if entry is not None and getattr(entry, "kind", None) not in arg.kinds:
-                raise InputError(f"{type(self).__name__}.solve(): {arg.name} {entry.key!r} is a {getattr(entry, 'kind', None)}; "
-                                 f"this path takes {' or '.join(arg.kinds)} only{': ' + arg.note if arg.note else ''}")
-        return scenario
+        check_kinds(type(self).__name__, self.arguments, catalog().types[self.type_name], inputs)
+        return self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
 
     def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
         """Where mlsysim reads one argument through another (a fleet's datacenter when none is given), set ``inputs``
@@ -298,6 +297,7 @@ class Solver:
                 raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "
                                  f"{scenario.type.output(predicate).doc}")
         result = SolverResult(scenario)
+        check_fields(type(self).__name__, self.arguments, scenario, result._view)
         if any(values[a.name] for a in self.arguments if a.raises) and not scenario.planner.member(self.feasible):
             raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
                                    f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")

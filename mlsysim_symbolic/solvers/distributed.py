@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..units import Q_
-from .base import REQUIRED, Arg, Solver
+from .base import REQUIRED, TRANSFORMERS, Arg, Solver
 from .fleets import cluster_of, fabric_of
 
 
@@ -77,7 +77,9 @@ class DistributedModel(Solver):
     result_name = "DistributedResult"
     requires = ("layout_divides",)
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=TRANSFORMERS,
+            note="the port is mlsysim's transformer step (TP x PP x EP replicas, training memory, per-token work); "
+                 "its path for other workloads (one device's training roofline per replica, Engine.solve) is not ported"),
         Arg("fleet", REQUIRED, convert=fleet_inputs),
         Arg("batch_size", 1),
         Arg("precision", "fp16", lower=True),

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from ..units import Q_
-from .base import REQUIRED, Arg, Solver
+from .base import REQUIRED, WORKLOADS, Arg, Solver
 from .fleets import series_inputs
 
 
@@ -24,7 +24,7 @@ class CheckpointModel(Solver):
     type_name = "CheckpointModelScenario"
     result_name = "CheckpointResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=WORKLOADS),
         Arg("hardware", REQUIRED),
         Arg("optimizer", "adam", lower=True),
         Arg("checkpoint_interval_hours", 4.0),
@@ -90,7 +90,7 @@ class CompressionModel(Solver):
     type_name = "CompressionModelScenario"
     result_name = "CompressionResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=WORKLOADS),
         Arg("hardware", REQUIRED),
         Arg("method", "quantization"),
         Arg("target_bitwidth", 8),

@@ -19,7 +19,7 @@ import inspect
 from ..catalog import catalog
 from ..printing import type_equations
 from .applications import Applications
-from .base import REQUIRED, Arg, Solver
+from .base import REQUIRED, WORKLOADS, Arg, Solver
 
 
 def _cell(text: object) -> str:
@@ -38,6 +38,8 @@ def _binds(arg: Arg) -> str:
         return f"expanded into several inputs ({arg.convert.__doc__ or 'see the solver'})".split("\n")[0]
     if arg.indirect:
         return f"read by the solver ({arg.note})" if arg.note else "read by the solver"
+    if arg.kinds and set(arg.kinds) != set(WORKLOADS):   # the workload kinds it takes; others are refused by name
+        return f"input `{arg.input}`: {' or '.join(arg.kinds)} only ({arg.note})"
     return f"input `{arg.input}`"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..registry import workloads
-from .base import REQUIRED, TRANSFORMERS, Arg, Solver, SolverResult
+from .base import REQUIRED, TRANSFORMERS, WORKLOADS, Arg, Solver, SolverResult
 
 _TRAINING_ONLY = "mlsysim reads it only when is_training=True"
 
@@ -21,7 +21,7 @@ def _engine_arguments(training: bool) -> tuple[Arg, ...]:
     path ignores the training ones (as mlsysim does), the training path binds them."""
     ignored = not training
     return (
-        Arg("model", REQUIRED, to="workload"),
+        Arg("model", REQUIRED, to="workload", kinds=WORKLOADS),
         Arg("hardware", REQUIRED),
         Arg("batch_size", 1),
         Arg("precision", "fp16", lower=True),
@@ -98,7 +98,7 @@ class EfficiencyModel(Solver):
     type_name = "SoftwareEfficiencyScenario"
     result_name = "EfficiencyResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=WORKLOADS),
         Arg("hardware", REQUIRED),
         Arg("workload_type", "ffn"),
         Arg("use_flash_attention", False),

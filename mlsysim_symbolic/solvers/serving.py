@@ -32,6 +32,10 @@ from ..spec.kinds import checked
 from ..units import Q_
 from .base import REQUIRED, TRANSFORMERS, Arg, Solver
 
+#: Why serving takes transformers only.
+_KV_CACHE = ("its equations decode with a KV cache of layers x KV heads x head width per token (mlsysim's "
+             "get_kv_cache_size, which only its transformer workloads have)")
+
 
 class ServingModel(Solver):
     """mlsysim's ``ServingModel``: time to first token, inter-token latency and memory (a ``ServingResult``)."""
@@ -39,7 +43,7 @@ class ServingModel(Solver):
     type_name = "ServingScenario"
     result_name = "ServingResult"
     arguments = (
-        Arg("model", REQUIRED, to="workload"),
+        Arg("model", REQUIRED, to="workload", kinds=TRANSFORMERS, note=_KV_CACHE),
         Arg("hardware", REQUIRED),
         Arg("seq_len", REQUIRED),
         Arg("batch_size", 1),
@@ -87,7 +91,7 @@ class InferenceScalingModel(Solver):
     type_name = "InferenceScalingScenario"
     result_name = "InferenceScalingResult"
     arguments = (
-        Arg("model", REQUIRED),
+        Arg("model", REQUIRED, kinds=TRANSFORMERS, note=_KV_CACHE),
         Arg("hardware", REQUIRED),
         Arg("reasoning_steps", 8),
         Arg("context_length", 2048),

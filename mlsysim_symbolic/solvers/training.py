@@ -10,7 +10,7 @@ Eq(M_o, Piecewise((P_r*f_tr*o/d, z >= 1), (P_r*f_tr*o, True)))
 
 from __future__ import annotations
 
-from .base import REQUIRED, Arg, Solver
+from .base import REQUIRED, TRANSFORMERS, Arg, Solver
 
 
 class TrainingMemoryModel(Solver):
@@ -19,7 +19,9 @@ class TrainingMemoryModel(Solver):
     type_name = "TrainingMemoryBudgetScenario"
     result_name = "TrainingMemoryResult"
     arguments = (
-        Arg("model", REQUIRED, to="workload"),
+        Arg("model", REQUIRED, to="workload", kinds=(*TRANSFORMERS, "SSMWorkload", "EmbodiedWorkload"),
+            note="its activations are a transformer stack's (layers x hidden width, heads); mlsysim reads those fields "
+                 "of any workload class that has them, its SSM and embodied ones too"),
         Arg("hardware", REQUIRED),
         Arg("batch_size", REQUIRED),
         Arg("seq_len", 2048),

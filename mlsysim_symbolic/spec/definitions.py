@@ -59,6 +59,7 @@ class InputSpec:
     sub_type: Any = field(default=None, compare=False, repr=False)   # scenario inputs: that type, once built
     argument: bool = False                      # scenario inputs: given to each call of the outputs using it
     only_with: str | None = None                # quantity inputs: read only when this other input is set
+    kinds: tuple[str, ...] = ()                 # object inputs: the entry classes (mlsysim's) the equations describe
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

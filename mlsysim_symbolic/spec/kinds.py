@@ -28,7 +28,7 @@ import numpy as np
 import pint
 import sympy
 
-from ..errors import InputError, UnitError, UnknownNameError
+from ..errors import InputError, UnitError, UnknownNameError, WorkloadKindError
 from ..evaluate import compile_tree, to_base_factor
 from ..interop import from_mlsysim, grid_from_mlsysim
 from ..parse import parse_equation
@@ -240,13 +240,17 @@ class ObjectKind(InputKind):
         return workloads()
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
-        check_fields(raw, frozenset({"kind", "symbols", "default", "required", "meaning", "doc", "index"}))
+        check_fields(raw, frozenset({"kind", "symbols", "default", "required", "meaning", "doc", "index", "kinds"}))
         attributes: dict[str, Variable] = {}
         for sym_name, attr in (raw.get("symbols") or {}).items():
             attributes[sym_name] = self._attribute(sym_name, attr)
         index = str(raw.get("index", name)) if self.keyed else None
+        kinds = raw.get("kinds", [])
+        if not isinstance(kinds, list) or not all(isinstance(k, str) and k for k in kinds) or (kinds and self.keyed):
+            raise InputError(f"{name}: kinds must be a list of entry classes (mlsysim's, e.g. \"TransformerWorkload\") "
+                             f"of a single registry input, got {kinds!r}")
         return InputSpec(name, self.name, str(raw.get("meaning", "")), _required(raw), raw.get("default"),
-                         index=index, attributes=attributes, annotation=self.annotation)
+                         index=index, attributes=attributes, annotation=self.annotation, kinds=tuple(kinds))
 
     def _attribute(self, sym_name: str, attr: Any) -> Variable:
         attr = read_table(attr, f"symbol {sym_name}")
@@ -329,6 +333,11 @@ class ObjectKind(InputKind):
                 bound.scalars[var.symbol] = None
             return
         entry = self.entry(value, spec.name)
+        kind = getattr(entry, "kind", "") or None
+        if spec.kinds and kind not in spec.kinds:   # a CNN where the equations describe a transformer's KV cache
+            what = f"is a {kind}" if kind else "states no kind (give its mlsysim class as kind = ...)"
+            raise WorkloadKindError(f"{spec.name} {entry.key!r} {what}; this input takes {' or '.join(spec.kinds)} only"
+                                    + (f" ({spec.meaning})" if spec.meaning else ""))
         bound.values[spec.name] = entry
         bound.scalars.update(self.attributes(spec, entry, spec.name, bound.choices))
 

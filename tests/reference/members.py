@@ -109,6 +109,8 @@ def equal(ours: Any, theirs: Any, label: str, unit: str | None = None) -> int:
     if isinstance(theirs, (list, tuple)):
         assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
         return sum(equal(o, t, f"{label}[{i}]", unit) for i, (o, t) in enumerate(zip(ours, theirs)))
+    if isinstance(getattr(type(theirs), "model_fields", None), dict):   # a nested result (DistributedResult.node_profile)
+        return compare_fields(ours, theirs, label)
     if unit is not None:
         assert not hasattr(theirs, "units"), f"{label}: mlsysim returns a Quantity here; drop its implicit unit"
         theirs = Q_(float(theirs), unit)
@@ -270,6 +272,6 @@ def variant_equal(ours: Any, theirs: Any, label: str, skipped: frozenset[str] | 
 
 def compare_fields(ours: Any, theirs: Any, label: str) -> int:
     """Every field of mlsysim's result ``theirs`` (its prose ``constraint_trace`` apart) equal in our result, in
-    mlsysim's order (:func:`equal`); the number of values compared."""
+    mlsysim's order (:func:`equal`; a nested result field by field); the number of values compared."""
     assert ours.fields == tuple(f for f in type(theirs).model_fields if f != "constraint_trace"), label
     return sum(equal(getattr(ours, f), getattr(theirs, f), f"{label}.{f}") for f in ours.fields)

@@ -300,7 +300,7 @@ def test_a_draft_lacking_a_field_is_refused_by_name() -> None:
     with pytest.raises(AttributeError, match="get_kv_cache_size"):
         ref_solvers.ServingModel().solve(reference_entry("Models", "Language", "Llama3_70B"), reference_entry("Hardware", "Cloud", "H100"),
                                          seq_len=2048, draft_model=mlsysim.Models.Vision.ResNet50)
-    with pytest.raises(InputError, match="draft_model 'ResNet50' is a CNNWorkload; this path takes TransformerWorkload"):
+    with pytest.raises(InputError, match="draft_model 'ResNet50' is a CNNWorkload; ServingModel takes TransformerWorkload"):
         ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="ResNet50")
     with pytest.raises(MissingInputError, match="draft_model 'tiny' cannot be priced: it does not state draft_layers"):
         ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model={"parameters": "1e9 param", "name": "tiny", "kind": "TransformerWorkload"})

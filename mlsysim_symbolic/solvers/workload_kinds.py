@@ -1,0 +1,119 @@
+"""Which workloads a solver's equations describe: the kinds each workload argument declares, and the fields they read.
+
+Every argument of a solver that binds a workload declares ``kinds`` (:class:`~.base.Arg`): the classes of mlsysim
+0.3.0's workloads (an entry's ``kind``, mlsysim's class name) its type's equations describe.  A workload of another
+kind is refused by name (:class:`WorkloadKindError`: a CNN has no KV cache to serve), and an argument that binds a
+workload without declaring its kinds, or kinds its type's input does not take (the type declares them too where its
+equations describe some kinds only: ``kinds = [...]`` on the input in ``derivations/``, checked on every binding,
+solver or not), is a solver that cannot be used (:class:`UndeclaredKindsError`).  A workload
+of a declared kind that does not state a field its equations read (a model without ``layers`` given to training
+memory) is refused as well (:class:`WorkloadFieldError`), where the result would otherwise show ``None`` beside
+mlsysim's number.
+
+>>> from mlsysim_symbolic.solvers import ServingModel
+>>> ServingModel().solve("ResNet50", "H100", seq_len=2048)
+Traceback (most recent call last):
+...
+mlsysim_symbolic.errors.WorkloadKindError: ServingModel.solve(): model 'ResNet50' is a CNNWorkload; ServingModel takes TransformerWorkload or SparseTransformerWorkload only: ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..errors import WorkloadFieldError, WorkloadKindError
+from ..spec.definitions import ResultSpec
+from ..spec.kinds import kind_of
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+    from ..spec.types import ScenarioType
+    from .base import Arg
+
+#: The workload classes mlsysim treats as transformers (its ``TransformerWorkload`` and subclass).
+TRANSFORMERS: tuple[str, ...] = ("TransformerWorkload", "SparseTransformerWorkload")
+#: Every workload class of mlsysim 0.3.0 (``mlsysim.models.types``): a solver whose equations describe any workload.
+WORKLOADS: tuple[str, ...] = (*TRANSFORMERS, "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", "Workload")
+
+
+class UndeclaredKindsError(TypeError):
+    """A solver argument binds a workload input but declares no ``kinds`` (a programming error of the solver)."""
+
+
+def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterator[Arg]:
+    """The arguments that bind a workload input of the scenario type ``stype``; each must declare its kinds."""
+    for arg in arguments:
+        spec = stype.inputs.get(arg.input) if arg.input else None
+        if spec is not None and spec.kind == "workload":
+            yield arg
+
+
+def check_kinds(solver: str, arguments: Iterable[Arg], stype: ScenarioType, inputs: Mapping[str, Any]) -> None:
+    """Refuse a workload of ``inputs`` (the values a solve binds, before the scenario is built) whose kind its argument
+    does not declare.  Every workload argument must declare kinds, within those its type's input declares."""
+    for arg in workload_arguments(arguments, stype):
+        spec = stype.inputs[arg.input]   # type: ignore[index]
+        if not arg.kinds or (spec.kinds and set(arg.kinds) - set(spec.kinds)):
+            raise UndeclaredKindsError(f"{solver}: argument {arg.name} binds the workload input {arg.input!r} of "
+                                       f"{stype.name}, which takes {spec.kinds or 'any kind'}, but declares "
+                                       f"kinds {arg.kinds} (Arg(kinds=...), within the type's)")
+        value = inputs.get(arg.input)   # type: ignore[arg-type]
+        if value is None:
+            continue
+        entry = kind_of(spec).entry(value, arg.name)   # type: ignore[attr-defined]
+        kind = getattr(entry, "kind", None) or None
+        if kind not in arg.kinds:
+            what = f"is a {kind}" if kind else "states no kind (give its mlsysim class as kind = ...)"
+            raise WorkloadKindError(f"{solver}.solve(): {arg.name} {getattr(entry, 'key', entry)!r} {what}; "
+                                    f"{solver} takes {' or '.join(arg.kinds)} only"
+                                    + (f": {arg.note}" if arg.note else ""))
+
+
+def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, values: Any) -> None:
+    """Refuse a workload lacking a field that a result field needs (that field would be ``None``; mlsysim's is not).
+
+    ``values`` is the result view of ``scenario``; a field ``None`` by design (mlsysim's field set on one branch
+    only) or for an unset optional input of another kind is left as it is."""
+    planner = scenario.planner
+    missing: dict[sympy.Symbol, tuple[Arg, str]] = {}
+    for arg in workload_arguments(arguments, scenario.type):
+        if scenario.inputs.get(arg.input) is None:
+            continue
+        attributes = scenario.type.inputs[arg.input].attributes.values()
+        bound = planner.bound([v.symbol for v in attributes])
+        missing.update({v.symbol: (arg, v.extra["paths"][0]) for v in attributes if v.symbol not in bound})
+    if not missing:
+        return
+    needs: dict[tuple[str, str], list[str]] = {}
+    for label, output in _none_outputs(scenario, scenario.type.result, values, ""):
+        definitions = planner.definitions(output)
+        leaves = set().union(*(expr.free_symbols for _, expr in definitions)) - {sym for sym, _ in definitions}
+        for sym in sorted(leaves, key=str):
+            if sym in missing:
+                arg, field = missing[sym]
+                needs.setdefault((arg.name, field), []).append(label)
+    if needs:
+        (name, _), _ = next(iter(needs.items()))
+        entry = scenario.inputs[next(a for a in arguments if a.name == name).input]
+        which = "; ".join(f"{field} (for {', '.join(dict.fromkeys(labels))})" for (_, field), labels in needs.items())
+        raise WorkloadFieldError(f"{solver}.solve(): {name} {getattr(entry, 'key', entry)!r} ({getattr(entry, 'kind', '')}) "
+                                 f"does not state {which}, which {solver}'s equations read")
+
+
+def _none_outputs(scenario: Scenario, spec: ResultSpec | None, values: Any, prefix: str) -> Iterator[tuple[str, str]]:
+    """(field label, output) of each field of the view ``values`` that is ``None`` though outputs stand behind it
+    (not one mlsysim leaves ``None`` on a branch: ``offload_spill_bytes`` where the state fits)."""
+    if spec is None:
+        return
+    unset = dict(spec.unset_when)
+    views = dict(spec.views)
+    for field, source, name in spec.fields:
+        value = getattr(values, field)
+        if source == "view":
+            yield from _none_outputs(scenario, views[field], value, f"{prefix}{field}.")
+        elif value is None and source in ("output", "member") and not (field in unset and scenario.planner.member(unset[field])):
+            outputs = scenario.type.members[name][0] if source == "member" else (name,)
+            yield from ((f"{prefix}{field}", output) for output in outputs)
