@@ -40,6 +40,12 @@ class InfeasibleError(InputError):
     """An inverse question with no answer: no value of the input meets the target (the message says why)."""
 
 
+class FrozenEntryError(MlsysimSymbolicError, AttributeError, TypeError):
+    """An attempt to change a shared registry entry in place (an attribute or a field assigned or deleted): the
+    message names the entry and points to ``with_fields``, which gives a checked copy.  An ``AttributeError``
+    (as a frozen dataclass raises) and the ``TypeError`` a read-only mapping raises."""
+
+
 class DimensionError(MlsysimSymbolicError, ValueError):
     """An equation whose terms or result disagree in dimension."""
 

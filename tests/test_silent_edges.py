@@ -1,0 +1,74 @@
+"""Issue 28, round 2: no silent wrong number.  Each test here failed on the main branch it was written against
+(an edge a careless or hostile user reaches) and names the item of the issue it covers."""
+
+from __future__ import annotations
+
+import pytest
+
+from mlsysim_symbolic.errors import FrozenEntryError, InputError
+from mlsysim_symbolic.registry import (
+    Cluster,
+    Entry,
+    Fabric,
+    Grid,
+    Hardware,
+    Node,
+    Workload,
+    clusters,
+    fabrics,
+    grids,
+    hardware,
+    nodes,
+    workloads,
+)
+from mlsysim_symbolic.solvers import Hardware as HardwareNS
+from mlsysim_symbolic.solvers import ReliabilityModel, Systems
+
+mlsysim = pytest.importorskip("mlsysim")
+
+
+# ---------------------------------------------------------------------------- 1. registry entries are immutable
+REGISTRIES = [(workloads, "GPT2", "parameters", 1), (hardware, "H100", "memory_bandwidth", "1 GB/s"),
+              (grids, "Quebec", "pue", 2.0), (fabrics, "InfiniBand_NDR", "latency", "1 us"),
+              (nodes, "DGX_H100", "nics_per_node", 4), (clusters, "Research_256", "count", 64)]
+
+
+@pytest.mark.parametrize(("loader", "key", "name", "value"), REGISTRIES, ids=[r[1] for r in REGISTRIES])
+def test_registry_entry_refuses_assignment_and_deletion(loader, key, name, value) -> None:
+    entry = loader()[key]
+    before = entry.get(name)
+    for attempt in (lambda: setattr(entry, name, value), lambda: delattr(entry, name),
+                    lambda: entry.fields.__setitem__(name, value), lambda: entry.fields.pop(name),
+                    lambda: setattr(entry, "not_a_field", value)):
+        with pytest.raises(FrozenEntryError, match=rf"'{key}'.*with_fields"):
+            attempt()
+    assert loader()[key].get(name) == before
+
+
+def test_every_entry_class_has_checked_with_fields() -> None:
+    for cls in (Workload, Hardware, Grid, Fabric, Node, Cluster):
+        assert issubclass(cls, Entry) and callable(cls.with_fields)
+    # the copy is checked as the registry read checks an entry: a cluster of half a node is refused
+    with pytest.raises(InputError, match="count"):
+        clusters()["Research_256"].with_fields({"count": 0.5})
+    with pytest.raises(InputError, match="memory_bandwidth"):
+        hardware()["H100"].with_fields({"memory_bandwidth": "1 GB"})
+
+
+def test_mutation_attempt_leaves_solvers_alone_and_with_fields_changes_them() -> None:
+    research = Systems.Clusters.Research_256
+    with pytest.raises(FrozenEntryError):
+        research.count = 64
+    with pytest.raises(FrozenEntryError):
+        HardwareNS.Cloud.H100.memory_bandwidth = "1 GB/s"
+    with pytest.raises(FrozenEntryError):
+        Systems.Clusters.Research_256 = research.with_fields({"count": 64})   # would shadow the registry's entry
+    assert research.total_accelerators == 32 * 8
+    from mlsysim.solvers import ReliabilityModel as TheirReliability
+    from mlsysim.systems.registry import Clusters as C
+    theirs = TheirReliability().solve(C.Research_256, 100.0).fleet_mtbf.m_as("h")
+    ours = ReliabilityModel().solve("Research_256", job_duration_hours=100.0).fleet_mtbf.m_as("h")
+    assert ours == pytest.approx(theirs, rel=1e-12)
+    theirs64 = TheirReliability().solve(C.Research_256.model_copy(update={"count": 64}), 100.0).fleet_mtbf.m_as("h")
+    ours64 = ReliabilityModel().solve(research.with_fields({"count": 64}), job_duration_hours=100.0).fleet_mtbf.m_as("h")
+    assert ours64 == pytest.approx(theirs64, rel=1e-12) and ours64 == pytest.approx(ours / 2, rel=1e-12)
