@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlsysim_symbolic.errors import FrozenEntryError, InputError
+from mlsysim_symbolic.catalog import load_derivations
+from mlsysim_symbolic.errors import DerivationError, FrozenEntryError, InputError
 from mlsysim_symbolic.registry import (
     Cluster,
     Entry,
@@ -23,6 +24,7 @@ from mlsysim_symbolic.registry import (
 )
 from mlsysim_symbolic.solvers import Hardware as HardwareNS
 from mlsysim_symbolic.solvers import ReliabilityModel, Systems
+from mlsysim_symbolic.variables import Variable
 
 mlsysim = pytest.importorskip("mlsysim")
 
@@ -72,3 +74,33 @@ def test_mutation_attempt_leaves_solvers_alone_and_with_fields_changes_them() ->
     theirs64 = TheirReliability().solve(C.Research_256.model_copy(update={"count": 64}), 100.0).fleet_mtbf.m_as("h")
     ours64 = ReliabilityModel().solve(research.with_fields({"count": 64}), job_duration_hours=100.0).fleet_mtbf.m_as("h")
     assert ours64 == pytest.approx(theirs64, rel=1e-12) and ours64 == pytest.approx(ours / 2, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------- 2. a NaN bound of a domain
+def _one_input_file(tmp_path, domain: str):
+    path = tmp_path / "nan_domain.toml"
+    path.write_text(f"""[types.T.inputs.m]
+unit = "B"
+domain = "{domain}"
+[types.T.outputs.y]
+unit = "B"
+equation = "m"
+""", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("domain", ["(nan, nan)", "(0, nan)", "[nan, 1]", "(NaN, inf)", "(1, 1)"])
+def test_domain_with_nan_bound_refused_at_load_with_file_and_line(tmp_path, domain) -> None:
+    path = _one_input_file(tmp_path, domain)
+    with pytest.raises(DerivationError) as info:
+        load_derivations(path).check()
+    message = str(info.value)
+    assert str(path) in message and domain in message and ("NaN" in message or "empty" in message)
+    assert info.value.line is not None
+
+
+def test_domain_still_checks_values() -> None:
+    # (0, nan) used to accept -1; a sound domain refuses it
+    with pytest.raises(InputError):
+        Variable.make("m", unit="B", domain="(0, inf)").check(-1)
+    assert Variable.make("m", unit="B", domain="[1, 1]").check(1) == 1
