@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import pytest
+import sympy
 
 from mlsysim_symbolic.catalog import load_derivations
-from mlsysim_symbolic.errors import DerivationError, FrozenEntryError, InputError
+from mlsysim_symbolic.errors import DerivationError, EquationError, FrozenEntryError, InputError
+from mlsysim_symbolic.parse import parse_equation
 from mlsysim_symbolic.registry import (
     Cluster,
     Entry,
@@ -104,3 +106,27 @@ def test_domain_still_checks_values() -> None:
     with pytest.raises(InputError):
         Variable.make("m", unit="B", domain="(0, inf)").check(-1)
     assert Variable.make("m", unit="B", domain="[1, 1]").check(1) == 1
+
+
+# ---------------------------------------------------------------------------- 3. look-alike characters in equations
+LOOKALIKES = [("2 * \u017f", "U+017F LATIN SMALL LETTER LONG S", "s"),
+              ("\U0001d42c * 2", "U+1D42C MATHEMATICAL BOLD SMALL S", "s"),
+              ("\uff53 + 1", "U+FF53 FULLWIDTH LATIN SMALL LETTER S", "s"),
+              ("\u0455 / 2", "U+0455 CYRILLIC SMALL LETTER DZE", "s")]
+
+
+@pytest.mark.parametrize(("text", "codepoint", "looks"), LOOKALIKES, ids=[c[1] for c in LOOKALIKES])
+def test_lookalike_letter_refused_with_code_point(text, codepoint, looks) -> None:
+    s = sympy.Symbol("s", positive=True)
+    with pytest.raises(EquationError) as info:
+        parse_equation(text, {"s": s})
+    assert codepoint in str(info.value) and f"looks like {looks!r}" in str(info.value)
+
+
+def test_lookalike_refused_when_a_derivation_file_loads(tmp_path) -> None:
+    path = tmp_path / "lookalike.toml"
+    path.write_text('[types.T.inputs.s]\nunit = "B"\n[types.T.outputs.y]\nunit = "B"\nequation = "2 * \u017f"\n',
+                    encoding="utf-8")
+    with pytest.raises(DerivationError) as info:
+        load_derivations(path).check()
+    assert str(path) in str(info.value) and "U+017F" in str(info.value) and "'s'" in str(info.value)
