@@ -42,7 +42,16 @@ from . import __version__, paper
 from . import printing as latex
 from .catalog import Catalog, catalog, load_derivations
 from .docs import build_site, markdown_page, write_docs
-from .errors import DerivationError, InfeasibleError, InputError, MlsysimSymbolicError, UnknownNameError, closest
+from .errors import (
+    DerivationError,
+    FloatRangeError,
+    InfeasibleError,
+    InputError,
+    MissingInputError,
+    MlsysimSymbolicError,
+    UnknownNameError,
+    closest,
+)
 from .printing import LatexConfig, escape_text
 from .units import Q_, parse_quantity
 
@@ -419,15 +428,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 continue   # a method: evaluated when --arg gives its arguments
             try:
                 value = _method_value(s, name, given)
+            except MissingInputError:
+                continue   # needs an input this scenario does not set: not an output of it
+            except FloatRangeError as exc:
+                raise CliFailure(f"output {name!r} has no float64 value: {exc}") from None
             except InputError as exc:
                 raise CliError(f"--arg: {exc}") from None
-            except (MlsysimSymbolicError, TypeError):
-                continue
         else:
             try:
                 value = s.planner.member(name)
-            except (MlsysimSymbolicError, TypeError):
-                continue
+            except MissingInputError:
+                continue   # needs an input this scenario does not set: not an output of it
+            except MlsysimSymbolicError as exc:   # an overflow, a value out of range: never a row silently left out
+                raise CliFailure(f"output {name!r} has no value: {exc}") from None
         if model is not None and isinstance(value, dict) and model in value:
             value = {model: value[model]}
         values[name] = value

@@ -36,6 +36,11 @@ class UnexpectedNameError(UnknownNameError, TypeError):
     Python raises for an unexpected argument (so ``except TypeError`` keeps working)."""
 
 
+class FloatRangeError(InputError):
+    """A result outside float64 at the given inputs: an overflow, a NaN, or an underflow to zero (or a subnormal)
+    where the exact value is not zero.  The message names the output and the inputs that took it there."""
+
+
 class InfeasibleError(InputError):
     """An inverse question with no answer: no value of the input meets the target (the message says why)."""
 

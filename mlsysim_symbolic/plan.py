@@ -32,7 +32,7 @@ import sympy
 
 from . import reductions
 from .dimensions import unit_of
-from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
@@ -669,7 +669,7 @@ class Planner:
         where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
         return InputError(f"{where} has no value{shown}: {exc}")
 
-    def not_finite(self, output: str, keys: tuple[Any, ...], value: Any, plan: Plan, args: tuple[Any, ...]) -> InputError:
+    def not_finite(self, output: str, keys: tuple[Any, ...], value: Any, plan: Plan, args: tuple[Any, ...]) -> FloatRangeError:
         """The error for a result beyond float64 (or NaN): names the output and the inputs that took it there."""
         parts = []
         for sym, base in zip(plan.args, args):
@@ -677,7 +677,7 @@ class Planner:
             parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
         where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
         what = "is not a number" if value != value else "overflows float64"
-        return InputError(f"{where} {what} at {', '.join(parts)}")
+        return FloatRangeError(f"{where} {what} at {', '.join(parts)}")
 
     def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
         """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""

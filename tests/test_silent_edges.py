@@ -7,6 +7,7 @@ import pytest
 import sympy
 
 from mlsysim_symbolic.catalog import load_derivations
+from mlsysim_symbolic.cli import main as cli_main
 from mlsysim_symbolic.errors import DerivationError, EquationError, FrozenEntryError, InputError
 from mlsysim_symbolic.parse import parse_equation
 from mlsysim_symbolic.registry import (
@@ -130,3 +131,20 @@ def test_lookalike_refused_when_a_derivation_file_loads(tmp_path) -> None:
     with pytest.raises(DerivationError) as info:
         load_derivations(path).check()
     assert str(path) in str(info.value) and "U+017F" in str(info.value) and "'s'" in str(info.value)
+
+
+# ---------------------------------------------------------------------------- 4. the CLI never exits 0 with a value missing
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["table", "json"])
+def test_cli_eval_overflow_is_a_failure_naming_the_output(capsys, json_flag) -> None:
+    # per_batch = batch_size * parameters * bytes_per_param: 1e300 * 1.5e9 * 4 B is beyond float64 (~1.8e308)
+    code = cli_main(["eval", "DpSgdPerExampleGradients", "--set", "batch_size=1e300", *json_flag])
+    out, err = capsys.readouterr()
+    assert code != 0
+    assert "per_batch" in err and "overflows float64" in err and "batch_size = 1e+300" in err
+    assert "Traceback" not in err
+
+
+def test_cli_eval_still_leaves_out_outputs_whose_inputs_are_not_set(capsys) -> None:
+    # Cifar100Curriculum sets no warmup_epochs: warmup_samples is not an output of it (not a missing value)
+    assert cli_main(["eval", "Cifar100Curriculum"]) == 0
+    assert "warmup_samples" not in capsys.readouterr().out
