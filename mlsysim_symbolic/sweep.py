@@ -28,7 +28,7 @@ import sympy
 from .errors import InputError, UnitError
 from .plan import Analysable, placeholder, scale
 from .plots import format_value, plot_sweep, readable
-from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
+from .units import Q_, convert, from_base, make_quantity, output_bound, parse_quantity, to_base
 from .variables import Variable
 
 DEFAULT_CHUNK = 1 << 20
@@ -453,16 +453,9 @@ def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "m
     if reduce == "feasible":
         if limit is None:
             raise InputError("reduce='feasible' needs a limit, e.g. limit='80 GB'")
-        q = parse_quantity(limit, name="limit") if isinstance(limit, str) else limit
-        if isinstance(q, pint.Quantity):
-            if q.dimensionality != plan.unit.dimensionality:
-                raise UnitError(f"limit: expected a quantity in {plan.unit:~C}, got {q:~C}")
-            limit_value = q.to(plan.unit).magnitude
-        else:
-            limit_value = q
-        if isinstance(limit_value, bool) or not isinstance(limit_value, (int, float)) or not math.isfinite(limit_value):
-            raise InputError(f"limit: expected a finite quantity such as '80 GB', got {limit!r}")
-        limit_value = float(limit_value)
+        limit_value = float(output_bound(limit, plan.unit, output=output, name="limit").to(plan.unit).magnitude)
+        if not math.isfinite(limit_value):
+            raise InputError(f"limit: {limit} is beyond float64 in {plan.unit:~C}")
     if backend == "dask":
         return _reduce_dask(plan, base, shown, names, shape, reduce, limit_value, sense, chunk)
     best = None

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from mlsysim_symbolic import Scenarios
 from mlsysim_symbolic.catalog import load_derivations
 from mlsysim_symbolic.cli import main as cli_main
-from mlsysim_symbolic.errors import DerivationError, EquationError, FrozenEntryError, InputError
+from mlsysim_symbolic.errors import DerivationError, EquationError, FrozenEntryError, InputError, UnitError
 from mlsysim_symbolic.parse import parse_equation
 from mlsysim_symbolic.registry import (
     Cluster,
@@ -26,7 +27,7 @@ from mlsysim_symbolic.registry import (
     workloads,
 )
 from mlsysim_symbolic.solvers import Hardware as HardwareNS
-from mlsysim_symbolic.solvers import ReliabilityModel, Systems
+from mlsysim_symbolic.solvers import ReliabilityModel, ServingModel, Systems
 from mlsysim_symbolic.variables import Variable
 
 mlsysim = pytest.importorskip("mlsysim")
@@ -148,3 +149,31 @@ def test_cli_eval_still_leaves_out_outputs_whose_inputs_are_not_set(capsys) -> N
     # Cifar100Curriculum sets no warmup_epochs: warmup_samples is not an output of it (not a missing value)
     assert cli_main(["eval", "Cifar100Curriculum"]) == 0
     assert "warmup_samples" not in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------- 5. a bare number for an output with a unit
+def test_bare_number_target_or_limit_refused_for_an_output_with_a_unit() -> None:
+    s = Scenarios.DpSgdPerExampleGradients
+    for call in (lambda: s.solve("per_batch", "batch_size", 80, "GPT-2"),
+                 lambda: s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit=80, batch_size=range(1, 65))):
+        with pytest.raises(UnitError, match=r"per_batch is in B \(bytes\).*'80 B'"):
+            call()
+    # with a unit: GPT-2 in fp32 holds 1.5e9 x 4 B = 6 GB per sample, so 80 GB holds 13 samples (80 / 6 = 13.3)
+    assert s.solve("per_batch", "batch_size", "80 GB", "GPT-2").value == 13
+    assert s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit="80 GB", batch_size=range(1, 65)).feasible == 13
+
+
+def test_solver_result_target_needs_a_unit_and_a_dimensionless_one_does_not() -> None:
+    from mlsysim.hardware.registry import Hardware as H
+    from mlsysim.models.registry import Models as M
+    from mlsysim.solvers import ServingModel as TheirServing
+
+    r = ServingModel().solve("Llama3_8B", "H100", seq_len=2048)
+    with pytest.raises(UnitError, match="ttft"):
+        r.solve("ttft", "seq_len", 0.1)      # was read as 0.1 ms
+    longest = r.solve("ttft", "seq_len", "0.1 s").value
+    ttft = [TheirServing().solve(M.Language.Llama3_8B, H.Cloud.H100, seq_len=n).ttft.m_as("s") for n in (longest, longest + 1)]
+    assert ttft[0] <= 0.1 < ttft[1]
+    most = r.solve("memory_utilization", "seq_len", 0.5).value   # dimensionless: a bare number is the value itself
+    share = [TheirServing().solve(M.Language.Llama3_8B, H.Cloud.H100, seq_len=n).memory_utilization for n in (most, most + 1)]
+    assert share[0] <= 0.5 < share[1]
