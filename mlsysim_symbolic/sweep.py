@@ -19,15 +19,16 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape as html_escape
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pint
 import sympy
 
-from .errors import InputError, UnitError
+from .errors import FloatRangeError, InputError, UnitError
 from .plan import Analysable, placeholder, scale
 from .plots import format_value, plot_sweep, readable
+from .underflow import TINY, lost_to_zero
 from .units import Q_, convert, from_base, make_quantity, output_bound, parse_quantity, to_base
 from .variables import Variable
 
@@ -47,9 +48,35 @@ class VectorPlan:
     unit: pint.Unit
     args: tuple[sympy.Symbol, ...]
     divisor: float = 1
+    tree: Any = None                     # () -> the output's tree over ``args`` (read only to check an underflow)
 
     def __call__(self, **base_values: Any) -> Any:
-        """Magnitudes of the output in its declared unit; inputs given in base units."""
+        """Magnitudes of the output in its declared unit; inputs given in base units (an underflow refused)."""
+        out = self._values(**base_values)
+        floating = out.dtype.kind == "f" if isinstance(out, np.ndarray) else isinstance(out, float)
+        if self.tree is not None and floating:
+            self._check_underflow(out, base_values)
+        return out
+
+    #: Zero or subnormal points re-evaluated exactly per call (the first ones; beyond them the check samples).
+    UNDERFLOW_CHECKS: ClassVar[int] = 256
+
+    def _check_underflow(self, out: Any, base_values: dict[str, Any]) -> None:
+        tiny = np.abs(out) < TINY
+        if not np.any(tiny):
+            return
+        shape = np.shape(out)
+        for flat in np.flatnonzero(tiny)[: self.UNDERFLOW_CHECKS]:
+            at = np.unravel_index(int(flat), shape) if shape else ()
+            args = list(self.base)
+            for name, value in base_values.items():
+                args[self.positions[name]] = float(np.broadcast_to(value, shape)[at]) if shape else float(np.ravel(value)[0])
+            if lost_to_zero(self.tree(), self.args, args, float(np.asarray(out)[at])):
+                shown = ", ".join(f"{n} = {args[self.positions[n]]:g}" for n in base_values)
+                raise FloatRangeError(f"{self.output} underflows float64 to {float(np.asarray(out)[at]):g} where its exact "
+                                      f"value is not zero{' at ' + shown + ' (base units)' if shown else ''}")
+
+    def _values(self, **base_values: Any) -> Any:
         args = list(self.base)
         for name, value in base_values.items():
             args[self.positions[name]] = value
@@ -108,7 +135,8 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
         variables[name] = var
     varying = frozenset(plan.args[i] for i in positions.values())
     function = planner.compiled(plan, varying=varying)
-    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor)
+    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.unit, plan.args, plan.divisor,
+                      (lambda: plan.expr) if plan.output.kind == "quantity" or numeric else None)
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:

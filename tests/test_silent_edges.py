@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import sympy
 
 from mlsysim_symbolic import Scenarios
+from mlsysim_symbolic import solvers as ours_solvers
 from mlsysim_symbolic.catalog import load_derivations
 from mlsysim_symbolic.cli import main as cli_main
-from mlsysim_symbolic.errors import DerivationError, EquationError, FrozenEntryError, InputError, UnitError
+from mlsysim_symbolic.errors import DerivationError, EquationError, FloatRangeError, FrozenEntryError, InputError, UnitError
 from mlsysim_symbolic.parse import parse_equation
 from mlsysim_symbolic.registry import (
     Cluster,
@@ -177,3 +180,78 @@ def test_solver_result_target_needs_a_unit_and_a_dimensionless_one_does_not() ->
     most = r.solve("memory_utilization", "seq_len", 0.5).value   # dimensionless: a bare number is the value itself
     share = [TheirServing().solve(M.Language.Llama3_8B, H.Cloud.H100, seq_len=n).memory_utilization for n in (most, most + 1)]
     assert share[0] <= 0.5 < share[1]
+
+
+# ---------------------------------------------------------------------------- 6. unknown option names
+@pytest.mark.parametrize("name", ["bogus", " adam", "adam ", "adafactor"])
+@pytest.mark.parametrize("solver", ["CheckpointModel", "TrainingMemoryModel"])
+def test_unknown_optimizer_refused_by_name_listing_known(solver, name) -> None:
+    extra = {"batch_size": 8} if solver == "TrainingMemoryModel" else {}
+    with pytest.raises(InputError, match=r"optimizer=.*not a known optimizer.*Known: 'adam', 'adamw', 'none', 'sgd'"):
+        getattr(ours_solvers, solver)().solve("Llama3_8B", "H100", optimizer=name, **extra)
+
+
+@pytest.mark.parametrize("name", ["adam", "ADAM", "adamw", "sgd", "none"])
+def test_known_optimizers_priced_as_mlsysim_prices_them(name) -> None:
+    from mlsysim.hardware.registry import Hardware as H
+    from mlsysim.models.registry import Models as M
+    from mlsysim.solvers import CheckpointModel as TheirCheckpoint
+
+    theirs = TheirCheckpoint().solve(M.Language.Llama3_8B, H.Cloud.H100, optimizer=name).checkpoint_size.m_as("GB")
+    ours = ours_solvers.CheckpointModel().solve("Llama3_8B", "H100", optimizer=name).checkpoint_size.m_as("GB")
+    assert ours == pytest.approx(theirs, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------- 7. underflow is reported as overflow is
+UNDERFLOW_TYPES = """
+[types.U.inputs.a]
+unit = "1"
+domain = "[0, inf)"
+[types.U.inputs.m]
+unit = "B"
+[types.U.outputs.decay]
+unit = "1"
+equation = "exp(-a)"
+[types.U.outputs.clipped]
+unit = "1"
+equation = "max(0, 1 - a)"
+[types.U.outputs.scaled]
+unit = "GB"
+equation = "m * exp(-a)"
+[types.U.outputs.product]
+unit = "1"
+equation = "a * m / m"
+"""
+
+
+@pytest.fixture
+def underflow_type(tmp_path):
+    path = tmp_path / "underflow.toml"
+    path.write_text(UNDERFLOW_TYPES, encoding="utf-8")
+    return load_derivations(path).type_class("U")
+
+
+def test_underflow_to_zero_is_a_named_error(underflow_type) -> None:
+    s = underflow_type(a=1000, m="1 B")
+    with pytest.raises(FloatRangeError, match=r"U\.decay underflows float64.*a = 1000"):
+        _ = s.decay                               # exp(-1000) ~ 5.1e-435: below float64's smallest subnormal
+    with pytest.raises(FloatRangeError, match=r"U\.scaled underflows"):
+        _ = underflow_type(a=705, m="1 B").scaled  # exp(-705) B ~ 4e-307 B = 4e-316 GB: a subnormal in the declared unit
+    assert underflow_type(a=700, m="1 B").decay.magnitude == pytest.approx(math.exp(-700), rel=1e-12)   # normal: stands
+
+
+def test_true_zeros_stand(underflow_type) -> None:
+    s = underflow_type(a=2, m="1 B")
+    assert s.clipped.magnitude == 0.0             # max(0, 1 - 2) is exactly 0
+    assert underflow_type(a=0, m="1 B").product.magnitude == 0.0   # an input that is 0
+
+
+def test_underflow_in_a_sweep_is_a_named_error_and_true_zeros_stand(underflow_type) -> None:
+    s = underflow_type(a=1, m="1 B")
+    values = s.sweep("decay", a=[1, 2, 700]).values.magnitude
+    assert values == pytest.approx([math.exp(-1), math.exp(-2), math.exp(-700)], rel=1e-12)
+    with pytest.raises(FloatRangeError, match="decay underflows float64.*a = 1000"):
+        s.sweep("decay", a=[1, 2, 1000])
+    with pytest.raises(FloatRangeError, match="decay underflows"):
+        s.reduce_sweep("decay", reduce="min", a=range(990, 1010))
+    assert list(s.sweep("clipped", a=[0.5, 2, 3]).values.magnitude) == [0.5, 0.0, 0.0]
