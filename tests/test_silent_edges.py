@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import sympy
 
@@ -255,3 +256,28 @@ def test_underflow_in_a_sweep_is_a_named_error_and_true_zeros_stand(underflow_ty
     with pytest.raises(FloatRangeError, match="decay underflows"):
         s.reduce_sweep("decay", reduce="min", a=range(990, 1010))
     assert list(s.sweep("clipped", a=[0.5, 2, 3]).values.magnitude) == [0.5, 0.0, 0.0]
+
+
+# ---------------------------------------------------------------------------- 8. size guards before allocating
+def test_huge_sweeps_refused_by_size_before_allocating() -> None:
+    s = Scenarios.DpSgdPerExampleGradients
+    with pytest.raises(InputError, match=r"100,000 x 100,000 = 1e\+10 points needs about 160 GB.*max_bytes"):
+        s.sweep("per_batch", "GPT-2", batch_size=range(1, 100_001), bytes_per_param=np.arange(1, 100_001))
+    # 3e4 x 3e4 = 9e8 points x 16 B = 14.4 GB (the case that took 13.8 GB)
+    with pytest.raises(InputError, match=r"30,000 x 30,000 = 9e\+08 points needs about 14.4 GB"):
+        s.sweep("per_batch", "GPT-2", batch_size=range(1, 30_001), bytes_per_param=np.arange(1, 30_001))
+    with pytest.raises(InputError, match=r"100,000 x 100,000 = 1e\+10 points is more than max_points=1,000,000,000"):
+        s.reduce_sweep("per_batch", "GPT-2", reduce="max", batch_size=range(1, 100_001), bytes_per_param=np.arange(1, 100_001))
+
+
+def test_size_limits_are_the_callers_to_raise() -> None:
+    s = Scenarios.DpSgdPerExampleGradients
+    axes = {"batch_size": range(1, 1001), "bytes_per_param": np.arange(1, 1001)}   # 1e6 points: 16 MB
+    with pytest.raises(InputError, match=r"max_bytes=1000000"):
+        s.sweep("per_batch", "GPT-2", max_bytes=1_000_000, **axes)
+    grid = s.sweep("per_batch", "GPT-2", **axes).values.to("B").magnitude
+    assert grid.shape == (1000, 1000) and grid[9, 3] == 10 * 4 * 1.5e9   # batch 10 at 4 B/param: 10 x 4 x 1.5e9 B
+    with pytest.raises(InputError, match="max_points=999,999"):
+        s.reduce_sweep("per_batch", "GPT-2", reduce="max", max_points=999_999, **axes)
+    top = s.reduce_sweep("per_batch", "GPT-2", reduce="max", max_points=1_000_000, **axes)
+    assert top.value.to("B").magnitude == 1000 * 1000 * 1.5e9
