@@ -638,7 +638,16 @@ def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str,
     if reduce == "feasible":
         result.limit, result.sense = Q_(limit_value, plan.unit), sense
         ok = y <= limit_value if sense == "<=" else y >= limit_value
-        result.value = result.feasible = int(ok.sum().compute())
+        import dask
+
+        lows = [da.where(ok, b, np.inf).min() for b in bcast]    # each input's feasible range, as the numpy path gives
+        highs = [da.where(ok, b, -np.inf).max() for b in bcast]
+        count, lo, hi = dask.compute(ok.sum(), lows, highs)
+        result.value = result.feasible = int(count)
+        if result.feasible:
+            for name, low, high in zip(names, lo, hi):
+                unit = plan.variables[name].unit
+                result.bounds[name] = (Q_(from_base(float(low), unit), unit), Q_(from_base(float(high), unit), unit))
         return result
     flat = y.ravel()
     j = int((flat.argmin() if reduce in ("min", "argmin") else flat.argmax()).compute())

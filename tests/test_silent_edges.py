@@ -281,3 +281,22 @@ def test_size_limits_are_the_callers_to_raise() -> None:
         s.reduce_sweep("per_batch", "GPT-2", reduce="max", max_points=999_999, **axes)
     top = s.reduce_sweep("per_batch", "GPT-2", reduce="max", max_points=1_000_000, **axes)
     assert top.value.to("B").magnitude == 1000 * 1000 * 1.5e9
+
+
+# ---------------------------------------------------------------------------- 9. dask and numpy give one answer
+@pytest.mark.parametrize("backend", ["numpy", "dask"])
+def test_feasible_region_same_on_both_backends(backend) -> None:
+    pytest.importorskip("dask")
+    s = Scenarios.DpSgdPerExampleGradients
+    r = s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit="80 GB", batch_size=range(1, 1025),
+                       backend=backend)
+    # GPT-2 in fp32: 6 GB a sample, so batches 1 .. 13 fit under 80 GB (13 x 6 = 78, 14 x 6 = 84)
+    assert r.feasible == 13
+    low, high = r.bounds["batch_size"]
+    assert (low.magnitude, high.magnitude) == (1, 13) and str(low.units) == "sample"
+    two = s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit="80 GB", batch_size=range(1, 65),
+                         bytes_per_param=["2 B/param", "4 B/param"], backend=backend, chunk=16)
+    # at 2 B/param 3 GB a sample: 1 .. 26 fit; at 4 B/param 1 .. 13: 39 points, batch 1 .. 26, width 2 .. 4 B/param
+    assert two.feasible == 26 + 13
+    assert [q.magnitude for q in two.bounds["batch_size"]] == [1, 26]
+    assert [q.to("B/param").magnitude for q in two.bounds["bytes_per_param"]] == [2, 4]
