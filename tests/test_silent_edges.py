@@ -300,3 +300,28 @@ def test_feasible_region_same_on_both_backends(backend) -> None:
     assert two.feasible == 26 + 13
     assert [q.magnitude for q in two.bounds["batch_size"]] == [1, 26]
     assert [q.to("B/param").magnitude for q in two.bounds["bytes_per_param"]] == [2, 4]
+
+
+# ---------------------------------------------------------------------------- 10. the CLI finds every name Scenarios finds
+def test_cli_shows_and_evaluates_application_scenarios(capsys) -> None:
+    from mlsysim_symbolic.solvers import Applications
+
+    assert len(Applications) == 13
+    assert Scenarios.KeywordSpotting is Applications.KeywordSpotting
+    assert cli_main(["show", "KeywordSpotting"]) == 0
+    out = capsys.readouterr().out
+    # DS-CNN on an ESP32-S3: mlsysim's evaluation of the same scenario gives the levels' statuses and summaries
+    theirs = mlsysim.Scenarios.KeywordSpotting.evaluate()
+    for level in (theirs.feasibility, theirs.performance):
+        assert f"{level.status}" in out and level.summary.split("(")[0].strip() in out
+    assert "Latency: 81.01 ms (Target: 30 ms)" in out and "FAIL" in out
+    for name in Applications:
+        assert cli_main(["eval", name, "--json"]) == 0, name
+        assert f'"scenario": "{name}"' in capsys.readouterr().out
+
+
+def test_cli_application_names_in_other_commands_are_refused_by_what_they_are(capsys) -> None:
+    for argv in (["latex", "KeywordSpotting"], ["sensitivity", "KeywordSpotting", "latency"],
+                 ["solve", "KeywordSpotting", "latency", "batch_size", "10 ms"]):
+        assert cli_main(argv) == 2
+        assert "application scenario" in capsys.readouterr().err
