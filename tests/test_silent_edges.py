@@ -325,3 +325,47 @@ def test_cli_application_names_in_other_commands_are_refused_by_what_they_are(ca
                  ["solve", "KeywordSpotting", "latency", "batch_size", "10 ms"]):
         assert cli_main(argv) == 2
         assert "application scenario" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------- 11. None is not the default
+NONE_CALLS = [("SingleNodeModel", ("ResNet50", "A100"), {}, "batch_size"),
+              ("SingleNodeModel", ("ResNet50", "A100"), {}, "precision"),
+              ("ServingModel", ("Llama3_8B", "H100"), {"seq_len": 2048}, "batch_size"),
+              ("ServingModel", ("Llama3_8B", "H100"), {"seq_len": 2048}, "precision"),
+              ("TrainingMemoryModel", ("Llama3_8B", "H100"), {"batch_size": 8}, "precision"),
+              ("TrainingMemoryModel", ("Llama3_8B", "H100"), {}, "batch_size"),
+              ("InferenceScalingModel", ("Llama3_8B", "H100"), {}, "precision"),
+              ("SensitivitySolver", ("Llama3_8B", "H100"), {}, "precision"),
+              ("CheckpointModel", ("Llama3_8B", "H100"), {}, "optimizer")]
+
+
+def _theirs(solver: str, args: tuple, kwargs: dict):
+    from mlsysim.hardware.registry import Hardware as H
+    from mlsysim.models.registry import Models as M
+    from mlsysim.solvers import __dict__ as their_solvers
+
+    model = {"ResNet50": M.Vision.ResNet50, "Llama3_8B": M.Language.Llama3_8B}[args[0]]
+    device = {"A100": H.Cloud.A100, "H100": H.Cloud.H100}[args[1]]
+    return lambda: their_solvers[solver]().solve(model, device, **kwargs)
+
+
+@pytest.mark.parametrize(("solver", "args", "kwargs", "name"), NONE_CALLS, ids=[f"{c[0]}.{c[3]}" for c in NONE_CALLS])
+def test_none_refused_by_name_where_mlsysim_raises(solver, args, kwargs, name) -> None:
+    call = {**kwargs, name: None}
+    if name == "batch_size" and solver == "TrainingMemoryModel":
+        call = {name: None}
+    with pytest.raises(Exception):   # noqa: B017 - mlsysim's own TypeError/AttributeError: the fact carried over
+        _theirs(solver, args, call)()
+    with pytest.raises(InputError, match=rf"{solver}\.solve\(\): {name}=None"):
+        getattr(ours_solvers, solver)().solve(*args, **call)
+
+
+def test_none_where_mlsysim_accepts_it_gives_mlsysims_number() -> None:
+    # mlsysim reads sequence_parallel=None as false (``if sequence_parallel:``): with tp_size 8 that changes the
+    # activations, so None must not silently be our default (True)
+    call = {"batch_size": 8, "tp_size": 8, "sequence_parallel": None}
+    theirs = _theirs("TrainingMemoryModel", ("Llama3_8B", "H100"), call)()
+    ours = ours_solvers.TrainingMemoryModel().solve("Llama3_8B", "H100", **call)
+    assert ours.activations.m_as("GB") == pytest.approx(theirs.activations.m_as("GB"), rel=1e-12)
+    on = ours_solvers.TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, tp_size=8)
+    assert on.activations != ours.activations

@@ -35,6 +35,12 @@ from ..scenario import Scenario
 
 #: The default of an argument mlsysim requires.
 REQUIRED = inspect.Parameter.empty
+#: ``Arg.none`` markers: ``None`` is refused (mlsysim raises for it), or read as the argument's default (mlsysim
+#: accepts it and gives the default's result).  Any other ``none`` is the value ``None`` stands for (mlsysim's
+#: ``if sequence_parallel:`` reads None as False).
+NONE_REFUSED = "<None refused>"
+NONE_IS_DEFAULT = "<None is the default>"
+
 #: The workload classes mlsysim treats as transformers (its ``TransformerWorkload`` and subclass).
 TRANSFORMERS = ("TransformerWorkload", "SparseTransformerWorkload")
 
@@ -57,6 +63,9 @@ class Arg:
 
     A text value of an argument bound to a choice input must be one of the input's options or an alias: any other
     name (``"bogus"``, ``" adam"``) is refused by name, listing the known ones, never read as a fallback option.
+
+    ``None`` for an argument whose default is not None is refused by name where mlsysim raises for it (``none``
+    :data:`NONE_REFUSED`, the default); ``none`` says otherwise where mlsysim accepts it.
     """
 
     name: str
@@ -71,6 +80,7 @@ class Arg:
     convert: Callable[[Any], Mapping[str, Any]] | None = None
     indirect: bool = False
     aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    none: Any = NONE_REFUSED
 
     @property
     def input(self) -> str | None:
@@ -256,6 +266,13 @@ class Solver:
                     raise InputError(f"{type(self).__name__}.solve(): {arg.name}={value!r} is not ported "
                                      f"(only the default {arg.default!r}): {arg.note}")
                 continue
+            if value is None and arg.default is not None and not (arg.ignored or arg.raises):
+                if arg.none == NONE_REFUSED:
+                    default = "required" if arg.default is REQUIRED else f"default {arg.default!r}"
+                    raise InputError(f"{type(self).__name__}.solve(): {arg.name}=None is not a value here (mlsysim raises "
+                                     f"for it, or reads it on a path not ported); give a value ({default})")
+                value = None if arg.none == NONE_IS_DEFAULT else arg.none
+                values[arg.name] = value
             if arg.input is None or value is None:
                 continue
             if arg.lower and isinstance(value, str):

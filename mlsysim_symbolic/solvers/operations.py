@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from ..units import Q_
-from .base import REQUIRED, Arg, Solver
+from .base import NONE_IS_DEFAULT, REQUIRED, Arg, Solver
 from .fleets import series_inputs
 
 
@@ -92,6 +92,6 @@ class CompressionModel(Solver):
         Arg("method", "quantization"),
         Arg("target_bitwidth", 8),
         Arg("sparsity", 0.0),
-        Arg("sparsity_type", "unstructured"),
+        Arg("sparsity_type", "unstructured", none=NONE_IS_DEFAULT),   # mlsysim gives the default's result
         Arg("baseline_precision", "fp32", lower=True),
     )
