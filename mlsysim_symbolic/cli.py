@@ -42,7 +42,16 @@ from . import __version__, paper
 from . import printing as latex
 from .catalog import Catalog, catalog, load_derivations
 from .docs import build_site, markdown_page, write_docs
-from .errors import DerivationError, InfeasibleError, InputError, MlsysimSymbolicError, UnknownNameError, closest
+from .errors import (
+    DerivationError,
+    FloatRangeError,
+    InfeasibleError,
+    InputError,
+    MissingInputError,
+    MlsysimSymbolicError,
+    UnknownNameError,
+    closest,
+)
 from .printing import LatexConfig, escape_text
 from .units import Q_, parse_quantity
 
@@ -72,12 +81,70 @@ def _one_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+def _application(name: str) -> Any:
+    """The application scenario (mlsysim's ``Scenario``, registered on ``Scenarios`` by the solvers layer) of that
+    name, or None: the CLI finds every name ``Scenarios`` finds."""
+    if name in _catalog().declared:
+        return None
+    from .catalog import Scenarios
+    from .solvers import Application  # registers the application scenarios on Scenarios
+
+    try:
+        found = Scenarios[name]
+    except (UnknownNameError, KeyError):
+        return None
+    return found if isinstance(found, Application) else None
+
+
 def _scenario(name: str) -> Any:
     cat = _catalog()
     if name not in cat.declared:
-        hint = closest(name, list(cat.declared), n=5)
+        if _application(name) is not None:
+            raise CliError(f"NAME: {name!r} is an application scenario (mlsysim's Scenario: a workload on a system, "
+                           f"evaluated in three levels), not a scenario of outputs; '{PROG} show {name}' and "
+                           f"'{PROG} eval {name}' give its evaluation")
+        from .solvers import Applications
+
+        hint = closest(name, [*cat.declared, *cat.info, *Applications], n=5)
         raise CliError(f"NAME: unknown scenario {name!r}" + (f"; closest: {', '.join(hint)}" if hint else "") + f" (see '{PROG} list')")
     return cat.scenario(name)
+
+
+def _application_page(name: str, app: Any, *, as_json: bool = False) -> int:
+    """``show``/``eval`` of an application scenario: its workload, system and constraints, and its evaluation's
+    three levels (mlsysim's ``Scenario.evaluate()`` at batch 1, fp16), each level's status, summary and metrics."""
+    try:
+        evaluation = app.evaluate()
+    except MlsysimSymbolicError as exc:
+        raise CliFailure(f"{name}: the evaluation has no value: {exc}") from None
+    system = app.resolved_system
+    facts = {"workload": getattr(app.workload, "key", app.workload), "system": getattr(system, "key", app.system),
+             "distributed": app.is_distributed, "sla_latency": app.sla_latency, "data_rate": app.data_rate,
+             "power_budget": app.power_budget, "target_accuracy": app.target_accuracy}
+    if as_json:
+        _print_json({"scenario": name, "application": True, "name": app.name, "description": app.description,
+                     **{k: _quantity_json(v) if hasattr(v, "units") else v for k, v in facts.items()},
+                     "evaluation": {level.level_name: {"status": level.status, "summary": level.summary,
+                                                       "metrics": _quantity_json(level.metrics)}
+                                    for level in evaluation.levels}, "passed_all": evaluation.passed_all})
+        return 0
+    print(f"{name}: {app.name}")
+    if app.description:
+        print(f"  {app.description}")
+    print()
+    print("Application scenario (mlsysim's Scenario): " + ", ".join(f"{k} {v}" for k, v in facts.items() if v is not None))
+    print()
+    print("Evaluation (batch_size 1, fp16)")
+    print("-------------------------------")
+    print(_table(["level", "status", "summary"], [(lv.level_name, lv.status, lv.summary) for lv in evaluation.levels]))
+    print()
+    values: dict[str, Any] = {}
+    for level in evaluation.levels:
+        for metric, value in level.metrics.items():
+            if value is not None:
+                values[f"{level.level_name.lower()}.{metric}"] = value
+    _print_values(values)
+    return 0
 
 
 def _is_type(name: str) -> bool:
@@ -87,6 +154,8 @@ def _is_type(name: str) -> bool:
         return False
     if name in cat.info:
         return True
+    if _application(name) is not None:
+        _scenario(name)   # refused there, by name, as an application scenario
     hint = closest(name, [*cat.declared, *cat.info], n=5)
     raise CliError(f"NAME: unknown scenario or scenario type {name!r}" + (f"; closest: {', '.join(hint)}" if hint else "") + f" (see '{PROG} list')")
 
@@ -309,7 +378,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """``show``: the reference page of a type, or of a named scenario's type with its values and substituted lines."""
+    """``show``: the reference page of a type, or of a named scenario's type with its values and substituted lines
+    (of an application scenario: its evaluation's levels)."""
+    app = _application(args.name)
+    if app is not None:
+        if args.markdown:
+            raise CliError(f"--markdown: {args.name} is an application scenario; it has no reference page of its own")
+        return _application_page(args.name, app)
     if _is_type(args.name):
         cat = _catalog()
         cls = cat.classes[args.name]
@@ -401,7 +476,13 @@ def _variant(s: Any, changes: dict[str, Any]) -> Any:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """``eval``: every output of a scenario (keyed outputs at ``--model``, or for every key)."""
+    """``eval``: every output of a scenario (keyed outputs at ``--model``, or for every key); of an application
+    scenario, its evaluation's levels and metrics."""
+    app = _application(args.name)
+    if app is not None:
+        if args.set or args.arg or args.model:
+            raise CliError(f"--set/--arg/--model: {args.name} is an application scenario; it is evaluated as declared")
+        return _application_page(args.name, app, as_json=args.json)
     s = _scenario(args.name)
     changes = _parse_sets(args.set or [])
     if changes:
@@ -419,15 +500,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 continue   # a method: evaluated when --arg gives its arguments
             try:
                 value = _method_value(s, name, given)
+            except MissingInputError:
+                continue   # needs an input this scenario does not set: not an output of it
+            except FloatRangeError as exc:
+                raise CliFailure(f"output {name!r} has no float64 value: {exc}") from None
             except InputError as exc:
                 raise CliError(f"--arg: {exc}") from None
-            except (MlsysimSymbolicError, TypeError):
-                continue
         else:
             try:
                 value = s.planner.member(name)
-            except (MlsysimSymbolicError, TypeError):
-                continue
+            except MissingInputError:
+                continue   # needs an input this scenario does not set: not an output of it
+            except MlsysimSymbolicError as exc:   # an overflow, a value out of range: never a row silently left out
+                raise CliFailure(f"output {name!r} has no value: {exc}") from None
         if model is not None and isinstance(value, dict) and model in value:
             value = {model: value[model]}
         values[name] = value

@@ -48,8 +48,19 @@ class WorkloadFieldError(WorkloadKindError, MissingInputError):
     missing fields and the result fields that need them."""
 
 
+class FloatRangeError(InputError):
+    """A result outside float64 at the given inputs: an overflow, a NaN, or an underflow to zero (or a subnormal)
+    where the exact value is not zero.  The message names the output and the inputs that took it there."""
+
+
 class InfeasibleError(InputError):
     """An inverse question with no answer: no value of the input meets the target (the message says why)."""
+
+
+class FrozenEntryError(MlsysimSymbolicError, AttributeError, TypeError):
+    """An attempt to change a shared registry entry in place (an attribute or a field assigned or deleted): the
+    message names the entry and points to ``with_fields``, which gives a checked copy.  An ``AttributeError``
+    (as a frozen dataclass raises) and the ``TypeError`` a read-only mapping raises."""
 
 
 class DimensionError(MlsysimSymbolicError, ValueError):

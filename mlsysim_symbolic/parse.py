@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import ast
 import math
+import re
+import unicodedata
 import warnings
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -277,6 +279,7 @@ def parse_equation(
         raise EquationError(f"equation is longer than {MAX_TEXT} characters")
     if "\n" in text.strip() or "\r" in text or "\x00" in text:
         raise EquationError("equation must be a single line")
+    _refuse_non_ascii(text, names)
     try:
         with warnings.catch_warnings():   # Python's own SyntaxWarnings ('invalid decimal literal' ...) are not the user's concern
             warnings.simplefilter("ignore")
@@ -308,6 +311,46 @@ def parse_equation(
         raise EquationError("an equation must give a value")
     _check_real_and_finite(result)
     return result
+
+
+_WORD = re.compile(r"\w+")
+#: Greek and Cyrillic letters drawn like an ASCII letter, which NFKC leaves as they are (a few common ones; any other
+#: character outside ASCII is refused all the same, by code point and name).
+_HOMOGLYPHS = str.maketrans({"\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y",
+                             "\u0445": "x", "\u0456": "i", "\u0458": "j", "\u0455": "s", "\u0501": "d", "\u03bf": "o",
+                             "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0397": "H", "\u039a": "K", "\u039c": "M",
+                             "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a7": "X", "\u0410": "A",
+                             "\u0412": "B", "\u0415": "E", "\u041c": "M", "\u041d": "H", "\u041e": "O", "\u0420": "P",
+                             "\u0421": "C", "\u0422": "T", "\u0425": "X"})
+
+
+def _refuse_non_ascii(text: str, names: Mapping[str, Any]) -> None:
+    """Refuse a character outside ASCII, naming its code point and what it looks like.
+
+    Python reads identifiers NFKC-normalised (PEP 3131): ``ſ`` (long s) or a math-bold letter would silently be
+    read as the ASCII input it folds to.  Every name of the equation language is ASCII, so such a character is a
+    look-alike (or a typo) and is refused, never folded.
+
+    >>> parse_equation("2 * \u017f", {"s": sympy.Symbol("s")})
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.EquationError: character U+017F LATIN SMALL LETTER LONG S at column 5 (in 'ſ') looks like 's', the input 's'; equation text (names, operators, numbers) must be ASCII
+    """
+    if text.isascii():
+        return
+    for column, char in enumerate(text, 1):
+        if char.isascii():
+            continue
+        word = next((m.group() for m in _WORD.finditer(text) if m.start() < column <= m.end()), char)
+        folded = unicodedata.normalize("NFKC", word).translate(_HOMOGLYPHS)
+        if not folded.isascii():   # a letter with a mark (é): the base letters, if they are ASCII
+            folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+        name = unicodedata.name(char, "unnamed character")
+        looks = ""
+        if folded.isascii() and folded != word:
+            looks = f" looks like {folded!r}" + (f", the input {folded!r}" if folded in names else "")
+        raise EquationError(f"character U+{ord(char):04X} {name} at column {column} (in {word!r}){looks}; "
+                            "equation text (names, operators, numbers) must be ASCII")
 
 
 _APPROX: dict[type, Callable[..., float]] = {

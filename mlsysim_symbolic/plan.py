@@ -32,11 +32,12 @@ import sympy
 
 from . import reductions
 from .dimensions import unit_of
-from .errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
 from .spec.kinds import checked, to_base_checked
+from .underflow import lost_to_zero, suspicious
 from .units import base_ratio, from_base, make_quantity, scaling, ureg
 from .variables import KeyedSymbol, NestedSymbol, Variable
 
@@ -659,7 +660,10 @@ class Planner:
             raise self.not_finite(output, keys, value, plan, args)
         if plan.output.kind != "quantity":
             return _answer(plan, value)
-        return make_quantity(plan.to_unit(value), plan.returns)
+        shown = plan.to_unit(value)
+        if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not
+            raise self.not_finite(output, keys, value, plan, args, what=f"underflows float64 (to {shown:g} {plan.unit:~C})")
+        return make_quantity(shown, plan.returns)
 
     def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,
                       args: tuple[Any, ...] | None = None) -> InputError:
@@ -674,15 +678,16 @@ class Planner:
         where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
         return InputError(f"{where} has no value{shown}: {exc}")
 
-    def not_finite(self, output: str, keys: tuple[Any, ...], value: Any, plan: Plan, args: tuple[Any, ...]) -> InputError:
-        """The error for a result beyond float64 (or NaN): names the output and the inputs that took it there."""
+    def not_finite(self, output: str, keys: tuple[Any, ...], value: Any, plan: Plan, args: tuple[Any, ...],
+                   what: str | None = None) -> FloatRangeError:
+        """The error for a result beyond float64 (NaN, or ``what`` went wrong): names the output and the inputs that took it there."""
         parts = []
         for sym, base in zip(plan.args, args):
             var = self.variable(sym)
             parts.append(f"{var.name} = {from_base(base, var.unit):g} {var.unit_text}")
         where = f"{self.type.name}.{output}" + (f"[{', '.join(map(repr, keys))}]" if keys else "")
-        what = "is not a number" if value != value else "overflows float64"
-        return InputError(f"{where} {what} at {', '.join(parts)}")
+        what = what or ("is not a number" if value != value else "overflows float64")
+        return FloatRangeError(f"{where} {what} at {', '.join(parts)}")
 
     def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
         """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import pint
 
-from .errors import DerivationError, InputError, UnitError, UnknownNameError, did_you_mean
+from .errors import DerivationError, FrozenEntryError, InputError, UnitError, UnknownNameError, did_you_mean
 from .paths import derivations_dir
 from .units import Q_, is_counted_only, parse_quantity, parse_unit, ureg
 from .variables import Variable
@@ -140,9 +140,71 @@ class Source:
         return cls(**{k: str(data.get(k, "")) for k in ("ref", "url", "kind", "verified", "notes")})
 
 
+class FrozenFields(dict):
+    """The read-only fields (or text) of a registry entry: item assignment, deletion and every in-place change
+    raise :class:`~mlsysim_symbolic.errors.FrozenEntryError` naming the entry and pointing to ``with_fields``.
+
+    >>> fields = workloads()["GPT2"].fields
+    >>> fields["parameters"] = 1
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FrozenEntryError: Workload 'GPT2' is shared and read-only: cannot set its field 'parameters'; use .with_fields({'parameters': ...}) for a checked copy
+    """
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, data: Mapping[str, Any], owner: str) -> None:
+        super().__init__({k: FrozenFields(v, owner) if isinstance(v, dict) else v for k, v in data.items()})
+        self._owner = owner
+
+    def _refuse(self, verb: str, name: Any = None) -> FrozenEntryError:
+        what = f"its field {name!r}" if name is not None else "its fields"
+        hint = f"{{{name!r}: ...}}" if name is not None else "{...}"
+        return FrozenEntryError(f"{self._owner} is shared and read-only: cannot {verb} {what}; "
+                                f"use .with_fields({hint}) for a checked copy")
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise self._refuse("set", key)
+
+    def __delitem__(self, key: Any) -> None:
+        raise self._refuse("delete", key)
+
+    def __ior__(self, other: Any) -> FrozenFields:
+        raise self._refuse("update")
+
+    def update(self, *args: Any, **kwargs: Any) -> None:  # noqa: D102
+        raise self._refuse("update")
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:  # noqa: D102
+        raise self._refuse("set", key)
+
+    def pop(self, key: Any, *default: Any) -> Any:  # noqa: D102
+        raise self._refuse("delete", key)
+
+    def popitem(self) -> Any:  # noqa: D102
+        raise self._refuse("delete")
+
+    def clear(self) -> None:  # noqa: D102
+        raise self._refuse("delete")
+
+    def __reduce__(self) -> Any:    # pickled and copied as the mapping it is (pickle would set items one by one)
+        return (FrozenFields, (dict(self), self._owner))
+
+
 @dataclass(frozen=True, eq=False)
 class Entry:
-    """A registry entry: a key, a display name, numeric fields and a source."""
+    """A registry entry: a key, a display name, numeric fields and a source.
+
+    Entries are shared (every solver, scenario and namespace reads the same one), so none may change in place:
+    assigning or deleting an attribute or a field raises :class:`~mlsysim_symbolic.errors.FrozenEntryError`; a
+    change is a new entry made by :meth:`with_fields`, checked as the registry read checks one.
+
+    >>> from mlsysim_symbolic.registry import clusters
+    >>> clusters()["Research_256"].count = 64
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FrozenEntryError: Cluster 'Research_256' is shared and read-only: cannot set its field 'count'; use .with_fields({'count': ...}) for a checked copy
+    """
 
     key: str
     name: str
@@ -154,6 +216,15 @@ class Entry:
     schema: ClassVar[Mapping[str, tuple[str, str, bool]]] = {}
     #: Text fields of this class beyond the common ones (kept as text, never read as a quantity; None when absent).
     text: ClassVar[frozenset[str]] = frozenset()
+
+    def __post_init__(self) -> None:
+        owner = f"{type(self).__name__} {self.key!r}"
+        object.__setattr__(self, "fields", FrozenFields(self.fields, owner))
+        object.__setattr__(self, "info", FrozenFields(self.info, owner))
+
+    def _refuse(self, verb: str, item: str) -> FrozenEntryError:
+        return FrozenEntryError(f"{type(self).__name__} {self.key!r} is shared and read-only: cannot {verb} its field "
+                                f"{item!r}; use .with_fields({{{item!r}: ...}}) for a checked copy")
 
     def __getattr__(self, item: str) -> Any:
         if item.startswith("__"):
@@ -198,6 +269,20 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key!r}, name={self.name!r})"
+
+
+def _refuse_set(self: Entry, item: str, value: Any) -> None:
+    raise self._refuse("set", item)
+
+
+def _refuse_delete(self: Entry, item: str) -> None:
+    raise self._refuse("delete", item)
+
+
+# Set after the class: a frozen dataclass refuses its own fields only (a subclass' other attributes would be
+# accepted and ignored by every reader of ``fields``), and a frozen dataclass may not define these in its body.
+Entry.__setattr__ = _refuse_set   # type: ignore[method-assign,assignment]
+Entry.__delattr__ = _refuse_delete   # type: ignore[method-assign,assignment]
 
 
 class Workload(Entry):
@@ -345,6 +430,16 @@ class Registry(Mapping[str, Entry]):
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries or key in self._by_name
+
+    def __setattr__(self, item: str, value: Any) -> None:
+        if item.startswith("_") or (item == "kind" and "kind" not in self.__dict__):
+            object.__setattr__(self, item, value)
+            return
+        raise FrozenEntryError(f"the {self.kind} registry is shared and read-only: cannot set {item!r}; "
+                               "make a changed entry with .with_fields({...}) and pass it where the key would go")
+
+    def __delattr__(self, item: str) -> None:
+        raise FrozenEntryError(f"the {self.kind} registry is shared and read-only: cannot delete {item!r}")
 
     def __getattr__(self, item: str) -> Entry:
         if item.startswith("_"):

@@ -20,11 +20,11 @@ from typing import Any
 import pint
 import sympy
 
-from .errors import InfeasibleError, InputError, UnitError
+from .errors import InfeasibleError, InputError
 from .evaluate import expanded_size
 from .plan import Analysable, Plan, placeholder
 from .printing import format_quantity
-from .units import Q_, carry_in, from_base, parse_quantity, to_base, ureg
+from .units import Q_, from_base, output_bound, to_base
 
 SOLVE_TIMEOUT_NODES = 400   # trees larger than this go straight to the numeric root
 
@@ -50,26 +50,14 @@ class Solution:
         return f"${text}$"
 
 
-def _target(target: Any, unit: pint.Unit, name: str = "target", outer: pint.Unit | None = None) -> float:
-    """A target (text, Quantity, or a number in ``unit``) in base units; finite, or a named error.  A Quantity in the
-    output's ``outer`` unit (the unit its values leave in: ``6 GB`` for bytes per example) is read in ``unit``."""
-    if isinstance(target, str):
-        target = parse_quantity(target, name=name)
-    target = carry_in(target)   # a Quantity of another pint registry (the user's), by its unit text
-    if isinstance(target, pint.Quantity) and outer is not None and target.dimensionality == outer.dimensionality != unit.dimensionality:
-        target = ureg.Quantity(target.magnitude, target.units * (unit / outer))
-    if isinstance(target, pint.Quantity):
-        if target.dimensionality != unit.dimensionality:
-            raise UnitError(f"{name}: expected a quantity in {unit:~C}, got {target:~C}")
-        magnitude, source = target.magnitude, target.units
-    elif isinstance(target, (int, float)) and not isinstance(target, bool):
-        magnitude, source = target, unit
-    else:
-        raise InputError(f"{name}: expected a quantity such as '80 GB', got {target!r}")
-    if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
-        raise InputError(f"{name}: expected a finite quantity such as '80 GB', got {target!r}")
+def _target(target: Any, unit: pint.Unit, output: str, name: str = "target", outer: pint.Unit | None = None) -> float:
+    """A target (text or a Quantity; a bare number only for a dimensionless output) in base units of ``unit`` (the
+    equation's); finite, or a named error.  A value in the output's ``outer`` unit (the unit its values leave in:
+    ``6 GB`` for bytes per example) is the same number in ``unit``."""
+    outer = outer or unit
+    q = output_bound(target, outer, output=output, name=name, inner=unit)
     try:
-        base = float(to_base(magnitude, source))
+        base = float(to_base(q.to(outer).magnitude, unit))
     except OverflowError:
         base = math.inf
     if not math.isfinite(base):
@@ -134,7 +122,7 @@ def solve(scenario: Analysable, output: str, input: str, target: Any = None, *ke
         elif target is not None:
             raise InputError(f"{output} is a predicate: solve for where it holds without a target, e.g. "
                              f"solve({output!r}, {input!r})")
-        target, sense = 0, sense or ">="
+        target, sense = None, sense or ">="   # where its slack is zero
     sense = sense or "<="
     if sense not in ("<=", ">="):
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
@@ -144,7 +132,7 @@ def solve(scenario: Analysable, output: str, input: str, target: Any = None, *ke
     base = list(planner.values(plan, keys, arguments))
     i, var = planner.resolve(input, plan.args)
     sym = plan.args[i]
-    y_base = _target(target, plan.unit, outer=plan.returns)
+    y_base = 0.0 if predicate else _target(target, plan.unit, output, outer=plan.returns)
     problem = _Problem(plan, base, i, var, y_base, sense, output)
     root, expression, note = _closed_form(plan, sym, plan.definitions[-1][0], dict(zip(plan.args, base)), y_base)
     method = "closed form"

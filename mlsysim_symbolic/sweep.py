@@ -19,16 +19,17 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape as html_escape
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pint
 import sympy
 
-from .errors import InputError, UnitError
+from .errors import FloatRangeError, InputError, UnitError
 from .plan import Analysable, placeholder, scale
 from .plots import format_value, plot_sweep, readable
-from .units import Q_, convert, from_base, make_quantity, parse_quantity, to_base
+from .underflow import TINY, lost_to_zero
+from .units import Q_, convert, from_base, make_quantity, output_bound, parse_quantity, to_base
 from .variables import Variable
 
 DEFAULT_CHUNK = 1 << 20
@@ -48,9 +49,35 @@ class VectorPlan:
     args: tuple[sympy.Symbol, ...]
     divisor: float = 1
     inner: pint.Unit | None = None         # the equation's unit (counted kinds included): a limit may be given in it
+    tree: Any = None                       # () -> the output's tree over ``args`` (read only to check an underflow)
 
     def __call__(self, **base_values: Any) -> Any:
-        """Magnitudes of the output in its declared unit; inputs given in base units."""
+        """Magnitudes of the output in its declared unit; inputs given in base units (an underflow refused)."""
+        out = self._values(**base_values)
+        floating = out.dtype.kind == "f" if isinstance(out, np.ndarray) else isinstance(out, float)
+        if self.tree is not None and floating:
+            self._check_underflow(out, base_values)
+        return out
+
+    #: Zero or subnormal points re-evaluated exactly per call (the first ones; beyond them the check samples).
+    UNDERFLOW_CHECKS: ClassVar[int] = 256
+
+    def _check_underflow(self, out: Any, base_values: dict[str, Any]) -> None:
+        tiny = np.abs(out) < TINY
+        if not np.any(tiny):
+            return
+        shape = np.shape(out)
+        for flat in np.flatnonzero(tiny)[: self.UNDERFLOW_CHECKS]:
+            at = np.unravel_index(int(flat), shape) if shape else ()
+            args = list(self.base)
+            for name, value in base_values.items():
+                args[self.positions[name]] = float(np.broadcast_to(value, shape)[at]) if shape else float(np.ravel(value)[0])
+            if lost_to_zero(self.tree(), self.args, args, float(np.asarray(out)[at])):
+                shown = ", ".join(f"{n} = {args[self.positions[n]]:g}" for n in base_values)
+                raise FloatRangeError(f"{self.output} underflows float64 to {float(np.asarray(out)[at]):g} where its exact "
+                                      f"value is not zero{' at ' + shown + ' (base units)' if shown else ''}")
+
+    def _values(self, **base_values: Any) -> Any:
         args = list(self.base)
         for name, value in base_values.items():
             args[self.positions[name]] = value
@@ -109,7 +136,8 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
         variables[name] = var
     varying = frozenset(plan.args[i] for i in positions.values())
     function = planner.compiled(plan, varying=varying)
-    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.returns, plan.args, plan.divisor, plan.unit)
+    return VectorPlan(output, function, base, positions, variables, plan.factor, plan.returns, plan.args, plan.divisor,
+                      plan.unit, (lambda: plan.expr) if plan.output.kind == "quantity" or numeric else None)
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
@@ -320,6 +348,79 @@ def _span(q: pint.Quantity) -> str:
     return f"{np.nanmin(data):.4g} .. {np.nanmax(data):.4g} {unit}".rstrip() + f" ({data.size} values)"
 
 
+#: The memory a sweep may take by default (its result and one working array of float64 per point, and its axes):
+#: 2 GiB.  A sweep above it is refused before anything is allocated; ``max_bytes=`` raises the limit.
+MAX_SWEEP_BYTES = 2 * 2**30
+#: The points a ``reduce_sweep`` may visit by default (chunked, so memory stays small, but time grows with them).
+MAX_REDUCE_POINTS = 10**9
+#: float64 arrays a sweep holds per point: its result and one temporary of the compiled expression.
+_ARRAYS_PER_POINT = 2
+
+
+def _length(values: Any, name: str) -> int:
+    """How many values an input's sweep holds, read without building them (a range's len, an array's size)."""
+    if isinstance(values, range):
+        return len(values)
+    if isinstance(values, str):
+        return 1
+    if isinstance(values, pint.Quantity):
+        return int(np.size(values.magnitude))
+    if isinstance(values, (list, tuple)):
+        return len(values)
+    try:
+        return int(np.size(values))
+    except Exception:   # noqa: BLE001 - not an array: its own check (to_base_array) names what it expects
+        return 1
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.0f} B"
+
+
+def check_size(output: str, inputs: Mapping[str, Any], *, grid: bool, max_bytes: int | None = None,
+               max_points: int | None = None, materialised: bool = True) -> int:
+    """The points of a sweep of ``output`` over ``inputs``, refused (an InputError naming the size) above the limits.
+
+    The memory estimate is 8 bytes per value of each axis plus, when the whole grid is materialised (a numpy
+    sweep), ``8 x 2`` bytes per point (the result and one working array); ``max_points`` bounds the points a
+    chunked reduction visits (its time).
+
+    >>> check_size("per_batch", {"batch_size": range(1, 100_001), "seq_len": range(1, 100_001)}, grid=True)
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.InputError: sweep of per_batch over 100,000 x 100,000 = 1e+10 points needs about 160 GB; the limit is max_bytes=2147483648 (2.15 GB): sweep fewer points, reduce over them with reduce_sweep (chunked), or raise max_bytes
+    """
+    lengths = [_length(v, n) for n, v in inputs.items()]
+    if grid:
+        points = math.prod(lengths)
+    else:
+        try:
+            points = math.prod(np.broadcast_shapes(*(np.shape(v.magnitude if isinstance(v, pint.Quantity) else v)
+                                                     if not isinstance(v, (range, str)) else (len(v) if isinstance(v, range) else 1,)
+                                                     for v in inputs.values())))
+        except ValueError:
+            points = max(lengths)   # shapes that do not broadcast: refused by numpy's own message later
+    shape = " x ".join(f"{n:,}" for n in lengths)
+    if max_points is not None and points > max_points:
+        raise InputError(f"reduce_sweep of {output} over {shape} = {points:.3g} points is more than max_points={max_points:,}: "
+                         "reduce over fewer points, or raise max_points")
+    need = 8 * sum(lengths) + (8 * _ARRAYS_PER_POINT * points if materialised else 0)
+    limit = MAX_SWEEP_BYTES if max_bytes is None else max_bytes
+    if need > limit:
+        raise InputError(f"sweep of {output} over {shape} = {points:.3g} points needs about {_bytes(need)}; the limit is "
+                         f"max_bytes={limit} ({_bytes(limit)}): sweep fewer points, reduce over them with reduce_sweep "
+                         "(chunked), or raise max_bytes")
+    return points
+
+
+def _check_limit(name: str, value: Any) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InputError(f"{name} must be a whole number, at least 1, got {value!r}")
+
+
 def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, pint.Quantity]]:
     base: dict[str, np.ndarray] = {}
     shown: dict[str, pint.Quantity] = {}
@@ -332,15 +433,23 @@ def _axes(plan: VectorPlan, inputs: Mapping[str, Any]) -> tuple[dict[str, np.nda
 
 
 def sweep(scenario: Analysable, output: str, *keys: Any, grid: bool = True, backend: str = "numpy",
-          chunks: int | None = None, **inputs: Any) -> SweepResult:
+          chunks: int | None = None, max_bytes: int | None = None, **inputs: Any) -> SweepResult:
     """Evaluate ``output`` over the given inputs (ranges, lists, arrays or Quantity arrays).
 
     With ``grid=True`` each input gets its own axis (an outer product); with
     ``grid=False`` the arrays broadcast as given.  ``backend="dask"`` evaluates
     lazily on Dask arrays (``values.magnitude`` is then a Dask array).
+
+    Before anything is allocated the memory is estimated (:func:`check_size`: 16 bytes per point of a numpy
+    sweep, 8 per value of each axis) and a sweep above ``max_bytes`` (default :data:`MAX_SWEEP_BYTES`, 2 GiB)
+    is refused with its size; pass a larger ``max_bytes`` to allow it.
     """
     if not inputs:
         raise InputError("sweep needs at least one input to vary, e.g. batch_size=range(1, 1025)")
+    if backend not in ("numpy", "dask"):
+        raise InputError(f"backend must be 'numpy' or 'dask', got {backend!r}")
+    _check_limit("max_bytes", max_bytes)
+    check_size(output, inputs, grid=grid, max_bytes=max_bytes, materialised=backend == "numpy")
     plan = vector_plan(scenario, output, keys, inputs)
     base, shown = _axes(plan, inputs)
     n = len(base)
@@ -432,12 +541,17 @@ _REDUCTIONS = ("min", "max", "argmin", "argmax", "feasible")
 
 
 def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "min", limit: Any = None, sense: str = "<=",
-                 chunk: int = DEFAULT_CHUNK, backend: str = "numpy", **inputs: Any) -> Reduction:
+                 chunk: int = DEFAULT_CHUNK, backend: str = "numpy", max_points: int | None = None,
+                 max_bytes: int | None = None, **inputs: Any) -> Reduction:
     """Reduce ``output`` over the outer-product grid of ``inputs`` in chunks of ``chunk`` points.
 
     ``reduce`` is ``min``, ``max``, ``argmin``, ``argmax`` or ``feasible`` (count the
     points where ``output <= limit`` (``sense="<="``) or ``>=``, with each input's
     feasible range).  Memory stays at a few arrays of ``chunk`` points however large the grid.
+
+    The points are counted before any is computed: a grid above ``max_points`` (default
+    :data:`MAX_REDUCE_POINTS`, 10^9, some seconds to minutes of work) is refused with its size, as are axes
+    above ``max_bytes`` (default :data:`MAX_SWEEP_BYTES`); pass larger limits to allow them.
     """
     if reduce not in _REDUCTIONS:
         raise InputError(f"reduce must be one of {', '.join(_REDUCTIONS)}, got {reduce!r}")
@@ -445,6 +559,10 @@ def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "m
         raise InputError(f"sense must be '<=' or '>=', got {sense!r}")
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise InputError(f"chunk must be a whole number of points, at least 1, got {chunk!r}")
+    _check_limit("max_points", max_points)
+    _check_limit("max_bytes", max_bytes)
+    check_size(output, inputs, grid=True, max_bytes=max_bytes, materialised=False,
+               max_points=MAX_REDUCE_POINTS if max_points is None else max_points)
     plan = vector_plan(scenario, output, keys, inputs)
     base, shown = _axes(plan, inputs)
     names = list(base)
@@ -454,18 +572,9 @@ def reduce_sweep(scenario: Analysable, output: str, *keys: Any, reduce: str = "m
     if reduce == "feasible":
         if limit is None:
             raise InputError("reduce='feasible' needs a limit, e.g. limit='80 GB'")
-        q = parse_quantity(limit, name="limit") if isinstance(limit, str) else limit
-        if isinstance(q, pint.Quantity):
-            if plan.inner is not None and q.dimensionality == plan.inner.dimensionality != plan.unit.dimensionality:
-                q = q.to(plan.inner).magnitude * plan.unit   # per what the equation counts (6 GB/sample): the same number
-            if q.dimensionality != plan.unit.dimensionality:
-                raise UnitError(f"limit: expected a quantity in {plan.unit:~C}, got {q:~C}")
-            limit_value = q.to(plan.unit).magnitude
-        else:
-            limit_value = q
-        if isinstance(limit_value, bool) or not isinstance(limit_value, (int, float)) or not math.isfinite(limit_value):
-            raise InputError(f"limit: expected a finite quantity such as '80 GB', got {limit!r}")
-        limit_value = float(limit_value)
+        limit_value = float(output_bound(limit, plan.unit, output=output, name="limit", inner=plan.inner).to(plan.unit).magnitude)
+        if not math.isfinite(limit_value):
+            raise InputError(f"limit: {limit} is beyond float64 in {plan.unit:~C}")
     if backend == "dask":
         return _reduce_dask(plan, base, shown, names, shape, reduce, limit_value, sense, chunk)
     best = None
@@ -530,7 +639,16 @@ def _reduce_dask(plan: VectorPlan, base: dict[str, np.ndarray], shown: dict[str,
     if reduce == "feasible":
         result.limit, result.sense = Q_(limit_value, plan.unit), sense
         ok = y <= limit_value if sense == "<=" else y >= limit_value
-        result.value = result.feasible = int(ok.sum().compute())
+        import dask
+
+        lows = [da.where(ok, b, np.inf).min() for b in bcast]    # each input's feasible range, as the numpy path gives
+        highs = [da.where(ok, b, -np.inf).max() for b in bcast]
+        count, lo, hi = dask.compute(ok.sum(), lows, highs)
+        result.value = result.feasible = int(count)
+        if result.feasible:
+            for name, low, high in zip(names, lo, hi):
+                unit = plan.variables[name].unit
+                result.bounds[name] = (Q_(from_base(float(low), unit), unit), Q_(from_base(float(high), unit), unit))
         return result
     flat = y.ravel()
     j = int((flat.argmin() if reduce in ("min", "argmin") else flat.argmax()).compute())

@@ -403,3 +403,46 @@ def is_finite_number(value: Any) -> bool:
         return math.isfinite(value)
     except TypeError:
         return False
+
+
+def output_bound(value: Any, unit: pint.Unit, *, output: str, name: str = "target",
+                 inner: pint.Unit | None = None) -> pint.Quantity:
+    """A target, limit or bound for ``output`` (in ``unit``, the unit its values leave in) as a finite Quantity in
+    ``unit``'s dimension.  A value in the equation's ``inner`` unit (counted kinds included: ``6 GB/sample`` for a
+    per-example size returned in B) is the same number in ``unit``.
+
+    One rule for numbers without units, in Python as on the command line: text is read as a quantity; a bare
+    number is taken only for a dimensionless output (for any other it would silently mean the declared unit, or
+    bytes, or seconds), else a :class:`~mlsysim_symbolic.errors.UnitError` names the output and its unit.
+
+    >>> output_bound("80 GB", parse_unit("B"), output="per_batch", name="limit")
+    <Quantity(80, 'gigabyte')>
+    >>> output_bound(0.5, parse_unit("1"), output="goodput")
+    <Quantity(0.5, 'dimensionless')>
+    >>> output_bound("6 GB/sample", parse_unit("B"), output="per_example", inner=parse_unit("B/sample"))
+    <Quantity(6, 'gigabyte')>
+    >>> output_bound(80, parse_unit("B"), output="per_batch", name="limit")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnitError: limit: 80 has no unit, but per_batch is in B (bytes): give one, e.g. '80 B' ...
+    """
+    shown = f"{unit:~C} ({describe_unit(unit)})"
+    if isinstance(value, str):
+        value = parse_quantity(value, name=name)
+    value = carry_in(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not unit.dimensionless:
+            raise UnitError(f"{name}: {value!r} has no unit, but {output} is in {shown}: give one, e.g. "
+                            f"'{value!r} {unit:~C}' (only a dimensionless output takes a bare number)")
+        value = Q_(value, unit)
+    if not isinstance(value, pint.Quantity):
+        raise InputError(f"{name}: expected a quantity such as '80 GB' for {output}, got {value!r}")
+    if inner is not None and value.dimensionality == inner.dimensionality != unit.dimensionality:
+        value = Q_(value.to(inner).magnitude, unit)
+    magnitude = value.magnitude
+    if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
+        raise InputError(f"{name}: expected a finite quantity such as '80 GB' for {output}, got {value!r}")
+    if value.dimensionality != unit.dimensionality:
+        raise UnitError(f"{name}: {output} is in {shown}; got {value:~C} "
+                        f"({format_dimensionality(value.dimensionality) if value.dimensionality else 'dimensionless'})")
+    return value

@@ -168,6 +168,10 @@ class Domain:
     (True, False)
     >>> str(Domain.parse("[0, inf)"))
     '[0, inf)'
+    >>> Domain.parse("(0, nan)")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.InputError: domain '(0, nan)': the upper bound is NaN, not a number (use -inf or inf for no bound)
     """
 
     low: float = 0.0
@@ -181,13 +185,17 @@ class Domain:
         if not m:
             raise InputError(f"domain {text!r} is not an interval such as '(0, inf)' or '[0, 1]'")
         try:
-            low = float(m.group(2).replace("-inf", "-inf"))
+            low = float(m.group(2))
             high = float(m.group(3))
         except ValueError:
             raise InputError(f"domain {text!r} has bounds that are not numbers") from None
-        if low > high:
+        for side, bound in (("lower", low), ("upper", high)):
+            if math.isnan(bound):   # every comparison with NaN is False: the check would accept any value
+                raise InputError(f"domain {text!r}: the {side} bound is NaN, not a number (use -inf or inf for no bound)")
+        low_open, high_open = m.group(1) == "(", m.group(4) == ")"
+        if low > high or (low == high and (low_open or high_open)):
             raise InputError(f"domain {text!r} is empty")
-        return cls(low, high, m.group(1) == "(", m.group(4) == ")")
+        return cls(low, high, low_open, high_open)
 
     def contains(self, x: float) -> bool:
         if x < self.low or (self.low_open and x == self.low):

@@ -664,6 +664,195 @@ def test_deeply_nested_file_is_a_derivation_error(tmp_path):
         load_derivations(path)
 
 
+# ---------------------------------------------------------------------- issue 28: registry mutation
+def _registry_entries() -> list[tuple[str, str]]:
+    from mlsysim_symbolic.registry import clusters, fabrics, grids, hardware, nodes, workloads
+
+    loaders = {"workloads": workloads, "hardware": hardware, "grids": grids, "fabrics": fabrics, "nodes": nodes,
+               "clusters": clusters}
+    return [(kind, key) for kind, load in loaders.items() for key in list(load())[:6]]
+
+
+REGISTRY_ENTRIES = _registry_entries()
+FIELD_NAMES = sorted({"parameters", "memory_bandwidth", "count", "pue", "latency", "nics_per_node", "kv_heads",
+                      "peak_flops", "name", "key", "source", "fields", "info", "node", "fabric", "accelerator",
+                      "carbon_intensity", "bandwidth", "__dict__", "schema", "total_accelerators"})
+mutation = st.sampled_from(["setattr", "delattr", "setitem", "delitem", "pop", "update", "setdefault", "clear",
+                            "ior", "info setitem", "namespace setattr", "registry setattr"])
+any_value = st.one_of(st.none(), st.integers(-10**6, 10**6), st.floats(allow_nan=True), st.text(max_size=12),
+                      st.sampled_from(["1 GB/s", "64", "0.5", "-1 W"]))
+
+
+def _load_entry(kind: str, key: str) -> Any:
+    from mlsysim_symbolic import registry
+
+    return getattr(registry, kind)()[key]
+
+
+def _snapshot(entry: Any) -> str:
+    return repr(sorted((k, repr(v)) for k, v in {**entry.fields, **{f"info.{k}": v for k, v in entry.info.items()}}.items()))
+
+
+@settings(max_examples=600, **SETTINGS)
+@given(where=st.sampled_from(REGISTRY_ENTRIES), name=st.one_of(st.sampled_from(FIELD_NAMES), st.text(min_size=1, max_size=10)),
+       how=mutation, value=any_value)
+def test_registry_entries_cannot_be_changed_in_place(where, name, how, value):
+    """Every way of changing a shared entry (or its registry, or a namespace group) in place raises
+    FrozenEntryError naming the entry and with_fields, and leaves the entry as the registry read it."""
+    from mlsysim_symbolic.errors import FrozenEntryError
+    from mlsysim_symbolic.registry import clusters, fabrics, grids, hardware, nodes, workloads
+    from mlsysim_symbolic.solvers import Systems
+
+    kind, key = where
+    entry = _load_entry(kind, key)
+    before = _snapshot(entry)
+    registry = {"workloads": workloads, "hardware": hardware, "grids": grids, "fabrics": fabrics, "nodes": nodes,
+                "clusters": clusters}[kind]()
+    actions = {
+        "setattr": lambda: setattr(entry, name, value), "delattr": lambda: delattr(entry, name),
+        "setitem": lambda: entry.fields.__setitem__(name, value), "delitem": lambda: entry.fields.__delitem__(name),
+        "pop": lambda: entry.fields.pop(name), "update": lambda: entry.fields.update({name: value}),
+        "setdefault": lambda: entry.fields.setdefault(name, value), "clear": lambda: entry.fields.clear(),
+        "ior": lambda: entry.fields.__ior__({name: value}), "info setitem": lambda: entry.info.__setitem__(name, value),
+        "namespace setattr": lambda: setattr(Systems.Clusters, name, value) if not name.startswith("_") else None,
+        "registry setattr": lambda: setattr(registry, name, value) if not name.startswith("_") else None,
+    }
+    try:
+        actions[how]()
+    except FrozenEntryError as exc:
+        assert "read-only" in str(exc), exc
+        if how not in ("namespace setattr", "registry setattr"):
+            assert repr(key) in str(exc) and "with_fields" in str(exc), exc
+        COUNTS["registry mutation refused"] += 1
+    else:
+        assert name.startswith("_") and how in ("namespace setattr", "registry setattr"), (how, name)
+        COUNTS["registry mutation private"] += 1
+    assert _snapshot(_load_entry(kind, key)) == before
+
+
+# ---------------------------------------------------------------------- issue 28: non-ASCII look-alikes
+def _lookalikes() -> dict[str, str]:
+    """Every character outside ASCII that NFKC folds to one ASCII letter (long s, math bold, full-width ...)."""
+    found: dict[str, str] = {}
+    for code in range(0x80, 0x1F800):
+        char = chr(code)
+        folded = unicodedata.normalize("NFKC", char)
+        if len(folded) == 1 and folded.isascii() and folded.isalpha():
+            found[char] = folded
+    return found
+
+
+LOOKALIKE_LETTERS = _lookalikes()
+ascii_equation = st.sampled_from(["P * b", "2 * P", "max(P, b) + M", "sqrt(P * t)", "P / b - M", "ceil(P / b)",
+                                  "piecewise(P, P < b, M)", "log(P) * t"])
+
+
+@settings(max_examples=1200, **SETTINGS)
+@given(text=ascii_equation, at=st.integers(0, 40), char=st.one_of(st.sampled_from(sorted(LOOKALIKE_LETTERS)),
+                                                                   st.characters(min_codepoint=0x80, max_codepoint=0x2FFFF)))
+def test_non_ascii_lookalikes_refused_with_code_point(sentinels, text, at, char):
+    """A character outside ASCII anywhere in an equation (in place of a letter or inserted) is refused, naming its
+    code point; one that folds to an ASCII letter names that letter.  Never read as the ASCII input."""
+    letters = [i for i, c in enumerate(text) if c.isalpha()]
+    i = letters[at % len(letters)]
+    mutated = text[:i] + char + text[i + 1:] if at % 2 else text[:i] + char + text[i:]
+    kind, value = timed(lambda s: parse_equation(s, NAMES, attributes=ATTRIBUTES, reduce=reduce), mutated)
+    assert kind == "refused", (mutated, value)
+    assert f"U+{ord(char):04X}" in str(value), (mutated, value)
+    if char in LOOKALIKE_LETTERS and unicodedata.normalize("NFKC", char) != char:
+        assert "looks like" in str(value), (mutated, value)
+    COUNTS["lookalike refused"] += 1
+
+
+# ---------------------------------------------------------------------- issue 28: targets without a unit
+def _output_units() -> list[str]:
+    cat = catalog()
+    units = set()
+    for name in list(cat.info)[:400]:
+        for out in cat.types[name].outputs.values():
+            if out.kind == "quantity" and out.variable is not None:
+                units.add(str(out.variable.unit))
+    return sorted(units)
+
+
+OUTPUT_UNITS = _output_units()
+bare_number = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False, width=64))
+
+
+@settings(max_examples=1500, **SETTINGS)
+@given(unit=st.sampled_from(OUTPUT_UNITS), number=bare_number)
+def test_bare_number_needs_a_unit_exactly_when_the_output_has_one(unit, number):
+    """The one rule for a target, limit or bound: a bare number is refused (naming the output and its unit) for an
+    output with a unit, and taken as the value for a dimensionless one."""
+    from mlsysim_symbolic.errors import UnitError
+    from mlsysim_symbolic.units import output_bound, parse_unit
+
+    u = parse_unit(unit)
+    if u.dimensionless:
+        assert output_bound(number, u, output="y").magnitude == number
+        COUNTS["bare target dimensionless"] += 1
+    else:
+        with pytest.raises(UnitError, match=r"y is in .*give one"):
+            output_bound(number, u, output="y")
+        COUNTS["bare target refused"] += 1
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(number=st.one_of(st.integers(1, 10**6), st.floats(1e-3, 1e15)), reduce_=st.booleans())
+def test_bare_targets_through_solve_and_reduce_sweep(number, reduce_):
+    from mlsysim_symbolic import Scenarios
+    from mlsysim_symbolic.errors import UnitError
+
+    s = Scenarios.DpSgdPerExampleGradients
+    with pytest.raises(UnitError, match="per_batch is in B"):
+        if reduce_:
+            s.reduce_sweep("per_batch", "GPT-2", reduce="feasible", limit=number, batch_size=range(1, 9))
+        else:
+            s.solve("per_batch", "batch_size", number, "GPT-2")
+    COUNTS["bare target through solve/reduce"] += 1
+
+
+# ---------------------------------------------------------------------- issue 28: huge grids
+axis_lengths = st.lists(st.one_of(st.integers(1, 50), st.integers(1, 10**6), st.integers(10**6, 10**12)), min_size=1, max_size=2)
+
+
+@settings(max_examples=600, **SETTINGS)
+@given(lengths=axis_lengths, max_bytes=st.one_of(st.none(), st.integers(1, 10**7)), reduce_=st.booleans())
+def test_grid_size_guard_refuses_before_allocating(lengths, max_bytes, reduce_):
+    """A sweep is refused, naming its size, exactly when its estimate (16 B a point and 8 B a value of each axis;
+    a reduce_sweep: its points) passes the limit; below it, it runs (kept small here by the limits drawn)."""
+    from mlsysim_symbolic import Scenarios
+    from mlsysim_symbolic.sweep import MAX_REDUCE_POINTS, MAX_SWEEP_BYTES
+
+    s = Scenarios.DpSgdPerExampleGradients
+    names = ["batch_size", "bytes_per_param"][: len(lengths)]
+    axes = {n: range(1, n_ + 1) for n, n_ in zip(names, lengths)}
+    points = math.prod(lengths)
+    axis_bytes = 8 * sum(lengths)
+    limit = MAX_SWEEP_BYTES if max_bytes is None else max_bytes
+    if reduce_:
+        refused = points > MAX_REDUCE_POINTS or axis_bytes > limit
+        small = points <= 10**5 and axis_bytes <= 10**6
+    else:
+        refused = axis_bytes + 16 * points > limit
+        small = points <= 10**5
+    if not refused and not small:
+        return   # allowed but too large to run here: the estimate is checked above the limit only
+    try:
+        if reduce_:
+            r = s.reduce_sweep("per_batch", "GPT-2", reduce="max", max_bytes=max_bytes, **axes)
+            assert r.points == points
+        else:
+            r = s.sweep("per_batch", "GPT-2", max_bytes=max_bytes, **axes)
+            assert r.values.magnitude.size == points
+        outcome = "ran"
+    except InputError as exc:
+        assert f"{points:.3g} points" in str(exc) and ("max_bytes" in str(exc) or "max_points" in str(exc)), exc
+        outcome = "refused"
+    assert (outcome == "refused") == refused, (lengths, max_bytes, reduce_, outcome)
+    COUNTS[f"grid {outcome}"] += 1
+
+
 def test_zz_at_least_ten_thousand_inputs():
     """Runs last in this module: the generated and fixed inputs above add up to more than 10,000."""
     total = sum(COUNTS.values())

@@ -18,6 +18,7 @@ Eq(T, t_o + Max(t_c, t_m))
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -37,6 +38,11 @@ __all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "
 
 #: The default of an argument mlsysim requires.
 REQUIRED = inspect.Parameter.empty
+#: ``Arg.none`` markers: ``None`` is refused (mlsysim raises for it), or read as the argument's default (mlsysim
+#: accepts it and gives the default's result).  Any other ``none`` is the value ``None`` stands for (mlsysim's
+#: ``if sequence_parallel:`` reads None as False).
+NONE_REFUSED = "<None refused>"
+NONE_IS_DEFAULT = "<None is the default>"
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,14 @@ class Arg:
     :class:`OutOfMemoryError` (mlsysim's ``OOMError``).  ``convert`` maps the value to several inputs at once
     (mlsysim's ``Fleet`` to the node count, the device and the devices per node its solver reads); ``indirect``
     that it binds no input itself but is read by the solver's :meth:`Solver.adjust` (mlsysim's ``grid``, taken as
-    the datacenter when none is given).
+    the datacenter when none is given).  ``aliases`` maps other names mlsysim knows for a choice argument to the
+    option of ours that prices them alike (its CheckpointModel saves 4 B/param for every optimizer but adam).
+
+    A text value of an argument bound to a choice input must be one of the input's options or an alias: any other
+    name (``"bogus"``, ``" adam"``) is refused by name, listing the known ones, never read as a fallback option.
+
+    ``None`` for an argument whose default is not None is refused by name where mlsysim raises for it (``none``
+    :data:`NONE_REFUSED`, the default); ``none`` says otherwise where mlsysim accepts it.
     """
 
     name: str
@@ -69,6 +82,8 @@ class Arg:
     note: str = ""
     convert: Callable[[Any], Mapping[str, Any]] | None = None
     indirect: bool = False
+    aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    none: Any = NONE_REFUSED
 
     @property
     def input(self) -> str | None:
@@ -270,10 +285,19 @@ class Solver:
                     raise InputError(f"{type(self).__name__}.solve(): {arg.name}={value!r} is not ported "
                                      f"(only the default {arg.default!r}): {arg.note}")
                 continue
+            if value is None and arg.default is not None and not (arg.ignored or arg.raises):
+                if arg.none == NONE_REFUSED:
+                    default = "required" if arg.default is REQUIRED else f"default {arg.default!r}"
+                    raise InputError(f"{type(self).__name__}.solve(): {arg.name}=None is not a value here (mlsysim raises "
+                                     f"for it, or reads it on a path not ported); give a value ({default})")
+                value = None if arg.none == NONE_IS_DEFAULT else arg.none
+                values[arg.name] = value
             if arg.input is None or value is None:
                 continue
             if arg.lower and isinstance(value, str):
                 value = value.lower()
+            if isinstance(value, str):
+                value = self._option(arg, value)
             if arg.convert is not None:
                 inputs.update(arg.convert(value))
                 continue
@@ -281,6 +305,20 @@ class Solver:
         self.adjust(values, inputs)
         check_kinds(type(self).__name__, self.arguments, catalog().types[self.type_name], inputs)
         return self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
+
+    def _option(self, arg: Arg, value: str) -> str:
+        """A text value of a choice argument: an option of its input, or an alias of one; any other name refused."""
+        spec = catalog().types[self.type_name].inputs.get(arg.input or "")
+        options = tuple(getattr(spec, "options", None) or ())
+        if not options:
+            return value
+        if value in arg.aliases:
+            return arg.aliases[value]
+        if value not in options:
+            known = sorted({*options, *arg.aliases})
+            raise InputError(f"{type(self).__name__}.solve(): {arg.name}={value!r} is not a known {arg.name}"
+                             + did_you_mean(value.strip(), known) + f" Known: {', '.join(map(repr, known))}")
+        return value
 
     def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
         """Where mlsysim reads one argument through another (a fleet's datacenter when none is given), set ``inputs``

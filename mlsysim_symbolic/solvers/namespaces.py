@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import UnknownNameError, did_you_mean
+from ..errors import FrozenEntryError, UnknownNameError, did_you_mean
 from ..registry import Entry, clusters, fabrics, hardware, nodes, workloads
 
 #: mlsysim 0.3.0's group of ``Models`` -> the ``registry`` field of our workload entries.
@@ -48,6 +48,11 @@ HARDWARE_GROUPS: dict[str, str] = {
 class UnknownEntryError(UnknownNameError, AttributeError):
     """A group or entry the namespace does not have: an :class:`UnknownNameError` and the ``AttributeError``
     an attribute lookup raises (so ``hasattr`` and ``getattr(..., default)`` keep working)."""
+
+
+def _read_only(label: str, item: str) -> FrozenEntryError:
+    return FrozenEntryError(f"{label} is shared and read-only: cannot set or delete {item!r}; make a changed entry "
+                            "with .with_fields({...}) and pass it where the entry would go")
 
 
 class Group:
@@ -72,6 +77,14 @@ class Group:
             return members[key]
         raise UnknownEntryError(f"{self._label} has no entry {key!r}" + did_you_mean(key, list(members))
                                 + f" Entries: {', '.join(members)}")
+
+    def __setattr__(self, item: str, value: Any) -> None:
+        if not item.startswith("_"):    # an attribute would shadow the registry's entry for this name only
+            raise _read_only(self._label, item)
+        object.__setattr__(self, item, value)
+
+    def __delattr__(self, item: str) -> None:
+        raise _read_only(self._label, item)
 
     def list(self) -> list[str]:
         """The keys of the group's entries, in registry order."""
@@ -103,6 +116,14 @@ class Namespace:
             return self._groups[group]
         raise UnknownEntryError(f"{self._label} has no group {group!r}" + did_you_mean(group, list(self._groups))
                                 + f" Groups: {', '.join(self._groups)}")
+
+    def __setattr__(self, item: str, value: Any) -> None:
+        if not item.startswith("_"):    # an attribute would shadow the registry's entry for this name only
+            raise _read_only(self._label, item)
+        object.__setattr__(self, item, value)
+
+    def __delattr__(self, item: str) -> None:
+        raise _read_only(self._label, item)
 
     def list(self) -> list[str]:
         """The group names."""

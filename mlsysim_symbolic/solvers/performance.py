@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..registry import workloads
-from .base import REQUIRED, TRANSFORMERS, WORKLOADS, Arg, Solver, SolverResult
+from .base import NONE_IS_DEFAULT, REQUIRED, TRANSFORMERS, WORKLOADS, Arg, Solver, SolverResult
 
 _TRAINING_ONLY = "mlsysim reads it only when is_training=True"
 
@@ -98,10 +98,11 @@ class EfficiencyModel(Solver):
     type_name = "SoftwareEfficiencyScenario"
     result_name = "EfficiencyResult"
     arguments = (
-        Arg("model", REQUIRED, kinds=WORKLOADS),
+        # mlsysim's EfficiencyModel reads no model field: None is accepted
+        Arg("model", REQUIRED, kinds=WORKLOADS, none=NONE_IS_DEFAULT),
         Arg("hardware", REQUIRED),
         Arg("workload_type", "ffn"),
         Arg("use_flash_attention", False),
-        Arg("precision", "fp16", lower=True),
+        Arg("precision", "fp16", lower=True, none=NONE_IS_DEFAULT),   # mlsysim accepts None with the fp16 result
         Arg("efficiency", 0.5),
     )

@@ -36,5 +36,5 @@ class TrainingMemoryModel(Solver):
         Arg("gradient_accumulation_steps", 1),
         Arg("trainable_fraction", 1.0),
         Arg("communication_buffer_fraction", 0.05),
-        Arg("sequence_parallel", True),
+        Arg("sequence_parallel", True, none=False),   # mlsysim: if sequence_parallel: (None is False)
     )

@@ -237,7 +237,7 @@ def test_bad_input_is_named(tmp_path):
         level.equation("latncy")
     with pytest.raises(InputError, match="repeats an input"):
         level.equation("sla_latency")
-    with pytest.raises(InputError, match="precision: expected one of"):
+    with pytest.raises(InputError, match="precision='fp7' is not a known precision.*Known: 'bf16'"):
         Scenarios.ChatbotServing.evaluate(precision="fp7")
     bad = tmp_path / "apps.toml"
     bad.write_text('[applications.X]\nname = "X"\nworkload = "GPT4"\nhardware = "H100"\nsla = "1 ms"\n')

@@ -1,0 +1,68 @@
+"""Underflow: a float64 result of 0.0 (or a subnormal) where the exact value is not zero.
+
+Overflow shows itself (``inf``); underflow does not: ``exp(-a)`` at ``a = 1000`` is ``0.0`` in float64 while the
+exact value is about 5e-435.  A zero or subnormal result is therefore re-evaluated from the output's tree at the
+same inputs in arbitrary precision (mpmath, whose exponent range is unbounded): where that value is not zero the
+float64 result is a silent wrong number and is refused; where it is zero (``max(0, x)`` at ``x < 0``, an input
+that is 0) the zero is the answer and stands.  The check runs only on such results, never on ordinary ones.
+
+>>> import sympy
+>>> a = sympy.Symbol("a", positive=True)
+>>> lost_to_zero(sympy.exp(-a), (a,), (1000.0,), 0.0)
+True
+>>> lost_to_zero(sympy.Max(0, 1 - a), (a,), (2.0,), 0.0)
+False
+>>> lost_to_zero(sympy.exp(-a), (a,), (1.0,), 0.36787944117144233)   # an ordinary value: not examined
+False
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import mpmath
+import sympy
+
+#: The smallest positive normal float64; below it a nonzero result has lost precision (a subnormal).
+TINY = sys.float_info.min
+#: Bits of the re-evaluation (float64 carries 53).
+PRECISION = 160
+
+
+def suspicious(value: Any) -> bool:
+    """Whether a float64 ``value`` is 0.0 or subnormal (the only results :func:`lost_to_zero` examines)."""
+    try:
+        return abs(float(value)) < TINY
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+@lru_cache(maxsize=256)
+def _exact(expr: sympy.Expr, args: tuple[sympy.Symbol, ...]) -> Callable[..., Any]:
+    return sympy.lambdify(args, expr, modules="mpmath", docstring_limit=0)
+
+
+def exact_value(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequence[float]) -> Any:
+    """``expr`` at ``values`` in arbitrary precision (an ``mpf``), or None where it cannot be evaluated so."""
+    try:
+        function = _exact(expr, tuple(args))
+        with mpmath.workprec(PRECISION):
+            return function(*(mpmath.mpf(float(v)) for v in values))
+    except Exception:   # noqa: BLE001 - a tree mpmath cannot evaluate: no verdict, the float64 value stands
+        return None
+
+
+def lost_to_zero(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequence[float], value: Any) -> bool:
+    """Whether the float64 ``value`` of ``expr`` at ``values`` is 0.0 or subnormal while the exact value is not zero."""
+    if not suspicious(value):
+        return False
+    exact = exact_value(expr, args, values)
+    if exact is None or isinstance(exact, bool):
+        return False
+    try:
+        return bool(exact != 0)
+    except TypeError:
+        return False
