@@ -277,6 +277,29 @@ Definition = tuple[sympy.Symbol, sympy.Expr]
 
 #: Expanded trees up to this many nodes compile as one tree; larger chains compile step by step.
 INLINE_LIMIT = 5000
+#: ... and only while the expanded tree is at most this many times the declarations: a chain of outputs each using
+#: the one before several times grows exponentially, and SymPy's construction of such a tree can take minutes (its
+#: assumptions ask polynomial root questions of every power); the catalog's chains grow at most ~17x.
+INLINE_GROWTH = 20
+
+
+def declared_size(definitions: Sequence[Definition]) -> int:
+    """The node count of a chain's declarations, each over the symbols of the outputs before it.
+
+    >>> import sympy
+    >>> x, o1, o2 = sympy.symbols("x o1 o2")
+    >>> declared_size([(o1, x + 1), (o2, o1 * (o1 + x))])   # Add(x, 1); Mul(o1, Add(o1, x))
+    8
+    """
+    memo: dict[int, int] = {}
+
+    def size(node: Any) -> int:
+        n = memo.get(id(node))
+        if n is None:
+            n = memo[id(node)] = 1 + sum(size(a) for a in node.args)
+        return n
+
+    return sum(size(expr) for _, expr in definitions)
 
 
 def expanded_size(definitions: Sequence[Definition]) -> int:
@@ -353,7 +376,8 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
     True
     """
     *intermediate, (_, result) = definitions
-    if not intermediate or expanded_size(definitions) <= INLINE_LIMIT:
+    size = expanded_size(definitions) if intermediate else 0
+    if not intermediate or (size <= INLINE_LIMIT and size <= INLINE_GROWTH * declared_size(definitions)):
         # a small chain compiles as one tree: SymPy's own cancellation (1 - (1 - x**k) -> x**k) keeps digits
         # that step-by-step evaluation would lose
         done: dict[sympy.Symbol, sympy.Expr] = {}
