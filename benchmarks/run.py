@@ -1,7 +1,7 @@
 """Run every benchmark of the project and print one table of ratios against their baselines.
 
-    python benchmarks/run.py              # core, sweep and catalog benchmarks (about two minutes)
-    python benchmarks/run.py catalog      # only some of them: core, sweep, catalog, chain
+    python benchmarks/run.py              # every benchmark (a few minutes)
+    python benchmarks/run.py solvers      # only some of them: core, solvers, sweep, catalog, chain
 
 Each benchmark runs in its own fresh interpreter.  Each row compares a measured value with its baseline (mlsysim 0.3.0, hand-written numpy, a
 per-point SymPy loop, or a time budget), both measured in this run on this machine, as
@@ -91,10 +91,28 @@ def sweep() -> list[Comparison]:
     ]
 
 
+SOLVER_CALLS = ("SingleNodeModel().solve", "Engine.solve(..., is_training=True)", "ServingModel().solve",
+                "TrainingMemoryModel().solve", "DistributedModel().solve", "ReliabilityModel().solve",
+                "Scenarios.KeywordSpotting.evaluate()")
+
+
+def solvers() -> list[Comparison]:
+    rows = measure("bench_solvers")
+    out = [Comparison(name, find(rows, f"ours: {name}"), find(rows, f"mlsysim 0.3.0: {name}"), "us", "mlsysim 0.3.0 call", 0.1)
+           for name in SOLVER_CALLS]
+    warm, cold = find(rows, "first SensitivitySolver().solve, fresh interpreter, warm"), find(rows, "first SensitivitySolver().solve, fresh interpreter, cold")
+    out.append(Comparison("first SensitivitySolver().solve (warm)", warm, 1.0, "s", "1 s budget (fresh interpreter)", 1.0))
+    out.append(Comparison("first SensitivitySolver().solve (cold)", cold, 3.0, "s", "3 s budget (fresh interpreter)", 1.0))
+    return out
+
+
 def chain() -> list[Comparison]:
     rows = measure("bench_chain")
     small, large = find(rows, "chain of 10 outputs"), find(rows, "chain of 40 outputs")
-    return [Comparison("load + first value + LaTeX of 40 chained outputs", large, small, "s", "the same with 10", 6.0)]
+    triple24, triple48 = find(rows, "triple chain of 24 outputs"), find(rows, "triple chain of 48 outputs")
+    return [Comparison("load + first value + LaTeX of 40 chained outputs", large, small, "s", "the same with 10", 6.0),
+            Comparison("triple chain: value+LaTeX, 24 outputs", triple24, 1.0, "s", "1 s budget", 1.0),
+            Comparison("triple chain: value+LaTeX, 48 outputs", triple48, triple24, "s", "the same with 24", 3.0)]
 
 
 def catalog_benchmark(reference_import: float | None) -> list[Comparison]:
@@ -138,14 +156,17 @@ def table(comparisons: list[Comparison]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the benchmarks and print one table of ratios against baselines.")
-    parser.add_argument("only", nargs="*", choices=["core", "sweep", "catalog", "chain", []], help="benchmarks to run (default: all)")
+    parser.add_argument("only", nargs="*", choices=["core", "solvers", "sweep", "catalog", "chain", []],
+                        help="benchmarks to run (default: all)")
     args = parser.parse_args(argv)
-    chosen = set(args.only) or {"core", "sweep", "catalog", "chain"}
+    chosen = set(args.only) or {"core", "solvers", "sweep", "catalog", "chain"}
     comparisons: list[Comparison] = []
     reference_import = None
     if "core" in chosen:
         rows, reference_import = core()
         comparisons += rows
+    if "solvers" in chosen:
+        comparisons += solvers()
     if "sweep" in chosen:
         comparisons += sweep()
     if "catalog" in chosen:

@@ -653,6 +653,7 @@ class _ScenarioRegistry:
 
     def __init__(self) -> None:
         self._extensions: list[Mapping[str, Any]] = []
+        self._elsewhere: tuple[Any, dict[str, Mapping[str, Any]]] = (None, {})
 
     def extend(self, scenarios: Mapping[str, Any]) -> None:
         """Make another mapping of scenarios reachable here by key and attribute, after the named scenarios of
@@ -669,11 +670,18 @@ class _ScenarioRegistry:
             raise AttributeError(str(exc)) from None
 
     def __getitem__(self, key: str) -> Any:
+        cat = catalog()
+        if self._elsewhere[0] is not cat:   # keys this catalog has not, found in an extension (no did-you-mean each time)
+            self._elsewhere = (cat, {})
+        elsewhere = self._elsewhere[1]
+        if key in elsewhere:
+            return elsewhere[key][key]
         try:
-            return catalog().scenario(key)
+            return cat.scenario(key)
         except UnknownNameError:
             for extension in self._extensions:
                 if key in extension:
+                    elsewhere[key] = extension
                     return extension[key]
             raise
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -25,6 +25,8 @@ import numpy as np
 import pint
 import sympy
 from sympy.codegen.cfunctions import expm1, log1p
+from sympy.functions.elementary.piecewise import ExprCondPair
+from sympy.printing.pycode import PythonCodePrinter
 
 from . import special
 from .units import Q_
@@ -185,7 +187,8 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     """
     expr = _rewrite(expr)
     cse = len(expr.args) > 3
-    fast = sympy.lambdify(list(args), expr, modules=_modules(vector, expr), cse=cse, docstring_limit=0)
+    modules = _modules(vector, expr)
+    fast = sympy.lambdify(list(args), expr, modules=modules, cse=cse, docstring_limit=0, printer=_printer(vector, modules))
     if vector or not cse or not expr.has(sympy.Piecewise):
         return fast
     return _guarded(fast, expr, args)
@@ -205,7 +208,9 @@ def _guarded(fast: Callable[..., Any], expr: sympy.Expr, args: Sequence[sympy.Sy
             return fast(*values)
         except (ZeroDivisionError, ValueError, OverflowError):
             if not slow:
-                slow.append(sympy.lambdify(list(args), expr, modules=_modules(False, expr), cse=False, docstring_limit=0))
+                modules = _modules(False, expr)
+                slow.append(sympy.lambdify(list(args), expr, modules=modules, cse=False, docstring_limit=0,
+                                           printer=_printer(False, modules)))
             return slow[0](*values)
 
     return guarded
@@ -250,10 +255,51 @@ def _modules(vector: bool, *trees: Any) -> list[Any]:
     return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR}, "math"]
 
 
+class _ScalarPrinter(PythonCodePrinter):
+    """lambdify's printer for scalars, printing a condition's if-then-else directly: SymPy's rewrites it as a
+    piecewise first, rewriting every Max and Min inside it too (seconds for the composed rooflines' conditions)."""
+
+    def _print_ITE(self, expr: Any) -> str:
+        cond, then, other = (self._print(a) for a in expr.args)
+        return f"(({then}) if ({cond}) else ({other}))"
+
+
+def _printer(vector: bool, modules: list[Any]) -> Any:
+    """The printer lambdify would choose for ``modules`` (its settings), but :class:`_ScalarPrinter` for scalars."""
+    if vector:
+        return None
+    user_functions = {k: k for m in modules[::-1] if isinstance(m, dict) for k in m}
+    return _ScalarPrinter({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
+                           "user_functions": user_functions})
+
+
 Definition = tuple[sympy.Symbol, sympy.Expr]
 
 #: Expanded trees up to this many nodes compile as one tree; larger chains compile step by step.
 INLINE_LIMIT = 5000
+#: ... and only while the expanded tree is at most this many times the declarations: a chain of outputs each using
+#: the one before several times grows exponentially, and SymPy's construction of such a tree can take minutes (its
+#: assumptions ask polynomial root questions of every power); the catalog's chains grow at most ~17x.
+INLINE_GROWTH = 20
+
+
+def declared_size(definitions: Sequence[Definition]) -> int:
+    """The node count of a chain's declarations, each over the symbols of the outputs before it.
+
+    >>> import sympy
+    >>> x, o1, o2 = sympy.symbols("x o1 o2")
+    >>> declared_size([(o1, x + 1), (o2, o1 * (o1 + x))])   # Add(x, 1); Mul(o1, Add(o1, x))
+    8
+    """
+    memo: dict[int, int] = {}
+
+    def size(node: Any) -> int:
+        n = memo.get(id(node))
+        if n is None:
+            n = memo[id(node)] = 1 + sum(size(a) for a in node.args)
+        return n
+
+    return sum(size(expr) for _, expr in definitions)
 
 
 def expanded_size(definitions: Sequence[Definition]) -> int:
@@ -282,6 +328,38 @@ def expanded_size(definitions: Sequence[Definition]) -> int:
     return sizes[definitions[-1][0]]
 
 
+# Nodes rebuilt unevaluated when an earlier output is substituted into them: SymPy's Max/Min and Piecewise look for
+# redundant arguments and branches on construction (``_find_localzeros`` factors every pair of arguments, a branch's
+# condition holding a piecewise is folded and rewritten), which made substituting four composed rooflines take most
+# of a minute; the value is the same, only the search is skipped.
+def substitute(expr: sympy.Basic, done: Mapping[sympy.Basic, sympy.Basic], memo: dict[sympy.Basic, sympy.Basic]) -> sympy.Basic:
+    """``expr.xreplace(done)`` (arithmetic rebuilt as SymPy rebuilds it, so its cancellations stay), with ``Max``,
+    ``Min`` and ``Piecewise`` rebuilt unevaluated; shared subtrees are rebuilt once (``memo``, kept across a chain).
+
+    >>> import sympy
+    >>> x, y, o = sympy.symbols("x y o", positive=True)
+    >>> substitute(sympy.Max(o, y) + 1 - o, {o: x + 1}, {})
+    -x + Max(y, x + 1)
+    """
+    if expr in done:
+        return done[expr]
+    if not expr.args:
+        return expr
+    hit = memo.get(expr)
+    if hit is not None:
+        return hit
+    args = [substitute(a, done, memo) for a in expr.args]
+    if all(a is b for a, b in zip(args, expr.args)):
+        out = expr
+    elif isinstance(expr, (sympy.Max, sympy.Min)):
+        out = expr.func(*args, evaluate=False)
+    elif isinstance(expr, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
+        out = sympy.Basic.__new__(type(expr), *args)
+    else:
+        out = expr.func(*args)
+    memo[expr] = out
+    return out
+
 
 def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol], *, vector: bool = False,
                   varying: set[sympy.Symbol] | None = None) -> Callable[..., Any]:
@@ -298,12 +376,14 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
     True
     """
     *intermediate, (_, result) = definitions
-    if not intermediate or expanded_size(definitions) <= INLINE_LIMIT:
+    size = expanded_size(definitions) if intermediate else 0
+    if not intermediate or (size <= INLINE_LIMIT and size <= INLINE_GROWTH * declared_size(definitions)):
         # a small chain compiles as one tree: SymPy's own cancellation (1 - (1 - x**k) -> x**k) keeps digits
         # that step-by-step evaluation would lose
         done: dict[sympy.Symbol, sympy.Expr] = {}
+        memo: dict[sympy.Basic, sympy.Basic] = {}
         for sym, expr in definitions:
-            done[sym] = expr.xreplace(done) if done else expr
+            done[sym] = substitute(expr, done, memo) if done else expr
         expr = done[definitions[-1][0]]
         return compile_tree(expr if varying is None else hoist(expr, varying), args, vector=vector)
     rename = {sym: sympy.Symbol(f"_o{i}", **sym.assumptions0) for i, (sym, _) in enumerate(intermediate)}
@@ -318,7 +398,9 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
         steps.append((rename[sym], _rewrite(expr.xreplace(rename))))
     final = result if varying is None else hoist(result, moving)
     final = _rewrite(final.xreplace(rename))
-    return sympy.lambdify(list(args), final, modules=_modules(vector, final, *(e for _, e in steps)), cse=lambda e: (steps, e), docstring_limit=0)
+    modules = _modules(vector, final, *(e for _, e in steps))
+    return sympy.lambdify(list(args), final, modules=modules, cse=lambda e: (steps, e), docstring_limit=0,
+                          printer=_printer(vector, modules))
 
 
 def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> list[Definition]:

@@ -6,11 +6,13 @@ wheel it is shipped as the package ``mlsysim_symbolic.derivations``.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 
+@cache
 def derivations_dir() -> Path:
-    """The folder holding ``*.toml`` derivation files, workloads and hardware."""
+    """The folder holding ``*.toml`` derivation files, workloads and hardware (found once: it does not move)."""
     here = Path(__file__).resolve().parent
     for candidate in (here.parent / "derivations", here / "derivations"):
         if (candidate / "workloads.toml").is_file():

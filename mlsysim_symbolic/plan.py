@@ -109,6 +109,13 @@ def placeholder(var: Variable) -> Any:
     return int(value) if var.integer else value
 
 
+@dataclass(frozen=True)
+class _Unset:
+    """A shared plan that cannot be made: the leaf its signature leaves unset."""
+
+    leaf: sympy.Symbol
+
+
 class Analysable(Protocol):
     """What an analysis needs of a scenario: its planner, type and name."""
 
@@ -213,6 +220,8 @@ class Planner:
         for name, spec in t.inputs.items():
             if spec.kind == "scenario":
                 self._bind_scenario(name, spec)
+        # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
+        self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
 
     def _bind_scenario(self, name: str, spec: Any) -> None:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its
@@ -487,6 +496,54 @@ class Planner:
         plan = self._plans.get(key)
         if plan is not None:
             return plan
+        # a plan is the type's at a presence signature (which leaves are set, the keys, the choices), not this
+        # scenario's: every scenario of the type with the same signature (each solver call) shares it
+        shared = (output, choices, slack, self.signature)
+        plan = self.type.plans.get(shared)
+        if plan is None:
+            try:
+                plan = self._make_plan(output, choices, slack)
+            except MissingInputError as exc:   # an optional input unset: as much a property of the signature
+                leaf = getattr(exc, "leaf", None)
+                if leaf is not None:
+                    self.type.plans[shared] = _Unset(leaf)
+                raise
+            self.type.plans[shared] = plan
+        elif isinstance(plan, _Unset):   # the message names this scenario's entry
+            raise self._missing(output, plan.leaf)
+        else:
+            self._derive(plan.args)
+        self._plans[key] = plan
+        return plan
+
+    @cached_property
+    def signature(self) -> tuple[Any, ...]:
+        """What a plan of this scenario depends on besides its type: the set leaves, the keys of each index (a keyed
+        sum is written out key by key), the choices, and the signatures of bound scenario inputs."""
+        bound = self._bound
+        return (self._presence,
+                tuple((index, tuple(keys)) for index, keys in sorted(bound.keys.items())),
+                tuple(sorted(bound.choices.items())),
+                tuple((name, sub.signature) for name, sub in sorted(self._subs.items())))
+
+    def _derive(self, args: tuple[sympy.Symbol, ...]) -> None:
+        """Bind the per-key and nested leaves of a shared plan, as planning it here would have (its values)."""
+        scalars = self._bound.scalars
+        for sym in args:
+            if sym not in scalars and isinstance(sym, (KeyedSymbol, NestedSymbol)):
+                scalars[sym] = self._derived(sym)
+
+    def _derived(self, sym: sympy.Symbol) -> Any:
+        if isinstance(sym, KeyedSymbol):
+            index = self.type.leaf_index[sym.base]
+            return self._bound.keyed[index][sym.key].get(sym.base)
+        sub = self._subs[sym.scope]
+        value = sub._bound.scalars.get(sym.base)
+        if value is None and isinstance(sym.base, (KeyedSymbol, NestedSymbol)):
+            value = sub._bound.scalars[sym.base] = sub._derived(sym.base)
+        return value
+
+    def _make_plan(self, output: str, choices: tuple[tuple[str, str], ...], slack: bool) -> Plan:
         t = self.type
         out = t.output(output)
         definitions = self.definitions(output, dict(choices))
@@ -497,14 +554,13 @@ class Planner:
         leaves = tuple(sorted(free, key=lambda s: s.name))
         for sym in leaves:
             if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
-                raise MissingInputError(f"{t.name}.{output} needs {self._describe_missing(sym)}, which this scenario does not set")
+                raise self._missing(output, sym)
         factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
         plan = Plan(out, definitions, leaves, self._compiled(definitions, leaves, None), out.variable.unit,
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,
                     labels=tuple(str(k) for k in self._bound.keys.get(out.over, ())) if out.over else ())
-        self._plans[key] = plan
         return plan
 
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
@@ -534,6 +590,11 @@ class Planner:
         value = plan.function(*self.values(plan, keys, arguments))
         return make_quantity(plan.to_unit(value), plan.unit)
 
+    def _missing(self, output: str, sym: sympy.Symbol) -> MissingInputError:
+        exc = MissingInputError(f"{self.type.name}.{output} needs {self._describe_missing(sym)}, which this scenario does not set")
+        exc.leaf = sym   # type: ignore[attr-defined]
+        return exc
+
     def _describe_missing(self, sym: sympy.Symbol) -> str:
         t = self.type
         source = t.leaf_input.get(sym, "?")
@@ -546,6 +607,14 @@ class Planner:
 
     def values(self, plan: Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
         """The base-unit value of each of ``plan.args``: bound inputs, the values at ``keys``, and ``arguments``."""
+        if not arguments and not plan.indices and not plan.arguments:   # the common case: every leaf a bound scalar
+            scalars = self._bound.scalars
+            try:
+                found = tuple([scalars[s] for s in plan.args])
+            except KeyError:
+                found = None
+            if found is not None and not keys and all(v is not None for v in found):
+                return found
         t = self.type
         arguments = arguments or {}
         key_of = self._key_of(plan, keys)
@@ -662,7 +731,7 @@ class Planner:
             return _answer(plan, value)
         shown = plan.to_unit(value)
         if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not
-            raise self.not_finite(output, keys, value, plan, args, what=f"underflows float64 (to {shown:g} {plan.unit:~C})")
+            raise self.not_finite(output, keys, value, plan, args, what=f"underflows float64 (to {shown:g} {plan.returns:~C})")
         return make_quantity(shown, plan.returns)
 
     def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,

@@ -191,6 +191,21 @@ class FrozenFields(dict):
         return (FrozenFields, (dict(self), self._owner))
 
 
+class _NoField(AttributeError):
+    """An entry's unknown field: the message (with its did-you-mean) is written only when read, so that
+    ``getattr(entry, "count", None)`` (is this a fleet?) costs no string matching."""
+
+    def __init__(self, entry: Entry, item: str) -> None:
+        super().__init__(item)
+        self.entry, self.item = entry, item
+
+    def __str__(self) -> str:
+        entry, item = self.entry, self.item
+        known = sorted({*type(entry).schema, *entry.fields, *entry.info})
+        return (f"{type(entry).__name__} {entry.key!r} has no field {item!r}" + did_you_mean(item, known)
+                + f" Fields: {', '.join(known)}")
+
+
 @dataclass(frozen=True, eq=False)
 class Entry:
     """A registry entry: a key, a display name, numeric fields and a source.
@@ -237,9 +252,7 @@ class Entry:
             return info[item]
         if item in type(self).schema or item in _TEXT_FIELDS or item in type(self).text:
             return None     # a known field this entry does not state
-        known = sorted({*type(self).schema, *fields, *info})
-        raise AttributeError(f"{type(self).__name__} {self.key!r} has no field {item!r}" + did_you_mean(item, known)
-                             + f" Fields: {', '.join(known)}")
+        raise _NoField(self, item)
 
     def with_fields(self, changes: Mapping[str, Any]) -> Entry:
         """A copy with some fields changed (same units and checks as the registry); an unknown field is refused.

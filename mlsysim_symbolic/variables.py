@@ -300,26 +300,42 @@ class Variable:
         number or a Quantity-free magnitude in the declared unit.
         """
         label = label or self.name
-        unit_text = self.unit_text
         if isinstance(value, (str, pint.Quantity)):
-            value = self.quantity(value, label=label)
-            magnitude = convert(value.magnitude, value.units, self.unit)
+            key = _check_key(self, value)
+            hit = _CHECKED.get(key) if key is not None else None
+            if hit is not None and hit[0] is self:   # the same text or quantity again (a default, "100 GB/s"): read once
+                return hit[1]
+            magnitude = self._checked_magnitude(value, label)
+            if key is not None:
+                if len(_CHECKED) >= _CHECKED_MAX:
+                    _CHECKED.clear()
+                _CHECKED[key] = (self, magnitude)
+            return magnitude
+        return self._checked_number(value, label)
+
+    def _checked_magnitude(self, value: str | pint.Quantity, label: str) -> Any:
+        value = self.quantity(value, label=label)
+        return self._checked_number(convert(value.magnitude, value.units, self.unit), label, converted=True)
+
+    def _checked_number(self, value: Any, label: str, converted: bool = False) -> Any:
+        if converted:
+            magnitude = value
         elif isinstance(value, bool) or value is None:
-            raise InputError(f"{label}: expected a number in {unit_text}, got {value!r}")
+            raise InputError(f"{label}: expected a number in {self.unit_text}, got {value!r}")
         elif isinstance(value, (int, float)) or _is_numpy_scalar(value):
             magnitude = value.item() if hasattr(value, "item") else value
         else:
-            raise InputError(f"{label}: expected a number or quantity in {unit_text}, got {type(value).__name__} {value!r}")
+            raise InputError(f"{label}: expected a number or quantity in {self.unit_text}, got {type(value).__name__} {value!r}")
         if not isinstance(magnitude, (int, float)):
             raise InputError(f"{label}: expected a single number, got {magnitude!r}")
         if not math.isfinite(magnitude):
-            raise InputError(f"{label}: expected a finite number in {unit_text}, got {magnitude}")
+            raise InputError(f"{label}: expected a finite number in {self.unit_text}, got {magnitude}")
         if self.integer:
             if not isinstance(magnitude, int) and magnitude != math.floor(magnitude):   # ints are whole (2**62 + 1 too)
-                raise InputError(f"{label}: expected a whole number of {unit_text}, got {magnitude}")
+                raise InputError(f"{label}: expected a whole number of {self.unit_text}, got {magnitude}")
             magnitude = int(magnitude)
         if not self.domain.contains(magnitude):
-            raise InputError(f"{label}: expected a value in {self.domain} {unit_text}, got {magnitude}")
+            raise InputError(f"{label}: expected a value in {self.domain} {self.unit_text}, got {magnitude}")
         return magnitude
 
 
@@ -510,6 +526,20 @@ def _counted_units_of(dims: dict[str, Any]) -> pint.Unit:
 def _counted_units(dimension_unit: pint.Unit) -> pint.Unit:
     """The counted-kind units with the powers of ``dimension_unit``'s dimension (``1/param`` for ``[param]^-1``)."""
     return _counted_units_of(dict(dimension_unit.dimensionality))
+
+
+#: (variable, text or quantity) -> its checked magnitude: text and quantities are immutable here, so each is read once.
+_CHECKED: dict[tuple[Any, ...], tuple[Variable, Any]] = {}
+_CHECKED_MAX = 4096
+
+
+def _check_key(var: Variable, value: str | pint.Quantity) -> tuple[Any, ...] | None:
+    if isinstance(value, str):
+        return (id(var), value)
+    magnitude = value.magnitude
+    if type(magnitude) not in (int, float):
+        return None
+    return (id(var), type(magnitude), magnitude, value.units, id(value._REGISTRY))
 
 
 def _is_numpy_scalar(value: Any) -> bool:

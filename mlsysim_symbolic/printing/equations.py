@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..errors import InputError, MlsysimSymbolicError
+from ..evaluate import INLINE_GROWTH, declared_size, expanded_size
 from .answers import answer_parts, declared_answer
 from .config import Latex, LatexConfig, split_options
 from .order import symbol_order
@@ -126,6 +127,18 @@ def printed_length(latex: str) -> int:
 #: An expanded tree of more nodes than this many times ``expanded_limit`` is not printed at all (it could not fit,
 #: and printing 2**40 terms of a chain of outputs would never end).
 NODES_PER_WIDTH = 20
+
+
+#: A chain whose expanded tree, counted without building it, has more nodes than this many times the printing limit
+#: is not expanded at all (SymPy's flattening shrinks a built tree, so the limit is applied with this margin).
+_UNBUILT = 2
+
+
+def _unbuilt(definitions: Any, config: LatexConfig) -> bool:
+    """Whether a chain's expanded tree is left unbuilt: far beyond the printing limit, or grown exponentially from
+    its declarations (SymPy's construction of such a tree can take minutes, and it would not fit anyway)."""
+    size = expanded_size(definitions)
+    return size > _UNBUILT * NODES_PER_WIDTH * config.expanded_limit or size > INLINE_GROWTH * declared_size(definitions)
 
 
 def tree_size(expr: Any) -> int:
@@ -271,8 +284,12 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     leaves = {sym: format_quantity(q, config, drop_counts=True) for sym, q in values.items()}
     declared = scenario.expression(output)
     declared_tex = printer.doprint(declared)
-    numbers_of, shown = plan.expr, leaves
-    huge = declared != plan.expr and _too_long(plan.expr, config)
+    if len(plan.definitions) > 1 and _unbuilt(plan.definitions, config):
+        huge = True   # far beyond printing: never built (a chain of outputs each using the one before expands exponentially)
+        numbers_of, shown = declared, leaves
+    else:
+        numbers_of, shown = plan.expr, leaves
+        huge = declared != plan.expr and _too_long(plan.expr, config)
     expanded_tex = printer.doprint(plan.expr) if config.expand and not huge else None
     if huge or (expanded_tex is not None and declared != plan.expr and printed_length(expanded_tex) > config.expanded_limit):
         intermediate = _intermediate_values(scenario, declared, plan, keys, arguments, leaves, config)

@@ -193,7 +193,39 @@ def _quantity(value: Any, unit: str, label: str) -> pint.Quantity:
 
 
 def _shown(q: pint.Quantity | None) -> str:
-    return "N/A" if q is None else f"{q:~P}"
+    if q is None:
+        return "N/A"
+    key = (type(q.magnitude), q.magnitude, q.units)
+    text = _TEXTS.get(key)
+    if text is None:
+        text = _TEXTS[key] = f"{q:~P}"
+    return text
+
+
+#: Text pint writes for a unit or a quantity, and root-unit factors: pint parses and formats units afresh each time
+#: (most of an evaluate()'s time went there), and a summary reads a few of them again and again.
+_TEXTS: dict[Any, str] = {}
+_ROOTS: dict[Any, Any] = {}
+
+
+@cache
+def _unit(text: str) -> pint.Unit:
+    return Q_(1, text).units
+
+
+def _unit_text(units: pint.Unit) -> str:
+    text = _TEXTS.get(units)
+    if text is None:
+        text = _TEXTS[units] = f"{units:~P}"
+    return text
+
+
+def _root(q: pint.Quantity) -> Any:
+    """``q.to_root_units().magnitude`` (the magnitude pint compares), with the factor found once per unit."""
+    factor = _ROOTS.get(q.units)
+    if factor is None:
+        factor = _ROOTS[q.units] = Q_(1, q.units).to_root_units().magnitude
+    return q.magnitude * factor
 
 
 def _fixed(value: float, digits: int, grouping: str = "") -> str:
@@ -212,7 +244,7 @@ def _fixed(value: float, digits: int, grouping: str = "") -> str:
 
 def _fixed_quantity(q: pint.Quantity, digits: int) -> str:
     """A Quantity as mlsysim's summaries print it (``f"{q:.2f~P}"``), rounded by :func:`_fixed`."""
-    return f"{_fixed(q.magnitude, digits)} {q.units:~P}"
+    return f"{_fixed(q.magnitude, digits)} {_unit_text(q.units)}"
 
 
 @dataclass(frozen=True)
@@ -291,10 +323,10 @@ class Application:
             if data.supply_bw.magnitude == 0:   # mlsysim: utilization inf ("infx capacity"); ours refuses to divide by 0
                 data_summary = " | Data Wall: Pipeline Stalled (the device describes no data path: supply 0 GB/s)"
             elif stalled:
-                data_summary = f" | Data Wall: Pipeline Stalled ({_fixed(data.utilization.to('').magnitude, 1)}x capacity)"
+                data_summary = f" | Data Wall: Pipeline Stalled ({_fixed(data.utilization.to(_unit('')).magnitude, 1)}x capacity)"
             else:
-                data_summary = f" | Data Pipeline: OK ({_fixed(data.utilization.to('').magnitude * 100, 1)}%)"
-        unit = "MB" if weights < Q_(1, "GB") else "GB"
+                data_summary = f" | Data Pipeline: OK ({_fixed(data.utilization.to(_unit('')).magnitude * 100, 1)}%)"
+        unit = _unit("MB" if _root(weights) < _root(Q_(1, _unit("GB"))) else "GB")
         w, c = _fixed_quantity(weights.to(unit), 1), _fixed_quantity(capacity.to(unit), 1)
         summary = f"Model fits in memory ({w} / {c})" if fits else f"OOM: Requires {w} but only has {c}"
         return EvaluationLevel(
@@ -308,7 +340,7 @@ class Application:
             s = step.scenario
             latency = step.step_latency_total
             metrics = {"latency": latency, "throughput": step.effective_throughput, "scaling_eff": step.scaling_efficiency,
-                       "mfu": s.fleet_mfu.to("").magnitude, "node_mfu": s.node_mfu.to("").magnitude, "sla_latency": self.sla_latency}
+                       "mfu": s.fleet_mfu.to(_unit("")).magnitude, "node_mfu": s.node_mfu.to(_unit("")).magnitude, "sla_latency": self.sla_latency}
             sources = {"latency": (s, "step_latency_total"), "throughput": (s, "effective_throughput"),
                        "scaling_eff": (s, "scaling_efficiency"), "mfu": (s, "fleet_mfu"), "node_mfu": (s, "node_mfu")}
         else:

@@ -30,7 +30,7 @@ import sympy
 
 from ..catalog import catalog
 from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
-from ..results import ResultView
+from ..results import ResultView, result_layout
 from ..scenario import Scenario
 from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds
 
@@ -109,7 +109,7 @@ class SolverResult:
         assert spec is not None
         object.__setattr__(self, "scenario", scenario)
         object.__setattr__(self, "_view", ResultView(spec, scenario.planner))
-        object.__setattr__(self, "_sources", {f: (source, name) for f, source, name in spec.fields})
+        object.__setattr__(self, "_sources", result_layout(spec).sources)
         object.__setattr__(self, "_name", spec.name)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -203,7 +203,7 @@ def _solver_result_from(scenario: Scenario, view: ResultView) -> SolverResult:
     assert spec is not None
     object.__setattr__(result, "scenario", scenario)
     object.__setattr__(result, "_view", view)
-    object.__setattr__(result, "_sources", {f: (source, name) for f, source, name in spec.fields})
+    object.__setattr__(result, "_sources", result_layout(spec).sources)
     object.__setattr__(result, "_name", spec.name)
     return result
 
@@ -230,6 +230,8 @@ class Solver:
         params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         params += [inspect.Parameter(a.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=a.default) for a in cls.arguments]
         cls._signature = inspect.Signature(params)
+        cls._names = tuple(a.name for a in cls.arguments)
+        cls._defaults = {a.name: a.default for a in cls.arguments}
 
         def solve(self: Solver, *args: Any, **kwargs: Any) -> SolverResult:
             return self._solve(*args, **kwargs)
@@ -250,6 +252,18 @@ class Solver:
 
     def arguments_of(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """mlsysim's arguments of one call, by name, defaults filled in (a missing or unknown one is refused by name)."""
+        names = self._names
+        if len(args) <= len(names):   # the common call, bound by a table; anything odd goes through inspect for its error
+            values = dict(zip(names, args))
+            if not any(k in values or k not in self._defaults for k in kwargs):
+                values.update(kwargs)
+                for name, default in self._defaults.items():
+                    if name not in values:
+                        if default is REQUIRED:
+                            break
+                        values[name] = default
+                else:
+                    return {n: values[n] for n in names}
         try:
             bound = self._signature.bind(self, *args, **kwargs)
         except TypeError as exc:
@@ -277,6 +291,9 @@ class Solver:
         other = self._path(values)
         if other is not None:
             return other().scenario(*args, **kwargs)
+        return self._scenario(values)
+
+    def _scenario(self, values: dict[str, Any]) -> Scenario:
         inputs: dict[str, Any] = {}
         for arg in self.arguments:
             value = values[arg.name]
@@ -329,7 +346,7 @@ class Solver:
         other = self._path(values)
         if other is not None:
             return other().solve(*args, **kwargs)
-        scenario = self.scenario(*args, **kwargs)
+        scenario = self._scenario(values)
         for predicate in self.requires:
             if not scenario.planner.member(predicate):
                 raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "

@@ -62,12 +62,18 @@ class Group:
     def __init__(self, label: str, entries: Callable[[], Mapping[str, Entry]], field: str | None = None,
                  value: str | None = None) -> None:
         self._label, self._entries, self._field, self._value = label, entries, field, value
+        self._cache: tuple[Any, dict[str, Entry]] | None = None
 
     def _members(self) -> dict[str, Entry]:
         registry = self._entries()
+        if self._cache is not None and self._cache[0] is registry:   # a registry is read-only: filtered once
+            return self._cache[1]
         if self._field is None:
-            return {k: registry[k] for k in registry}
-        return {k: registry[k] for k in registry if getattr(registry[k], self._field, None) == self._value}
+            members = {k: registry[k] for k in registry}
+        else:
+            members = {k: registry[k] for k in registry if getattr(registry[k], self._field, None) == self._value}
+        self._cache = (registry, members)
+        return members
 
     def __getattr__(self, key: str) -> Entry:
         if key.startswith("_"):

@@ -66,10 +66,10 @@ class ServingModel(Solver):
             var = catalog().types[self.type_name].inputs["network_bandwidth"].variable
             checked(var, inputs.pop("network_bandwidth"), "ServingModel.solve(): network_bandwidth")
 
-    def scenario(self, *args: Any, **kwargs: Any) -> Any:
+    def _scenario(self, values: dict[str, Any]) -> Any:
         """The scenario of one solve; a draft model lacking a field its token time needs is refused by name (never
         decoded without speculation)."""
-        scenario = super().scenario(*args, **kwargs)
+        scenario = super()._scenario(values)
         draft = scenario.inputs.get("draft_model")
         if draft is not None and not scenario.planner.available(scenario.type.output("draft_token_time").variable.symbol):
             fields = scenario.type.inputs["draft_model"].attributes.values()

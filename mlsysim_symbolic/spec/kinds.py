@@ -156,12 +156,22 @@ class QuantityKind(InputKind):
         return var
 
     def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
-        var = self.unset(spec, bound)
+        var = spec.variable
+        assert var is not None
         if value is None:
+            self.unset(spec, bound)
             return
-        magnitude = checked(var, value)
-        bound.values[spec.name] = stored(magnitude, var)
-        bound.scalars[var.symbol] = to_base_checked(magnitude, var, spec.name)
+        key = _value_key(spec, value)
+        hit = _QUANTITIES.get(key) if key is not None else None
+        if hit is None or hit[0] is not spec:   # a number or a text is read once per input (a solver's defaults)
+            magnitude = checked(var, value)
+            hit = (spec, stored(magnitude, var), to_base_checked(magnitude, var, spec.name))
+            if key is not None:
+                if len(_QUANTITIES) >= _ATTRIBUTES_MAX:
+                    _QUANTITIES.clear()
+                _QUANTITIES[key] = hit
+        bound.values[spec.name] = hit[1]
+        bound.scalars[var.symbol] = hit[2]
 
 
 class FlagKind(QuantityKind):
@@ -228,6 +238,25 @@ class ChoiceKind(InputKind):
 
     def describe(self, spec: InputSpec) -> list[str]:
         return [f"    one of {', '.join(spec.options)}"]
+
+
+#: (input spec, entry, choices) -> the attributes read (the spec and entry kept, so an id is never reused under us).
+_ATTRIBUTES: dict[tuple[int, int, tuple[tuple[str, str], ...]], tuple[InputSpec, Entry, dict[sympy.Symbol, Any]]] = {}
+_ATTRIBUTES_MAX = 4096
+
+
+#: (input spec, plain value) -> (spec, value kept, base-unit value): numbers and text, read once per input.
+_QUANTITIES: dict[tuple[Any, ...], tuple[InputSpec, Any, Any]] = {}
+_PLAIN = (int, float, str)
+
+
+def _value_key(spec: InputSpec, value: Any) -> tuple[Any, ...] | None:
+    """A key for a number, a text or a scalar Quantity (the same value read the same way); None for anything else."""
+    if type(value) in _PLAIN:
+        return (id(spec), type(value), value)
+    if isinstance(value, pint.Quantity) and type(value.magnitude) in (int, float):
+        return (id(spec), type(value.magnitude), value.magnitude, value.units, id(value._REGISTRY))
+    return None
 
 
 class ObjectKind(InputKind):
@@ -302,7 +331,21 @@ class ObjectKind(InputKind):
                          f"object), got {type(value).__name__}")
 
     def attributes(self, spec: InputSpec, entry: Entry, label: str, choices: Mapping[str, str]) -> dict[sympy.Symbol, Any]:
-        """Each declared symbol of the input read from ``entry`` (base units; ``None`` where absent)."""
+        """Each declared symbol of the input read from ``entry`` (base units; ``None`` where absent).
+
+        Entries are immutable, so what one (input, entry, choices) reads is read once: binding the same registry
+        entry again (every solver call given ``Models.Vision.ResNet50``) is a dictionary lookup."""
+        key = (id(spec), id(entry), tuple(sorted(choices.items())))
+        hit = _ATTRIBUTES.get(key)
+        if hit is not None and hit[0] is spec and hit[1] is entry:
+            return dict(hit[2])
+        out = self._read_attributes(spec, entry, label, choices)
+        if len(_ATTRIBUTES) >= _ATTRIBUTES_MAX:   # inline tables and converted mlsysim objects are new entries each time
+            _ATTRIBUTES.clear()
+        _ATTRIBUTES[key] = (spec, entry, dict(out))
+        return out
+
+    def _read_attributes(self, spec: InputSpec, entry: Entry, label: str, choices: Mapping[str, str]) -> dict[sympy.Symbol, Any]:
         out: dict[sympy.Symbol, Any] = {}
         pending: list[Variable] = []
         for var in spec.attributes.values():

@@ -68,6 +68,8 @@ class ScenarioType:
         self.composed_variables: dict[sympy.Symbol, Variable] = {}
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
         self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
+        # plans by (output, choices, slack, presence signature), shared by every scenario of the type (see plan.Planner)
+        self.plans: dict[Any, Any] = {}
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
         self.named: Callable[[str], Any] | None = None          # the named scenario of this type by its key (set by a catalog)
         self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs under one name: (parts, doc)
