@@ -460,7 +460,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
         TOTALS[(t.name, name)] += 1
         return None
     # 4. units, and the public member agrees with evaluate
-    assert value.units == out.variable.unit, f"{t.name}.{name} is in {value.units}, declared {out.variable.unit}"
+    assert value.units == out.variable.outer_unit, f"{t.name}.{name} is in {value.units}, declared {out.variable.outer_unit}"
     assert member_value(s, name, keys, dict(arguments)).magnitude == value.magnitude
     counts["units"] += 1
     # 1. compiled == exact (a mismatch is excused only on a floor/ceil step or a piecewise edge)
