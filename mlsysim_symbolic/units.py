@@ -438,7 +438,7 @@ def output_bound(value: Any, unit: pint.Unit, *, output: str, name: str = "targe
     if not isinstance(value, pint.Quantity):
         raise InputError(f"{name}: expected a quantity such as '80 GB' for {output}, got {value!r}")
     if inner is not None and value.dimensionality == inner.dimensionality != unit.dimensionality:
-        value = Q_(value.to(inner).magnitude, unit)
+        value = Q_(value.magnitude, value.units * (unit / inner))   # 6 GB/sample -> 6 GB: the prefix kept
     magnitude = value.magnitude
     if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
         raise InputError(f"{name}: expected a finite quantity such as '80 GB' for {output}, got {value!r}")

@@ -8,7 +8,7 @@ B
 >>> read_variable("batch_size", {"symbl": "B"}, role="input")
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.InputError: unknown field(s) symbl; allowed: default, doc, domain, index, integer, kind, latex, meaning, options, required, symbol, unit
+mlsysim_symbolic.errors.InputError: unknown field(s) symbl; allowed: counted, default, doc, domain, index, integer, kind, latex, meaning, options, required, symbol, unit
 """
 
 from __future__ import annotations

@@ -35,8 +35,6 @@ from mlsysim_symbolic.registry import workloads
 
 from .members import compare_fields, equal
 
-pytest.importorskip("mlsysim")
-
 #: mlsysim 0.3.0's workload classes, as our entries' ``kind`` names them (the classes of mlsysim.models.types).
 TRANSFORMER = ("TransformerWorkload", "SparseTransformerWorkload")
 OTHER = ("CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", "Workload")
