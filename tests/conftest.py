@@ -4,10 +4,13 @@
 - (The LaTeX compile tests, marker ``tex``, are handled by the repository's top-level ``conftest.py``: its hooks
   reach the package's doctests too.)
 - The reference tests' count of values compared with mlsysim 0.3.0 is printed at the end.
+- The docs site (its four notebooks executed) is built once per session: ``tests/test_docs_site.py`` checks the site
+  and ``tests/test_notebooks.py`` checks the executed notebooks (each notebook ran once, not twice: issue 30).
 """
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -30,6 +33,32 @@ def pytest_unconfigure(config):
         os.environ["MLSYSIM_SYMBOLIC_CACHE"] = _SAVED["old"]
     if _SAVED.get("folder"):
         shutil.rmtree(_SAVED["folder"], ignore_errors=True)
+
+
+# ---------------------------------------------------------------------- the docs site, built once
+@pytest.fixture(scope="session")
+def kernel():
+    """The ``python3`` kernelspec (ipykernel ships it in the environment; installed there if it is missing)."""
+    pytest.importorskip("jupyter_client")
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True, capture_output=True)
+    return "python3"
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory, kernel):
+    """``build_site`` of the repository: every reference page, and the notebooks executed top to bottom by nbclient
+    (a cell that raises fails the build, so every test using this fixture fails).  Returns (folder, paths written)."""
+    for name in ("nbformat", "nbconvert", "nbclient"):
+        pytest.importorskip(name)
+    from mlsysim_symbolic.docs import build_site
+
+    out = tmp_path_factory.mktemp("site")
+    return out, build_site(out, kernel_name=kernel)
 
 
 # ---------------------------------------------------------------------- values compared with mlsysim 0.3.0

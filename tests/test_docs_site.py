@@ -4,8 +4,6 @@ to HTML with their figures, and an index linking everything."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,21 +22,9 @@ IMAGE = re.compile(r'<img[^>]*src="data:image/png;base64,')
 
 
 @pytest.fixture(scope="module")
-def kernel():
-    """The ``python3`` kernelspec (installed into this environment if it is missing), as in test_notebooks."""
-    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
-
-    try:
-        KernelSpecManager().get_kernel_spec("python3")
-    except NoSuchKernel:
-        subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True, capture_output=True)
-    return "python3"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, kernel):
-    out = tmp_path_factory.mktemp("site")
-    return out, build_site(out, kernel_name=kernel)
+def site(docs_site):
+    """The site built once per session (``tests/conftest.py``; ``tests/test_notebooks.py`` reads its notebooks)."""
+    return docs_site
 
 
 def test_every_reference_page_is_written_as_markdown_and_html(site):

@@ -27,6 +27,7 @@ or ``unit`` (the load path of ``load_derivations``).
 
     python tools/mutate_dimensions.py            # check_equation on every mutant
     python tools/mutate_dimensions.py --load all # and the load path on every mutant (slower)
+    python tools/mutate_dimensions.py --type PerExampleGradientScenario   # one type (repeatable)
 
 Exit status 1 when a dimension-changing mutant escapes.
 """
@@ -581,8 +582,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--load", choices=("none", "sample", "all"), default="none",
                         help="also build each mutated type through ScenarioType.from_mapping (the load path)")
+    parser.add_argument("--type", action="append", dest="types", metavar="TYPE",
+                        help="only this scenario type (repeatable; default: every type of the catalog)")
     args = parser.parse_args(argv)
-    summary = run(args.load)
+    types = None
+    if args.types:
+        known = catalog().types
+        unknown = [t for t in args.types if t not in known]
+        if unknown:
+            parser.error(f"--type: unknown scenario type {', '.join(unknown)}")
+        types = {t: known[t] for t in args.types}
+    summary = run(args.load, types=types)
     print(report(summary))
     return 1 if summary.escaped or summary.load_escaped or summary.printer_failures else 0
 
