@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..errors import WorkloadFieldError, WorkloadKindError
+from ..errors import MissingInputError, WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
 from ..spec.kinds import kind_of
 
@@ -72,11 +72,36 @@ def check_kinds(solver: str, arguments: Iterable[Arg], stype: ScenarioType, inpu
                                     + (f": {arg.note}" if arg.note else ""))
 
 
-def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, values: Any) -> None:
+def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, values: Any = None) -> None:
     """Refuse a workload lacking a field that a result field needs (that field would be ``None``; mlsysim's is not).
 
-    ``values`` is the result view of ``scenario``; a field ``None`` by design (mlsysim's field set on one branch
-    only) or for an unset optional input of another kind is left as it is."""
+    Which result fields go unset for want of a workload field is a property of the type and the scenario's presence
+    signature (which inputs are set), found once per (solver, signature) and kept with the type's plans; a call
+    looks it up, then evaluates only the predicates of fields mlsysim sets on one branch (``offload_spill_bytes``
+    where the state fits), which stand as ``None`` by design.  ``values`` (the result view) is not read."""
+    planner = scenario.planner
+    key = ("workload fields", solver, planner.signature)
+    entries = scenario.type.plans.get(key)
+    if entries is None:
+        entries = scenario.type.plans[key] = _field_needs(arguments, scenario)
+    if not entries:
+        return
+    needs: dict[tuple[str, str], list[str]] = {}
+    for name, field, label, predicate in entries:
+        if predicate is not None and planner.member(predicate):
+            continue
+        needs.setdefault((name, field), []).append(label)
+    if needs:
+        (name, _), _ = next(iter(needs.items()))
+        entry = scenario.inputs[next(a for a in arguments if a.name == name).input]
+        which = "; ".join(f"{field} (for {', '.join(dict.fromkeys(labels))})" for (_, field), labels in needs.items())
+        raise WorkloadFieldError(f"{solver}.solve(): {name} {getattr(entry, 'key', entry)!r} ({getattr(entry, 'kind', '')}) "
+                                 f"does not state {which}, which {solver}'s equations read")
+
+
+def _field_needs(arguments: Iterable[Arg], scenario: Scenario) -> tuple[tuple[str, str, str, str | None], ...]:
+    """(argument, workload field, result field label, its one-branch predicate or None) for each result field left
+    unset because a workload bound by ``arguments`` does not state a field the field's outputs read."""
     planner = scenario.planner
     missing: dict[sympy.Symbol, tuple[Arg, str]] = {}
     for arg in workload_arguments(arguments, scenario.type):
@@ -86,34 +111,37 @@ def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, valu
         bound = planner.bound([v.symbol for v in attributes])
         missing.update({v.symbol: (arg, v.extra["paths"][0]) for v in attributes if v.symbol not in bound})
     if not missing:
-        return
-    needs: dict[tuple[str, str], list[str]] = {}
-    for label, output in _none_outputs(scenario, scenario.type.result, values, ""):
+        return ()
+    found: list[tuple[str, str, str, str | None]] = []
+    for label, output, predicate in _unset_outputs(scenario, scenario.type.result, ""):
         definitions = planner.definitions(output)
         leaves = set().union(*(expr.free_symbols for _, expr in definitions)) - {sym for sym, _ in definitions}
         for sym in sorted(leaves, key=str):
             if sym in missing:
                 arg, field = missing[sym]
-                needs.setdefault((arg.name, field), []).append(label)
-    if needs:
-        (name, _), _ = next(iter(needs.items()))
-        entry = scenario.inputs[next(a for a in arguments if a.name == name).input]
-        which = "; ".join(f"{field} (for {', '.join(dict.fromkeys(labels))})" for (_, field), labels in needs.items())
-        raise WorkloadFieldError(f"{solver}.solve(): {name} {getattr(entry, 'key', entry)!r} ({getattr(entry, 'kind', '')}) "
-                                 f"does not state {which}, which {solver}'s equations read")
+                found.append((arg.name, field, label, predicate))
+    return tuple(found)
 
 
-def _none_outputs(scenario: Scenario, spec: ResultSpec | None, values: Any, prefix: str) -> Iterator[tuple[str, str]]:
-    """(field label, output) of each field of the view ``values`` that is ``None`` though outputs stand behind it
-    (not one mlsysim leaves ``None`` on a branch: ``offload_spill_bytes`` where the state fits)."""
+def _unset_outputs(scenario: Scenario, spec: ResultSpec | None, prefix: str) -> Iterator[tuple[str, str, str | None]]:
+    """(field label, output, one-branch predicate) of each result field an unset input leaves ``None`` (a field of
+    outputs one of which cannot be planned at this presence signature)."""
     if spec is None:
         return
     unset = dict(spec.unset_when)
     views = dict(spec.views)
     for field, source, name in spec.fields:
-        value = getattr(values, field)
         if source == "view":
-            yield from _none_outputs(scenario, views[field], value, f"{prefix}{field}.")
-        elif value is None and source in ("output", "member") and not (field in unset and scenario.planner.member(unset[field])):
+            yield from _unset_outputs(scenario, views[field], f"{prefix}{field}.")
+        elif source in ("output", "member"):
             outputs = scenario.type.members[name][0] if source == "member" else (name,)
-            yield from ((f"{prefix}{field}", output) for output in outputs)
+            if any(_unplannable(scenario, output) for output in outputs):
+                yield from ((f"{prefix}{field}", output, unset.get(field)) for output in outputs)
+
+
+def _unplannable(scenario: Scenario, output: str) -> bool:
+    try:
+        scenario.planner.plan(output)
+    except MissingInputError:
+        return True
+    return False
