@@ -149,15 +149,7 @@ def tree_size(expr: Any) -> int:
     >>> tree_size((x + 1) * (2 * x + 1))   # Mul; Add(x, 1) and its 2 leaves; Add(Mul(2, x), 1) and its 4 nodes below
     9
     """
-    memo: dict[int, int] = {}
-
-    def size(node: Any) -> int:
-        n = memo.get(id(node))
-        if n is None:
-            n = memo[id(node)] = 1 + sum(size(a) for a in node.args)
-        return n
-
-    return size(expr)
+    return declared_size(((None, expr),))   # one definition: its nodes, a shared subtree counted once
 
 
 def _too_long(expr: Any, config: LatexConfig) -> bool:

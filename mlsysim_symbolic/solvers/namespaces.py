@@ -55,7 +55,22 @@ def _read_only(label: str, item: str) -> FrozenEntryError:
                             "with .with_fields({...}) and pass it where the entry would go")
 
 
-class Group:
+class _ReadOnly:
+    """Public attributes neither set nor deleted (an attribute would shadow the registry's entry for this name only);
+    ``_label`` names the object in the error."""
+
+    _label: str
+
+    def __setattr__(self, item: str, value: Any) -> None:
+        if not item.startswith("_"):    # an attribute would shadow the registry's entry for this name only
+            raise _read_only(self._label, item)
+        object.__setattr__(self, item, value)
+
+    def __delattr__(self, item: str) -> None:
+        raise _read_only(self._label, item)
+
+
+class Group(_ReadOnly):
     """One group of a namespace (``Models.Language``): its entries as attributes, read from the registry (those whose
     ``field`` is ``value``; every entry when ``field`` is None, as ``Systems.Clusters``)."""
 
@@ -84,14 +99,6 @@ class Group:
         raise UnknownEntryError(f"{self._label} has no entry {key!r}" + did_you_mean(key, list(members))
                                 + f" Entries: {', '.join(members)}")
 
-    def __setattr__(self, item: str, value: Any) -> None:
-        if not item.startswith("_"):    # an attribute would shadow the registry's entry for this name only
-            raise _read_only(self._label, item)
-        object.__setattr__(self, item, value)
-
-    def __delattr__(self, item: str) -> None:
-        raise _read_only(self._label, item)
-
     def list(self) -> list[str]:
         """The keys of the group's entries, in registry order."""
         return list(self._members())
@@ -103,7 +110,7 @@ class Group:
         return f"<{self._label}: {', '.join(self._members())}>"
 
 
-class Namespace:
+class Namespace(_ReadOnly):
     """A namespace of groups (``Models``, ``Hardware``): each group the entries of ``entries`` whose ``field`` is the
     group's value; or, with ``entries`` None, each group a whole registry (``groups`` maps a name to its loader)."""
 
@@ -122,14 +129,6 @@ class Namespace:
             return self._groups[group]
         raise UnknownEntryError(f"{self._label} has no group {group!r}" + did_you_mean(group, list(self._groups))
                                 + f" Groups: {', '.join(self._groups)}")
-
-    def __setattr__(self, item: str, value: Any) -> None:
-        if not item.startswith("_"):    # an attribute would shadow the registry's entry for this name only
-            raise _read_only(self._label, item)
-        object.__setattr__(self, item, value)
-
-    def __delattr__(self, item: str) -> None:
-        raise _read_only(self._label, item)
 
     def list(self) -> list[str]:
         """The group names."""
