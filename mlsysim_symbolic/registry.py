@@ -238,8 +238,7 @@ class Entry:
         object.__setattr__(self, "info", FrozenFields(self.info, owner))
 
     def _refuse(self, verb: str, item: str) -> FrozenEntryError:
-        return FrozenEntryError(f"{type(self).__name__} {self.key!r} is shared and read-only: cannot {verb} its field "
-                                f"{item!r}; use .with_fields({{{item!r}: ...}}) for a checked copy")
+        return self.fields._refuse(verb, item)   # type: ignore[attr-defined]  # the same words as for its fields
 
     def __getattr__(self, item: str) -> Any:
         if item.startswith("__"):

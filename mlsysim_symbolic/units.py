@@ -405,6 +405,19 @@ def is_finite_number(value: Any) -> bool:
         return False
 
 
+def relabel(value: pint.Quantity, source: pint.Unit, target: pint.Unit) -> pint.Quantity:
+    """``value``, if in ``source``'s dimension and not ``target``'s, as the same number in ``target``'s: the one rule
+    between a counted unit and the unit it leaves in (``6 GB`` and ``6 GB/sample``), its prefix kept; any other
+    value as it is.
+
+    >>> relabel(Q_(6, "GB"), parse_unit("B"), parse_unit("B/sample"))
+    <Quantity(6, 'gigabyte / sample')>
+    """
+    if value.dimensionality == source.dimensionality != target.dimensionality:
+        return Q_(value.magnitude, value.units * (target / source))
+    return value
+
+
 def output_bound(value: Any, unit: pint.Unit, *, output: str, name: str = "target",
                  inner: pint.Unit | None = None) -> pint.Quantity:
     """A target, limit or bound for ``output`` (in ``unit``, the unit its values leave in) as a finite Quantity in
@@ -437,8 +450,8 @@ def output_bound(value: Any, unit: pint.Unit, *, output: str, name: str = "targe
         value = Q_(value, unit)
     if not isinstance(value, pint.Quantity):
         raise InputError(f"{name}: expected a quantity such as '80 GB' for {output}, got {value!r}")
-    if inner is not None and value.dimensionality == inner.dimensionality != unit.dimensionality:
-        value = Q_(value.magnitude, value.units * (unit / inner))   # 6 GB/sample -> 6 GB: the prefix kept
+    if inner is not None:
+        value = relabel(value, inner, unit)   # 6 GB/sample -> 6 GB
     magnitude = value.magnitude
     if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
         raise InputError(f"{name}: expected a finite quantity such as '80 GB' for {output}, got {value!r}")

@@ -41,6 +41,7 @@ from .units import (
     is_counted_only,
     parse_quantity,
     parse_unit,
+    relabel,
     ureg,
 )
 
@@ -424,8 +425,7 @@ class Variable:
         """
         if not self.extra.get("counted") or not isinstance(value, pint.Quantity):
             return value
-        outer = self.outer_unit
-        return Q_(value.magnitude, value.units * (self.unit / outer)) if value.dimensionality == outer.dimensionality else value
+        return relabel(value, self.outer_unit, self.unit)
 
     def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
         """The message refusing ``value`` for this variable, in the field's words and with both units.

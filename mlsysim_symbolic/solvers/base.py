@@ -19,6 +19,7 @@ Eq(T, t_o + Max(t_c, t_m))
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -32,7 +33,7 @@ from ..catalog import catalog
 from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
 from ..results import ResultView, result_layout
 from ..scenario import Scenario
-from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds
+from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds, declared_workloads
 
 __all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "Solver", "SolverResult"]
 
@@ -85,8 +86,8 @@ class Arg:
     aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
     none: Any = NONE_REFUSED
 
-    @property
-    def input(self) -> str | None:
+    @functools.cached_property
+    def input(self) -> str | None:   # read on every call of every argument: found once
         """The input of ours this argument binds (``None`` for fixed, ignored and ``raises`` arguments)."""
         return None if (self.fixed or self.ignored or self.raises or self.indirect) else (self.to or self.name)
 
@@ -320,13 +321,25 @@ class Solver:
                 continue
             inputs[arg.input] = value   # type: ignore[index]
         self.adjust(values, inputs)
-        check_kinds(type(self).__name__, self.arguments, catalog().types[self.type_name], inputs)
+        check_kinds(type(self).__name__, self.bindings()[1], inputs)
         return self.scenario_type()(name=f"{type(self).__name__}.solve", **inputs)
+
+    @classmethod
+    def bindings(cls) -> tuple[dict[str, tuple[str, ...]], tuple[tuple[Arg, Any], ...]]:
+        """What a solve reads of its type, found once per solver class (not on each call): the options of each
+        argument bound to a choice input, and the workload arguments with their input specs (their kinds checked
+        against the type's here)."""
+        found = cls.__dict__.get("_bindings")
+        if found is None:
+            stype = catalog().types[cls.type_name]
+            options = {a.name: tuple(getattr(stype.inputs.get(a.input or ""), "options", None) or ()) for a in cls.arguments}
+            found = (options, declared_workloads(cls.__name__, cls.arguments, stype))
+            cls._bindings = found
+        return found
 
     def _option(self, arg: Arg, value: str) -> str:
         """A text value of a choice argument: an option of its input, or an alias of one; any other name refused."""
-        spec = catalog().types[self.type_name].inputs.get(arg.input or "")
-        options = tuple(getattr(spec, "options", None) or ())
+        options = self.bindings()[0][arg.name]
         if not options:
             return value
         if value in arg.aliases:
@@ -352,7 +365,7 @@ class Solver:
                 raise InputError(f"{type(self).__name__}.solve(): {predicate} does not hold: "
                                  f"{scenario.type.output(predicate).doc}")
         result = SolverResult(scenario)
-        check_fields(type(self).__name__, self.arguments, scenario, result._view)
+        check_fields(type(self).__name__, self.arguments, scenario)
         if any(values[a.name] for a in self.arguments if a.raises) and not scenario.planner.member(self.feasible):
             raise OutOfMemoryError(f"{type(self).__name__}.solve(): the configuration does not fit "
                                    f"({self.feasible} is false: {scenario.type.output(self.feasible).doc})")

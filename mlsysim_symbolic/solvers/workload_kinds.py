@@ -51,15 +51,25 @@ def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterato
             yield arg
 
 
-def check_kinds(solver: str, arguments: Iterable[Arg], stype: ScenarioType, inputs: Mapping[str, Any]) -> None:
-    """Refuse a workload of ``inputs`` (the values a solve binds, before the scenario is built) whose kind its argument
-    does not declare.  Every workload argument must declare kinds, within those its type's input declares."""
+def declared_workloads(solver: str, arguments: Iterable[Arg], stype: ScenarioType) -> tuple[tuple[Arg, Any], ...]:
+    """The (argument, input spec) pairs that bind a workload input of ``stype``, each checked to declare its kinds
+    within those the type's input declares (else :class:`UndeclaredKindsError`): a property of the solver class,
+    found once (:meth:`~.base.Solver.bindings`), not on each call."""
+    found = []
     for arg in workload_arguments(arguments, stype):
         spec = stype.inputs[arg.input]   # type: ignore[index]
         if not arg.kinds or (spec.kinds and set(arg.kinds) - set(spec.kinds)):
             raise UndeclaredKindsError(f"{solver}: argument {arg.name} binds the workload input {arg.input!r} of "
                                        f"{stype.name}, which takes {spec.kinds or 'any kind'}, but declares "
                                        f"kinds {arg.kinds} (Arg(kinds=...), within the type's)")
+        found.append((arg, spec))
+    return tuple(found)
+
+
+def check_kinds(solver: str, workloads: Iterable[tuple[Arg, Any]], inputs: Mapping[str, Any]) -> None:
+    """Refuse a workload of ``inputs`` (the values a solve binds, before the scenario is built) whose kind its argument
+    (of ``workloads``, :func:`declared_workloads`) does not declare."""
+    for arg, spec in workloads:
         value = inputs.get(arg.input)   # type: ignore[arg-type]
         if value is None:
             continue
@@ -72,13 +82,13 @@ def check_kinds(solver: str, arguments: Iterable[Arg], stype: ScenarioType, inpu
                                     + (f": {arg.note}" if arg.note else ""))
 
 
-def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario, values: Any = None) -> None:
+def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario) -> None:
     """Refuse a workload lacking a field that a result field needs (that field would be ``None``; mlsysim's is not).
 
     Which result fields go unset for want of a workload field is a property of the type and the scenario's presence
     signature (which inputs are set), found once per (solver, signature) and kept with the type's plans; a call
     looks it up, then evaluates only the predicates of fields mlsysim sets on one branch (``offload_spill_bytes``
-    where the state fits), which stand as ``None`` by design.  ``values`` (the result view) is not read."""
+    where the state fits), which stand as ``None`` by design."""
     planner = scenario.planner
     key = ("workload fields", solver, planner.signature)
     entries = scenario.type.plans.get(key)

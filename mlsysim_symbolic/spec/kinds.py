@@ -167,7 +167,7 @@ class QuantityKind(InputKind):
             magnitude = checked(var, value)
             hit = (spec, stored(magnitude, var), to_base_checked(magnitude, var, spec.name))
             if key is not None:
-                if len(_QUANTITIES) >= _ATTRIBUTES_MAX:
+                if len(_QUANTITIES) >= _CACHE_MAX:
                     _QUANTITIES.clear()
                 _QUANTITIES[key] = hit
         bound.values[spec.name] = hit[1]
@@ -242,7 +242,8 @@ class ChoiceKind(InputKind):
 
 #: (input spec, entry, choices) -> the attributes read (the spec and entry kept, so an id is never reused under us).
 _ATTRIBUTES: dict[tuple[int, int, tuple[tuple[str, str], ...]], tuple[InputSpec, Entry, dict[sympy.Symbol, Any]]] = {}
-_ATTRIBUTES_MAX = 4096
+#: Entries either cache holds before it starts again (inline tables and converted mlsysim objects are new each time).
+_CACHE_MAX = 4096
 
 
 #: (input spec, plain value) -> (spec, value kept, base-unit value): numbers and text, read once per input.
@@ -340,7 +341,7 @@ class ObjectKind(InputKind):
         if hit is not None and hit[0] is spec and hit[1] is entry:
             return dict(hit[2])
         out = self._read_attributes(spec, entry, label, choices)
-        if len(_ATTRIBUTES) >= _ATTRIBUTES_MAX:   # inline tables and converted mlsysim objects are new entries each time
+        if len(_ATTRIBUTES) >= _CACHE_MAX:
             _ATTRIBUTES.clear()
         _ATTRIBUTES[key] = (spec, entry, dict(out))
         return out
