@@ -21,6 +21,7 @@ scenario only through this public layer.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -34,6 +35,7 @@ from . import reductions
 from .dimensions import unit_of
 from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
+from .registry import Entry
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
 from .spec.kinds import checked, to_base_checked
@@ -177,6 +179,61 @@ def thawed(value: Any) -> Any:
     return value
 
 
+class _Binding:
+    """What binding one set of inputs gave (values, leaves, keys, choices): kept so that the same inputs bound again
+    (every solver call given ``Models.Language.Llama3_8B``) cost a copy, not a walk of every input through its kind."""
+
+    __slots__ = ("bound", "given", "presence", "signature", "fast")
+
+    def __init__(self, bound: Bound, given: dict[str, Any], presence: frozenset[int], signature: tuple[Any, ...],
+                 fast: dict[Any, tuple[Any, ...]]) -> None:
+        self.bound, self.given, self.presence, self.signature = bound, given, presence, signature
+        self.fast = fast   # output -> (plan, leaf values): a function of the binding, so every planner of it shares one
+
+    @classmethod
+    def of(cls, planner: Planner) -> _Binding:
+        return cls(_copied(planner._bound), dict(planner._given), planner._presence, planner.signature, planner._fast)
+
+    def restore(self, planner: Planner) -> None:
+        planner._bound = _copied(self.bound)   # a planner adds per-key and nested leaves to its own copy
+        planner._given = dict(self.given)
+        planner._presence = self.presence
+        planner._subs = {}
+        planner._fast = self.fast
+        planner.__dict__["signature"] = self.signature
+
+
+def _copied(bound: Bound) -> Bound:
+    return Bound(dict(bound.values), dict(bound.scalars),
+                 {index: {key: dict(leaves) for key, leaves in by_key.items()} for index, by_key in bound.keyed.items()},
+                 dict(bound.keys), dict(bound.choices))
+
+
+#: (type, the inputs given, each as a key) -> (type, its binding, the given values): kept alive with the entry, so an
+#: id is never reused under us.  Only inputs whose key says all there is to them are kept: numbers, texts, flags and
+#: registry entries (immutable); a table, a list or an mlsysim object is bound each time.
+_BINDINGS: dict[tuple[Any, ...], tuple[ScenarioType, _Binding, tuple[Any, ...]]] = {}
+_BINDINGS_MAX = 2048
+_SCALARS = (int, float, str, bool, type(None))
+
+
+def _binding_key(stype: ScenarioType, inputs: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    key: list[Any] = [id(stype)]
+    for name, value in inputs.items():
+        kind = type(value)
+        if kind in _SCALARS:
+            # 0.0 and -0.0 are equal keys but not the same input (1/x): the sign is part of a float's key
+            key.append((name, kind, value, math.copysign(1.0, value) if kind is float else None))
+        elif isinstance(value, Entry):
+            key.append((name, Entry, id(value)))
+        elif isinstance(value, pint.Quantity) and type(value.magnitude) in (int, float):
+            m = value.magnitude
+            key.append((name, type(m), m, math.copysign(1.0, m), value.units, id(value._REGISTRY)))
+        else:
+            return None
+    return tuple(key)
+
+
 class Planner:
     """A type's inputs bound to values, and the plans of its outputs (built once, then cached)."""
 
@@ -187,7 +244,16 @@ class Planner:
         self._plans: dict[Any, Plan] = {}
         self._argcache: dict[Any, tuple[Any, ...]] = {}
         self._fast: dict[Any, tuple[Any, ...]] = {}
+        key = _binding_key(stype, inputs)
+        hit = _BINDINGS.get(key) if key is not None else None
+        if hit is not None and hit[0] is stype:
+            hit[1].restore(self)
+            return
         self._bind(inputs)
+        if key is not None and not self._subs:   # a bound scenario input is a planner of its own: bound per call
+            if len(_BINDINGS) >= _BINDINGS_MAX:
+                _BINDINGS.clear()
+            _BINDINGS[key] = (stype, _Binding.of(self), tuple(inputs.values()))
 
     # ------------------------------------------------------------------ binding
     def _bind(self, inputs: Mapping[str, Any]) -> None:

@@ -616,7 +616,12 @@ _REQUIRED = {
 
 
 def _systems_path(path: str | None) -> Path:
-    return Path(path) if path else derivations_dir() / "systems.toml"
+    return Path(path) if path else _shipped_systems()
+
+
+@cache
+def _shipped_systems() -> Path:   # asked for on every solver call that names a cluster: one path, made once
+    return derivations_dir() / "systems.toml"
 
 
 def _problem(entry: Entry, table: str) -> str | None:

@@ -220,6 +220,18 @@ def _unit_text(units: pint.Unit) -> str:
     return text
 
 
+def _magnitude_in(q: pint.Quantity, unit: str | pint.Unit) -> Any:
+    """``q.to(unit).magnitude``, with the factor found once per pair of units (pint re-derives it on each ``to``)."""
+    key = (q.units, unit)
+    factor = _FACTORS.get(key)
+    if factor is None:
+        factor = _FACTORS[key] = Q_(1, q.units).to(_unit(unit) if isinstance(unit, str) else unit).magnitude
+    return q.magnitude * factor
+
+
+_FACTORS: dict[Any, Any] = {}
+
+
 def _root(q: pint.Quantity) -> Any:
     """``q.to_root_units().magnitude`` (the magnitude pint compares), with the factor found once per unit."""
     factor = _ROOTS.get(q.units)
@@ -286,7 +298,7 @@ class Application:
         """The system as an object: a key is looked up in the hardware registry, then in ``Systems.Clusters``."""
         return _system(self.system, f"{self.name}: system") if isinstance(self.system, str) else self.system
 
-    @property
+    @cached_property
     def is_distributed(self) -> bool:
         """The system is a fleet (mlsysim's ``Fleet``) rather than one device."""
         return _is_fleet(self.resolved_system)
@@ -323,11 +335,11 @@ class Application:
             if data.supply_bw.magnitude == 0:   # mlsysim: utilization inf ("infx capacity"); ours refuses to divide by 0
                 data_summary = " | Data Wall: Pipeline Stalled (the device describes no data path: supply 0 GB/s)"
             elif stalled:
-                data_summary = f" | Data Wall: Pipeline Stalled ({_fixed(data.utilization.to(_unit('')).magnitude, 1)}x capacity)"
+                data_summary = f" | Data Wall: Pipeline Stalled ({_fixed(_magnitude_in(data.utilization, ''), 1)}x capacity)"
             else:
-                data_summary = f" | Data Pipeline: OK ({_fixed(data.utilization.to(_unit('')).magnitude * 100, 1)}%)"
+                data_summary = f" | Data Pipeline: OK ({_fixed(_magnitude_in(data.utilization, '') * 100, 1)}%)"
         unit = _unit("MB" if _root(weights) < _root(Q_(1, _unit("GB"))) else "GB")
-        w, c = _fixed_quantity(weights.to(unit), 1), _fixed_quantity(capacity.to(unit), 1)
+        w, c = (f"{_fixed(_magnitude_in(q, unit), 1)} {_unit_text(unit)}" for q in (weights, capacity))
         summary = f"Model fits in memory ({w} / {c})" if fits else f"OOM: Requires {w} but only has {c}"
         return EvaluationLevel(
             "Feasibility", "PASS" if fits and not stalled else "FAIL", summary + data_summary,
@@ -340,7 +352,7 @@ class Application:
             s = step.scenario
             latency = step.step_latency_total
             metrics = {"latency": latency, "throughput": step.effective_throughput, "scaling_eff": step.scaling_efficiency,
-                       "mfu": s.fleet_mfu.to(_unit("")).magnitude, "node_mfu": s.node_mfu.to(_unit("")).magnitude, "sla_latency": self.sla_latency}
+                       "mfu": _magnitude_in(s.fleet_mfu, ""), "node_mfu": _magnitude_in(s.node_mfu, ""), "sla_latency": self.sla_latency}
             sources = {"latency": (s, "step_latency_total"), "throughput": (s, "effective_throughput"),
                        "scaling_eff": (s, "scaling_efficiency"), "mfu": (s, "fleet_mfu"), "node_mfu": (s, "node_mfu")}
         else:

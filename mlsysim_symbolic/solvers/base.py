@@ -248,8 +248,11 @@ class Solver:
 
     @classmethod
     def scenario_type(cls) -> type[Scenario]:
-        """The scenario-type class one solve binds."""
-        return catalog().classes[cls.type_name]
+        """The scenario-type class one solve binds (looked up once per solver class)."""
+        found = cls.__dict__.get("_scenario_class")
+        if found is None:
+            found = cls._scenario_class = catalog().classes[cls.type_name]
+        return found
 
     def arguments_of(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """mlsysim's arguments of one call, by name, defaults filled in (a missing or unknown one is refused by name)."""

@@ -18,10 +18,12 @@ mlsysim_symbolic.errors.UnknownNameError: fleet: unknown cluster 'Research_265';
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from ..errors import InputError, UnknownNameError
-from ..registry import clusters, fabrics
+from ..registry import Entry, clusters, fabrics
 
 
 def _keyed(registry: Any, argument: str, value: Any) -> Any:
@@ -52,16 +54,34 @@ def _node(argument: str, fleet: Any, *fields: str) -> Any:
     return node
 
 
+def _read_once(read: Callable[[str, Any], dict[str, Any]]) -> Callable[[str, Any], dict[str, Any]]:
+    """``read`` of a cluster entry of ours done once (entries are immutable; every solve names the same few), with
+    the entry kept so its id is never reused under us; mlsysim's objects and other fleets are read each time."""
+    found: dict[int, tuple[Entry, dict[str, Any]]] = {}
+
+    @wraps(read)
+    def once(argument: str, fleet: Any) -> dict[str, Any]:
+        fleet = cluster_of(argument, fleet)
+        if not isinstance(fleet, Entry):
+            return read(argument, fleet)
+        hit = found.get(id(fleet))
+        if hit is None or hit[0] is not fleet:
+            hit = found[id(fleet)] = (fleet, read(argument, fleet))
+        return dict(hit[1])
+
+    return once
+
+
+@_read_once
 def node_inputs(argument: str, fleet: Any) -> dict[str, Any]:
     """The device, the node count and the devices per node of ``fleet`` (what energy and cost scale with)."""
-    fleet = cluster_of(argument, fleet)
     node = _node(argument, fleet, "accelerator", "accelerators_per_node")
     return {"hardware": node.accelerator, "nodes": fleet.count, "accelerators_per_node": node.accelerators_per_node}
 
 
+@_read_once
 def series_inputs(argument: str, fleet: Any) -> dict[str, Any]:
     """The node count and each node's parts in series (devices, NICs, PSUs): what the fleet's MTBF is made of."""
-    fleet = cluster_of(argument, fleet)
     node = _node(argument, fleet, "accelerators_per_node", "nics_per_node", "series_psus")
     return {"node_count": fleet.count, "accelerators_per_node": node.accelerators_per_node,
             "nics_per_node": node.nics_per_node, "series_psus": node.series_psus}
