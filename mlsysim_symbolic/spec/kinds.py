@@ -253,10 +253,11 @@ _PLAIN = (int, float, str)
 
 def _value_key(spec: InputSpec, value: Any) -> tuple[Any, ...] | None:
     """A key for a number, a text or a scalar Quantity (the same value read the same way); None for anything else."""
-    if type(value) in _PLAIN:
-        return (id(spec), type(value), value)
+    if type(value) in _PLAIN:   # 0.0 and -0.0 are equal keys, not the same input (1/x): a float's sign is in its key
+        return (id(spec), type(value), value, math.copysign(1.0, value) if type(value) is float else None)
     if isinstance(value, pint.Quantity) and type(value.magnitude) in (int, float):
-        return (id(spec), type(value.magnitude), value.magnitude, value.units, id(value._REGISTRY))
+        m = value.magnitude
+        return (id(spec), type(m), m, math.copysign(1.0, m), value.units, id(value._REGISTRY))
     return None
 
 
