@@ -56,14 +56,12 @@ def test_keys_tell_apart_what_compares_equal():
     assert _binding_key(t, {"x": {"a": 1}}) is None and _binding_key(t, {"x": [1]}) is None   # bound each time
 
 
-def test_the_sign_of_a_zero_reaches_the_equation(Copy):
-    """-0.0 GB/s after 0.0 GB/s: the kept binding (or the kept reading of the number) of +0 must not answer for -0."""
-    for zero in (0.0, -0.0):
+def test_a_zero_bandwidth_is_refused_whichever_zero_came_first(Copy):
+    """-0.0 GB/s after 0.0 GB/s and the reverse: each refused by name (no value), never answered from a kept binding."""
+    for zero in (0.0, -0.0, 0.0):
         with pytest.raises(InputError) as info:
             _ = Copy(workload="GPT2", bytes_per_param="2 B/param", bandwidth=zero).time
         assert "bandwidth = 0 GB/s" in str(info.value) and "division by zero" in str(info.value)
-    s = Copy(workload="GPT2", bytes_per_param="2 B/param", bandwidth=-0.0)
-    assert str(s.planner._bound.scalars[s.type.inputs["bandwidth"].variable.symbol]).startswith("-0")
 
 
 def test_a_refused_binding_is_not_kept(Copy):
