@@ -437,6 +437,30 @@ def _set_unit(raw: dict, stype: ScenarioType, sym: sympy.Symbol, text: str) -> b
     return False   # a composed output: its unit is declared by the other type
 
 
+class _Others(Mapping):
+    """The types a rebuilt type may compose: the ones being mutated, then the catalog's (built only when a ``uses`` or
+    scenario input names one), never the type itself."""
+
+    def __init__(self, types: Mapping[str, ScenarioType], name: str) -> None:
+        self._types, self._name = types, name
+
+    def __getitem__(self, key: str) -> ScenarioType:
+        if key == self._name:
+            raise KeyError(key)
+        if key in self._types:
+            return self._types[key]
+        return catalog().types[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key != self._name and (key in self._types or key in catalog().types)
+
+    def __iter__(self) -> Iterator[str]:
+        return (n for n in dict.fromkeys([*self._types, *catalog().types]) if n != self._name)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def load_refuses(m: Mutant, stype: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType]) -> bool | None:
     """Build the type from its table with the mistake planted; True if refused with a DerivationError, None if not expressible."""
     mutated = copy.deepcopy(dict(raw))
@@ -458,9 +482,8 @@ def load_refuses(m: Mutant, stype: ScenarioType, raw: Mapping[str, Any], types: 
             key = list(equation)[m.branch]
             equation[key] = text
         mutated["inputs"] = {**mutated.get("inputs", {}), **EXTRA_INPUTS}
-    others = {n: t for n, t in types.items() if n != stype.name}
     try:
-        ScenarioType.from_mapping(stype.name, mutated, family=stype.family, types=others)
+        ScenarioType.from_mapping(stype.name, mutated, family=stype.family, types=_Others(types, stype.name))
     except DerivationError as exc:
         m.note = str(exc)
         return is_dimension_refusal(m.note)   # refused for its dimension, not for anything else
@@ -498,7 +521,7 @@ def printed_types_load(types: Mapping[str, ScenarioType], raws: Mapping[str, Any
             else:
                 table["equation"] = dict(zip(table["equation"], texts))
         try:
-            ScenarioType.from_mapping(name, raw, family=stype.family, types={n: t for n, t in types.items() if n != name})
+            ScenarioType.from_mapping(name, raw, family=stype.family, types=_Others(types, name))
         except DerivationError as exc:
             failures.append(f"{name}: {exc}")
     return failures
