@@ -28,6 +28,7 @@ P*b
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -197,13 +198,20 @@ class Forward:
 
     def __init__(self, name: str, method: str, whole: Callable[[Any], Any]) -> None:
         self.name, self.method, self.whole = name, method, whole
-        self.__doc__ = (f"``{name}(output, ...)`` is ``ref(output).{method}(...)``: "
-                        + (getattr(OutputRef, method).__doc__ or ""))
+        target = getattr(OutputRef, method)
+        self.__doc__ = f"``{name}(output, ...)`` is ``ref(output).{method}(...)``: " + (target.__doc__ or "")
+        rest = list(inspect.signature(target).parameters.values())[1:]   # the method's own, after self
+        output = inspect.Parameter("output", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                   default=None if name in _WHOLE else inspect.Parameter.empty)
+        self.signature = inspect.Signature([output, *rest])
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        return functools.partial(self.call, obj)
+        bound = functools.partial(self.call, obj)
+        bound.__signature__ = self.signature  # type: ignore[attr-defined]
+        bound.__doc__ = self.__doc__
+        return bound
 
     def call(self, obj: Any, output: str | None = None, *args: Any, **options: Any) -> Any:
         if output is None:
