@@ -226,10 +226,12 @@ class Forward:
 Owner = TypeVar("Owner", bound=type)
 
 
-def analysis_surface(whole: Callable[[Any], Any]) -> Callable[[Owner], Owner]:
+def analysis_surface(whole: Callable[[Any], Any], members: frozenset[str]) -> Callable[[Owner], Owner]:
     """Class decorator: install every forward of :data:`ACCESSORS` on an owner that defines ``ref``.
 
-    A name the class already defines is a conflict in our own code, refused when the module is imported.
+    ``members`` are the owner's other public names, from :mod:`.spec.surface` (what a declaration or result field
+    may not take).  A forward the class defines itself, or a public member in neither table, is a conflict in our
+    own code, refused when the module is imported: the tables the builder refuses names against stay complete.
     """
     def install(cls: Owner) -> Owner:
         if "ref" not in cls.__dict__:
@@ -240,5 +242,9 @@ def analysis_surface(whole: Callable[[Any], Any]) -> Callable[[Owner], Owner]:
             if name in cls.__dict__:
                 raise TypeError(f"{cls.__name__}.{name} is a registered analysis accessor; define it on OutputRef")
             setattr(cls, name, Forward(name, method, whole))
+        unlisted = sorted(n for n in vars(cls) if not n.startswith("_") and n not in members and n not in ACCESSORS)
+        if unlisted:
+            raise TypeError(f"{cls.__name__}: public members not in its table ({', '.join(unlisted)}); list them "
+                            "(spec.surface), so no declaration can take their names")
         return cls
     return install

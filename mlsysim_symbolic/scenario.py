@@ -32,7 +32,7 @@ from .registry import Entry
 from .results import ResultView, input_value
 from .sensitivity import SensitivityAccessor
 from .solve import InverseAccessor
-from .spec import RESERVED, OutputSpec, ScenarioType, clash, type_docstring
+from .spec import CORE_MEMBERS, RESERVED, OutputSpec, ScenarioType, clash, type_docstring
 from .sweep import SweepAccessor
 
 
@@ -81,7 +81,7 @@ class TexAccessor:
         return latex_module.symbol_table(self._s, output)
 
 
-@analysis_surface(whole=lambda scenario: scenario)
+@analysis_surface(whole=lambda scenario: scenario, members=CORE_MEMBERS)
 class Scenario(metaclass=_ScenarioMeta):
     """Base class of every scenario type's class.  See the type's own docstring."""
 

@@ -175,3 +175,31 @@ def test_no_shipped_type_clashes():
                     shadowing.append((t, name))
     assert shadowing == [("LaplaceMeanReleaseScenario", "sensitivity")]
     assert Scenarios.SalaryMeanLaplaceRelease.type.outputs["sensitivity"].shadows
+
+
+def test_the_hand_numbers_use_mlsysims_parameter_counts():
+    """The rows' parameter counts are mlsysim 0.3.0's (GPT-2 1.5e9, ResNet-50 25,557,032), and so are the values."""
+    mlsysim = pytest.importorskip("mlsysim")
+    assert mlsysim.Models.Language.GPT2.parameters.magnitude == 1.5e9
+    assert mlsysim.Models.Vision.ResNet50.parameters.magnitude == 25_557_032
+    assert ROWS[0].value == 1.5e9 * 4 * 256 and ROWS[1].value == 25_557_032 * 2
+
+
+@pytest.mark.parametrize("field", ["diff", "ref", "fields", "scenario"])
+def test_a_result_field_an_accessor_would_hide_is_refused_at_load(field: str) -> None:
+    """A solver result reads its fields through __getattr__: a field named as an accessor or member would be hidden."""
+    with pytest.raises(DerivationError, match=rf"Viewed: result field '{field}' would be hidden by the .*\.{field}"):
+        ScenarioType.from_mapping("Viewed", {**_BASE, "outputs": {"y": {"unit": "B", "equation": "x"}},
+                                             "result": {"name": "ViewedResult", "fields": ["y", field]}})
+
+
+def test_every_public_member_of_an_owner_is_in_a_table():
+    """A public member of Scenario or SolverResult outside the tables could be taken by a declaration unnoticed."""
+    from mlsysim_symbolic.output_ref import analysis_surface
+
+    class Owner:
+        def ref(self, name: str) -> None: ...
+        def unlisted(self) -> None: ...
+
+    with pytest.raises(TypeError, match="public members not in its table \\(unlisted\\)"):
+        analysis_surface(whole=lambda o: None, members=frozenset())(Owner)

@@ -66,7 +66,8 @@ _QUANTITIES = {"sla_latency": "ms", "power_budget": "W", "data_rate": "GB/s"}
 _FIELDS = (*_TEXT, *_KEYS, *_QUANTITIES, "target_accuracy", "source")
 
 
-@analysis_surface(whole=lambda level: None)   # a level's metrics come from several scenarios
+# a level's metrics come from several scenarios (no whole one) and are read from .metrics, never as attributes
+@analysis_surface(whole=lambda level: None, members=frozenset({"level_name", "status", "summary", "metrics", "source"}))
 class EvaluationLevel:
     """One level of an evaluation (mlsysim's ``EvaluationLevel``: ``level_name``, ``status``, ``summary``,
     ``metrics``), with the scenario and output behind each computed metric.

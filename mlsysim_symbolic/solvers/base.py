@@ -34,7 +34,7 @@ from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedN
 from ..output_ref import OutputRef, analysis_surface
 from ..results import ResultView, result_layout
 from ..scenario import Scenario
-from ..spec import ACCESSORS
+from ..spec import ACCESSORS, RESULT_MEMBERS
 from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds, declared_workloads
 
 __all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "Solver", "SolverResult"]
@@ -98,7 +98,7 @@ class OutOfMemoryError(InfeasibleError):
     """``raise_errors=True`` and the configuration does not fit (mlsysim's ``OOMError``)."""
 
 
-@analysis_surface(whole=lambda result: result.scenario)
+@analysis_surface(whole=lambda result: result.scenario, members=RESULT_MEMBERS)
 class SolverResult:
     """mlsysim's result of one solve (its field names and values), with the scenario that computed it.
 

@@ -16,8 +16,8 @@ from .builder import TypeBuilder
 from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
 from .kinds import KINDS, Bound, InputKind, kind_of
 from .page import type_docstring
-from .surface import ACCESSORS, CORE_MEMBERS, RESERVED, clash
+from .surface import ACCESSORS, CORE_MEMBERS, RESERVED, RESULT_MEMBERS, clash, result_clash
 from .types import ScenarioType
 
 __all__ = ["ACCESSORS", "CORE_MEMBERS", "KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputSpec", "Reference", "ResultSpec", "ScenarioType",
-           "TypeBuilder", "clash", "kind_of", "type_docstring"]
+           "RESULT_MEMBERS", "TypeBuilder", "clash", "kind_of", "result_clash", "type_docstring"]

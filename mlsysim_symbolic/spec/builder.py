@@ -35,7 +35,7 @@ from .reader import (
     read_table,
     read_variable,
 )
-from .surface import ACCESSORS, RESERVED
+from .surface import ACCESSORS, RESERVED, result_clash
 
 if TYPE_CHECKING:
     from .types import ScenarioType
@@ -443,6 +443,9 @@ class TypeBuilder:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(renames, Mapping):
             raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output, input "
                             "or input.field (a field of a registry input)", *where)
+        hidden = [(n, result_clash(n)) for n in names if where == ("result",) and result_clash(n)]
+        if hidden:
+            raise self.fail(f"result field {hidden[0][0]!r} would be hidden by {hidden[0][1]}; rename the field", *where)
         tables = raw.get("tables") or {}
         if not isinstance(tables, Mapping) or not all(isinstance(v, Mapping) for v in tables.values()) or set(tables) - set(names):
             raise self.fail("result.tables must be a table of result fields -> a table of key -> output or input", *where)

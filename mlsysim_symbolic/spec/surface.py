@@ -47,6 +47,10 @@ ACCESSORS: Mapping[str, str | None] = MappingProxyType({
 #: Every name a declaration may not take.
 RESERVED = CORE_MEMBERS | frozenset(ACCESSORS)
 
+#: Members of a solver result besides its fields and the accessors: with the accessors, what a result field may
+#: not be called (a field is read through ``__getattr__``, so a member of the same name would hide it).
+RESULT_MEMBERS = frozenset({"scenario", "output", "fields", "model_dump"})
+
 
 def clash(name: str) -> str | None:
     """What ``name`` would clash with on a scenario's class (a phrase for an error), or None when it is free."""
@@ -56,3 +60,14 @@ def clash(name: str) -> str | None:
         method = ACCESSORS[name]
         return f"the analysis accessor .{name}" + (f" (OutputRef.{method})" if method else "")
     return None
+
+
+def result_clash(field: str) -> str | None:
+    """What a top-level result field named ``field`` would be hidden by on a solver result, or None.
+
+    >>> result_clash("latency") is None, result_clash("diff"), result_clash("fields")
+    (True, 'the analysis accessor .diff (OutputRef.diff)', 'the solver-result member .fields')
+    """
+    if field in RESULT_MEMBERS:
+        return f"the solver-result member .{field}"
+    return clash(field) if field in ACCESSORS else None
