@@ -32,6 +32,7 @@ from .errors import (
     WorkloadFieldError,
     WorkloadKindError,
 )
+from .output_ref import OutputRef
 from .registry import grids, hardware, workloads
 from .scenario import Scenario
 from .solvers.namespaces import Hardware, Models, Systems
@@ -51,6 +52,7 @@ __all__ = [
     "MissingInputError",
     "MlsysimSymbolicError",
     "Models",
+    "OutputRef",
     "Scenario",
     "Scenarios",
     "Systems",

@@ -6,12 +6,13 @@ for outputs keyed by a model name or taking an argument), and whose docstring is
 the type's reference page.  Instances are immutable: :meth:`Scenario.variant`
 returns a changed copy.
 
-The analyses are reached through accessors, one per analysis module, as pandas'
-``.plot`` is: ``s.sensitivity.sobol(...)``, ``s.sweeps.grid(...)``,
-``s.inverse.solve(...)``, ``s.tex.substituted(...)``.  The flat methods of earlier
-versions (``s.sobol``, ``s.sweep``, ``s.solve``, ``s.latex`` ...) remain as aliases;
-a declared output of the same name takes precedence over an alias, so the names a
-derivation file may not use are only :data:`~mlsysim_symbolic.spec.RESERVED`.
+One output is an :class:`~mlsysim_symbolic.output_ref.OutputRef`, ``s.ref("per_batch")``: its value, equation,
+LaTeX, derivative, sweep, inverse solve and sensitivities, the same object solver results and evaluation levels
+hand out.  The analyses of the whole scenario are accessors, one per analysis module, as pandas' ``.plot`` is:
+``s.sensitivity.sobol(...)``, ``s.sweeps.grid(...)``, ``s.inverse.solve(...)``, ``s.tex.substituted(...)``.  The
+flat forms (``s.diff(output, wrt)``, ``s.sweep``, ``s.solve``, ``s.latex`` ...) are forwards to the output
+reference, installed from one table (:data:`~mlsysim_symbolic.spec.surface.ACCESSORS`); a type that declares an
+input or output of a reserved name (:data:`~mlsysim_symbolic.spec.RESERVED`) is refused when it is loaded.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ import pint
 import sympy
 
 from . import printing as latex_module
-from . import symbolic
 from .errors import InputError, MissingInputError, UnexpectedNameError
+from .output_ref import OutputRef, analysis_surface
 from .plan import NeededBy, Planner, needed_by, thawed
 from .registry import Entry
 from .results import ResultView, input_value
 from .sensitivity import SensitivityAccessor
 from .solve import InverseAccessor
-from .spec import RESERVED, OutputSpec, ScenarioType, type_docstring
+from .spec import CORE_MEMBERS, RESERVED, OutputSpec, ScenarioType, clash, type_docstring
 from .sweep import SweepAccessor
 
 
@@ -80,6 +81,7 @@ class TexAccessor:
         return latex_module.symbol_table(self._s, output)
 
 
+@analysis_surface(whole=lambda scenario: scenario, members=CORE_MEMBERS)
 class Scenario(metaclass=_ScenarioMeta):
     """Base class of every scenario type's class.  See the type's own docstring."""
 
@@ -177,21 +179,15 @@ class Scenario(metaclass=_ScenarioMeta):
         description = changes.pop("description", self.description)
         return type(self)(name=name, description=description, **self._planner.changed(changes))
 
-    # ------------------------------------------------------------------ symbolic face
-    def expression(self, output: str, expand: bool = False) -> sympy.Expr:
-        """The tree of ``output`` (over inputs and earlier outputs; over inputs only with ``expand``)."""
-        self._type.output(output)
-        return self._planner.expression(output, expand=expand)
-
-    def equation(self, output: str, expand: bool = False) -> sympy.Eq:
-        """``Eq(output_symbol, tree)``.
+    # ------------------------------------------------------------------ one output
+    def ref(self, output: str, *keys: Any) -> OutputRef:
+        """The output ``output`` (at ``keys``) as an object: its value and every analysis of it.
 
         >>> from mlsysim_symbolic import Scenarios
-        >>> Scenarios.DpSgdPerExampleGradients.equation("per_batch", expand=True)
-        Eq(M_batch, B*P*b)
+        >>> Scenarios.DpSgdPerExampleGradients.ref("per_batch").diff("batch_size")
+        P*b
         """
-        out = self._type.output(output)
-        return sympy.Eq(out.variable.symbol, self.expression(output, expand=expand), evaluate=False)
+        return OutputRef(self, output, *keys)
 
     @property
     def result(self) -> ResultView:
@@ -223,7 +219,7 @@ class Scenario(metaclass=_ScenarioMeta):
         """LaTeX: ``equation``, ``substituted``, ``align``, ``symbols``."""
         return TexAccessor(self)
 
-    # ------------------------------------------------------------------ aliases (an output of the same name wins)
+    # ------------------------------------------------------------------ facts of the type
     @property
     def assumptions(self) -> tuple[str, ...]:
         return self._type.assumptions
@@ -240,75 +236,12 @@ class Scenario(metaclass=_ScenarioMeta):
     def references(self) -> tuple[Any, ...]:
         return self._type.references
 
-    def simplify(self, output: str) -> sympy.Expr:
-        """``sympy.simplify`` of the expanded tree of ``output``."""
-        symbolic.check_expandable(self, output, "simplify")
-        return sympy.simplify(self.expression(output, expand=True))
-
-    def diff(self, output: str, wrt: str) -> sympy.Expr:
-        """∂output/∂wrt, symbolically (``wrt`` names an input or its symbol)."""
-        return symbolic.diff(self, output, wrt)
-
-    def elasticities(self, output: str, *keys: Any, **arguments: Any) -> list[symbolic.Elasticity]:
-        """∂ln y/∂ln x for every input x of ``output``: symbolic and at this scenario's values, ranked."""
-        return symbolic.elasticities(self, output, *keys, **arguments)
-
-    def local_sensitivity(self, output: str, *keys: Any, **arguments: Any) -> Any:
-        """Alias of ``sensitivity.local``."""
-        return SensitivityAccessor(self).local(output, *keys, **arguments)
-
-    def one_at_a_time(self, output: str, *keys: Any, **options: Any) -> Any:
-        """Alias of ``sensitivity.one_at_a_time``."""
-        return SensitivityAccessor(self).one_at_a_time(output, *keys, **options)
-
-    def tornado(self, output: str, *keys: Any, **options: Any) -> Any:
-        """Alias of ``sensitivity.tornado``."""
-        return SensitivityAccessor(self).tornado(output, *keys, **options)
-
-    def sobol(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
-        """Alias of ``sensitivity.sobol``."""
-        return SensitivityAccessor(self).sobol(output, *keys, ranges=ranges, **options)
-
-    def morris(self, output: str, *keys: Any, ranges: Mapping[str, Any], **options: Any) -> Any:
-        """Alias of ``sensitivity.morris``."""
-        return SensitivityAccessor(self).morris(output, *keys, ranges=ranges, **options)
-
-    def uncertainty(self, output: str, *keys: Any, inputs: Mapping[str, Any], **options: Any) -> Any:
-        """Alias of ``sensitivity.uncertainty``."""
-        return SensitivityAccessor(self).uncertainty(output, *keys, inputs=inputs, **options)
-
-    def sweep(self, output: str, *keys: Any, **inputs: Any) -> Any:
-        """Alias of ``sweeps.grid``."""
-        return SweepAccessor(self).grid(output, *keys, **inputs)
-
-    def reduce_sweep(self, output: str, *keys: Any, **options: Any) -> Any:
-        """Alias of ``sweeps.reduce``."""
-        return SweepAccessor(self).reduce(output, *keys, **options)
-
-    def solve(self, output: str, input: str, target: Any = None, *keys: Any, **options: Any) -> Any:
-        """Alias of ``inverse.solve``."""
-        return InverseAccessor(self).solve(output, input, target, *keys, **options)
-
-    def optimum(self, output: str, input: str, *keys: Any, **options: Any) -> Any:
-        """Alias of ``inverse.optimum``."""
-        return InverseAccessor(self).optimum(output, input, *keys, **options)
-
-    def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, Any]:
-        """The value of each leaf symbol of ``output`` as a Quantity in its declared unit."""
-        return self._planner.symbol_values(output, *keys, **arguments)
-
-    def latex(self, output: str | None = None, *keys: Any, values: bool = True, **options: Any) -> Any:
-        """LaTeX: ``output``'s equation, substituted line and result (all outputs as ``align`` when omitted)."""
-        if output is None:
-            return TexAccessor(self).align(*keys, **options)
-        return TexAccessor(self).substituted(output, *keys, **options) if values else TexAccessor(self).equation(output, **options)
-
-    def symbol_table(self, output: str | None = None) -> Any:
-        """Alias of ``tex.symbols``."""
-        return TexAccessor(self).symbols(output)
+    # expression, equation, simplify, diff, elasticities, local_sensitivity, one_at_a_time, tornado, sobol, morris,
+    # uncertainty, sweep, reduce_sweep, solve, optimum, symbol_values, latex, symbol_table: forwards to self.ref(output),
+    # installed by @analysis_surface from spec.surface.ACCESSORS
 
     def _repr_latex_(self) -> str:
-        return TexAccessor(self).align()._repr_latex_()
+        return latex_module.align(self)._repr_latex_()
 
     def __repr__(self) -> str:
         shown = []
@@ -415,14 +348,16 @@ def scenario_class(stype: ScenarioType, module: str = "mlsysim_symbolic.scenario
     """The Python class of a scenario type: keyword constructor, outputs as members, reference page as docstring."""
     namespace: dict[str, Any] = {"_type": stype, "__module__": module, "__doc__": _InstanceDoc(), "__slots__": ()}
     for name, spec in stype.outputs.items():
-        if name in RESERVED or name in stype.inputs:
-            raise InputError(f"{stype.name}: output name {name!r} clashes with an input or a reserved Scenario member")
+        if name in stype.inputs:
+            raise InputError(f"{stype.name}: output name {name!r} clashes with an input")
+        if name in RESERVED and not spec.shadows:
+            raise InputError(f"{stype.name}: output name {name!r} clashes with {clash(name)}")
         namespace[name] = _output_member(spec, stype)
     for name, (parts, doc) in stype.members.items():
         namespace[name] = _tuple_member(name, parts, doc, stype)
     for in_name in stype.inputs:
         if in_name in RESERVED:
-            raise InputError(f"{stype.name}: input name {in_name!r} clashes with a reserved Scenario member")
+            raise InputError(f"{stype.name}: input name {in_name!r} clashes with {clash(in_name)}")
         namespace[in_name] = property(lambda self, n=in_name: input_value(self._planner, n), doc=stype.inputs[in_name].meaning)
 
     def __init__(self: Scenario, **kwargs: Any) -> None:

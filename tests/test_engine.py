@@ -16,7 +16,7 @@ import pytest
 import mlsysim_symbolic
 from mlsysim_symbolic import InputError, MissingInputError, Scenarios, UnknownNameError, workloads
 from mlsysim_symbolic.catalog import catalog
-from mlsysim_symbolic.spec import KINDS, RESERVED
+from mlsysim_symbolic.spec import ACCESSORS, CORE_MEMBERS, KINDS, RESERVED
 
 PACKAGE = Path(mlsysim_symbolic.__file__).parent
 
@@ -99,15 +99,20 @@ def test_accessors_and_their_aliases_agree():
     assert s.tex.substituted("per_batch", "GPT-2") == s.latex("per_batch", "GPT-2")
 
 
-def test_an_output_may_take_an_alias_name():
-    """mlsysim's LaplaceMeanRelease has a member called `sensitivity`: the output wins over the accessor."""
+def test_an_output_takes_an_accessor_name_only_by_saying_so():
+    """mlsysim's LaplaceMeanRelease has a member called `sensitivity`: its output declares shadows_accessor = true;
+    on that type the analyses stay reachable through s.ref(output)."""
     s = Scenarios.SalaryMeanLaplaceRelease
     # the L1 sensitivity of a sum of values in [0, 200000] USD is the range, 200000 USD (Dwork & Roth 2014, §3.3)
     assert s.sensitivity.to("USD").magnitude == pytest.approx(200000.0)
+    assert s.type.outputs["sensitivity"].shadows
+    # noise_scale = Δ/ε: ∂b/∂ε = -Δ/ε²
+    assert str(s.ref("noise_scale").diff("epsilon")) == "-Delta/epsilon**2"
 
 
 def test_reserved_names_are_short_and_refused_at_load(tmp_path):
-    assert len(RESERVED) <= 16
+    assert len(CORE_MEMBERS) <= 16
+    assert RESERVED == CORE_MEMBERS | set(ACCESSORS)
     path = tmp_path / "user.toml"
     path.write_text('[types.T]\n[types.T.inputs.variant]\nunit = "B"\n[types.T.outputs.y]\nunit = "B"\nequation = "variant"\n')
     with pytest.raises(mlsysim_symbolic.DerivationError, match="variant.*reserved"):

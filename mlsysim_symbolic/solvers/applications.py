@@ -44,6 +44,7 @@ from typing import Any
 import pint
 
 from ..errors import DerivationError, InputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from ..output_ref import OutputRef, analysis_surface
 from ..paths import derivations_dir
 from ..registry import clusters, hardware, workloads
 from ..scenario import Scenario
@@ -65,12 +66,15 @@ _QUANTITIES = {"sla_latency": "ms", "power_budget": "W", "data_rate": "GB/s"}
 _FIELDS = (*_TEXT, *_KEYS, *_QUANTITIES, "target_accuracy", "source")
 
 
+# a level's metrics come from several scenarios (no whole one) and are read from .metrics, never as attributes
+@analysis_surface(whole=lambda level: None, members=frozenset({"level_name", "status", "summary", "metrics", "source"}))
 class EvaluationLevel:
     """One level of an evaluation (mlsysim's ``EvaluationLevel``: ``level_name``, ``status``, ``summary``,
     ``metrics``), with the scenario and output behind each computed metric.
 
-    ``equation``, ``latex``, ``diff``, ``sweep`` and ``solve`` take a metric name; a metric that repeats an input
-    (the device's capacity, the SLA) has no equation and says so.
+    ``ref(metric)`` is the output behind a metric as an :class:`~mlsysim_symbolic.output_ref.OutputRef`; the flat
+    forms (``equation``, ``latex``, ``diff``, ``sweep``, ``solve`` ...) take a metric name and forward to it.  A
+    metric that repeats an input (the device's capacity, the SLA) has no equation and says so.
     """
 
     __slots__ = ("level_name", "status", "summary", "metrics", "_sources")
@@ -95,30 +99,12 @@ class EvaluationLevel:
                              "it has no equation")
         return where
 
-    def equation(self, metric: str, expand: bool = False) -> Any:
-        """The equation of ``metric``'s output."""
-        scenario, output = self.source(metric)
-        return scenario.equation(output, expand=expand)
+    def ref(self, metric: str) -> OutputRef:
+        """The output behind ``metric`` as an object (value, equation, LaTeX, derivative, sweep, solve ...)."""
+        return OutputRef(*self.source(metric))
 
-    def latex(self, metric: str, **options: Any) -> Any:
-        """LaTeX of ``metric`` (equation = numbers = result)."""
-        scenario, output = self.source(metric)
-        return scenario.latex(output, **options)
-
-    def diff(self, metric: str, wrt: str) -> Any:
-        """d metric / d wrt, symbolically (``wrt`` an input of the metric's scenario)."""
-        scenario, output = self.source(metric)
-        return scenario.diff(output, wrt)
-
-    def sweep(self, metric: str, **inputs: Any) -> Any:
-        """``metric`` over arrays of its scenario's inputs."""
-        scenario, output = self.source(metric)
-        return scenario.sweep(output, **inputs)
-
-    def solve(self, metric: str, input: str, target: Any = None, **options: Any) -> Any:
-        """The value of ``input`` that brings ``metric`` to ``target`` (its scenario's inverse solve)."""
-        scenario, output = self.source(metric)
-        return scenario.solve(output, input, target, **options)
+    # equation, latex, diff, elasticities, sweep, solve ... (metric, ...): forwards to self.ref(metric), installed by
+    # @analysis_surface from spec.surface.ACCESSORS
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ only at its default because the path it selects is not ported, or that mlsysim i
 of mlsysim's result class (which must be the type's ``[types.T.result]`` view).  ``solve`` binds the arguments to
 a scenario of that type and returns a :class:`SolverResult`: the type's result view (mlsysim's field names and
 values) that also carries ``.scenario``, so every field has its equation, LaTeX, derivative, sweep and inverse
-solve.  No arithmetic happens here: every number is an output of the checked type.
+solve (``r.ref(field)``, the output reference scenarios hand out).  No arithmetic happens here: every number is an
+output of the checked type.
 
 >>> from mlsysim_symbolic.solvers import SingleNodeModel
 >>> r = SingleNodeModel().solve("ResNet50", "A100", batch_size=1)
@@ -27,12 +28,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pint
-import sympy
 
 from ..catalog import catalog
 from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
+from ..output_ref import OutputRef, analysis_surface
 from ..results import ResultView, result_layout
 from ..scenario import Scenario
+from ..spec import ACCESSORS, RESULT_MEMBERS
 from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds, declared_workloads
 
 __all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "Solver", "SolverResult"]
@@ -96,11 +98,13 @@ class OutOfMemoryError(InfeasibleError):
     """``raise_errors=True`` and the configuration does not fit (mlsysim's ``OOMError``)."""
 
 
+@analysis_surface(whole=lambda result: result.scenario, members=RESULT_MEMBERS)
 class SolverResult:
     """mlsysim's result of one solve (its field names and values), with the scenario that computed it.
 
-    ``equation``, ``latex``, ``diff``, ``elasticities``, ``sweep`` and ``solve`` take a field name and work on the
-    output behind it; ``output(field)`` names that output.
+    ``ref(field)`` is the output behind a field as an :class:`~mlsysim_symbolic.output_ref.OutputRef`;
+    ``output(field)`` names that output.  The flat forms (``equation``, ``latex``, ``diff``, ``elasticities``,
+    ``sweep``, ``solve`` ...) take a field name and forward to ``ref(field)``.
     """
 
     __slots__ = ("_view", "_sources", "_name", "scenario")
@@ -129,8 +133,8 @@ class SolverResult:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
     def __dir__(self) -> list[str]:
-        return [*self._view.fields, "scenario", "output", "equation", "latex", "diff", "elasticities", "sweep", "solve",
-                "fields", "model_dump"]
+        return [*self._view.fields, "scenario", "output", "ref", *(n for n, m in ACCESSORS.items() if m), "fields",
+                "model_dump"]
 
     def __iter__(self) -> Iterator[tuple[str, Any]]:
         return iter(self._view)
@@ -172,29 +176,19 @@ class SolverResult:
             raise InputError(f"{self._name}.{field} repeats the {source} {name!r}; it has no equation")
         return name
 
-    def equation(self, field: str, expand: bool = False) -> sympy.Eq:
-        """The equation of ``field``'s output."""
-        return self.scenario.equation(self.output(field), expand=expand)
+    def ref(self, field: str) -> OutputRef:
+        """The output behind ``field`` as an object (value, equation, LaTeX, derivative, sweep, solve, sensitivities):
+        the same :class:`~mlsysim_symbolic.output_ref.OutputRef` the scenario hands out for that output.
 
-    def latex(self, field: str | None = None, **options: Any) -> Any:
-        """LaTeX of ``field`` (equation = numbers = result), or every output as an ``align`` block."""
-        return self.scenario.latex(None if field is None else self.output(field), **options)
+        >>> from mlsysim_symbolic.solvers import SingleNodeModel
+        >>> r = SingleNodeModel().solve("ResNet50", "A100", batch_size=1)
+        >>> r.ref("latency") == r.scenario.ref("latency")
+        True
+        """
+        return OutputRef(self.scenario, self.output(field))
 
-    def diff(self, field: str, wrt: str) -> sympy.Expr:
-        """∂field/∂wrt, symbolically (``wrt`` names an input of the scenario or its symbol)."""
-        return self.scenario.diff(self.output(field), wrt)
-
-    def elasticities(self, field: str) -> Any:
-        """∂ln field/∂ln x for every input x, ranked (at this solve's values)."""
-        return self.scenario.elasticities(self.output(field))
-
-    def sweep(self, field: str, **inputs: Any) -> Any:
-        """``field`` over arrays of inputs (``batch_size=range(1, 65)``)."""
-        return self.scenario.sweep(self.output(field), **inputs)
-
-    def solve(self, field: str, input: str, target: Any = None, **options: Any) -> Any:
-        """The value of ``input`` that brings ``field`` to ``target`` (for a predicate field, where it stops holding)."""
-        return self.scenario.solve(self.output(field), input, target, **options)
+    # equation, latex, diff, elasticities, sweep, solve ... (field, ...): forwards to self.ref(field), installed by
+    # @analysis_surface from spec.surface.ACCESSORS
 
 
 def _solver_result_from(scenario: Scenario, view: ResultView) -> SolverResult:

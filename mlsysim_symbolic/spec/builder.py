@@ -35,20 +35,12 @@ from .reader import (
     read_table,
     read_variable,
 )
+from .surface import ACCESSORS, RESERVED, result_clash
 
 if TYPE_CHECKING:
     from .types import ScenarioType
 
 Locate = Callable[..., "int | None"]
-
-#: Names a declared input, argument or output may not take: the members every scenario needs.  The accessors
-#: (``sensitivity``, ``sweeps``, ``inverse``, ``tex``) and the flat aliases (``solve``, ``latex`` ...) are not
-#: reserved: a declared output of the same name takes their place on that type (mlsysim's privacy types have an
-#: output called ``sensitivity``), and the analysis stays reachable through its module's functions.
-RESERVED = frozenset({
-    "type", "planner", "name", "description", "key", "inputs", "outputs", "evaluate", "values", "variant", "keys",
-    "expression", "equation", "result", "self", "cls",
-})
 
 
 class TypeBuilder:
@@ -205,7 +197,7 @@ class TypeBuilder:
             if kind not in OUTPUT_KINDS:
                 raise self.fail(f"output {out_name}: kind must be one of {', '.join(OUTPUT_KINDS)}, got {kind!r}", *where)
             try:
-                check_name(out_name, "output", RESERVED)
+                check_name(out_name, "output", RESERVED - self.shadowed(out_name, raw))
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
                 fields = {k: raw[k] for k in ("symbol", "unit", "counted", "latex", "integer") if k in raw}
                 if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
@@ -224,6 +216,18 @@ class TypeBuilder:
         for index in self.t.index_inputs:
             if index not in self.names:
                 self.names[index] = sympy.Symbol(index, integer=True, positive=True)
+
+    def shadowed(self, out_name: str, raw: Mapping[str, Any]) -> frozenset[str]:
+        """The accessor an output declares it takes the name of (``shadows_accessor = true``: mlsysim's class has a
+        member of that name), else nothing; the flag on any other output is refused."""
+        flag = raw.get("shadows_accessor")
+        if flag is None or flag is False:
+            return frozenset()
+        namespaces = [n for n, method in ACCESSORS.items() if method is None and n != "ref"]
+        if flag is not True or out_name not in namespaces:
+            raise InputError(f"shadows_accessor = true is only for an output named as a namespace accessor "
+                             f"({', '.join(namespaces)})")
+        return frozenset({out_name})
 
     def reduce(self, kind: str, inner: Any, index: str) -> Any:
         """A ``sum``/``prod`` (or ``*_upto``), ``maximum``/``minimum`` or ``argmax``/``argmin`` node over the keys of
@@ -301,6 +305,7 @@ class TypeBuilder:
             if style and style not in STYLES:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
+                                             shadows=raw.get("shadows_accessor") is True,
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
                                              rule=str(raw.get("rule", "argmax")) if kind == "label" else "",
                                              over=str(raw.get("over", "")) if kind == "label" else "")
@@ -438,6 +443,9 @@ class TypeBuilder:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(renames, Mapping):
             raise self.fail("result: 'fields' must be a list of names and 'from' a table of field -> output, input "
                             "or input.field (a field of a registry input)", *where)
+        hidden = [(n, result_clash(n)) for n in names if where == ("result",) and result_clash(n)]
+        if hidden:
+            raise self.fail(f"result field {hidden[0][0]!r} would be hidden by {hidden[0][1]}; rename the field", *where)
         tables = raw.get("tables") or {}
         if not isinstance(tables, Mapping) or not all(isinstance(v, Mapping) for v in tables.values()) or set(tables) - set(names):
             raise self.fail("result.tables must be a table of result fields -> a table of key -> output or input", *where)

@@ -93,6 +93,7 @@ class OutputSpec:
     rule: str = ""                     # label outputs: argmax | argmin
     peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order
     over: str = ""                     # a label over an index's keys (argmax of a keyed term): that index
+    shadows: bool = False              # takes a namespace accessor's name on purpose (``shadows_accessor = true``)
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from ..errors import DerivationError, InputError
 from ..units import parse_unit
 from ..variables import Variable, check_counted
 from .definitions import Reference
+from .surface import clash
 
 #: The fields of a ``[types.NAME]`` table.
 TYPE_FIELDS = frozenset({"family", "summary", "description", "equation_note", "assumptions", "excludes",
@@ -30,7 +31,7 @@ VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "counted", "meaning", "la
                              "required", "index", "options", "doc"})
 #: The fields of an output table.
 OUTPUT_FIELDS = frozenset({"symbol", "unit", "counted", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule",
-                           "over", "term"})
+                           "over", "term", "shadows_accessor"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
                               "default", "name", "counted"})
@@ -51,7 +52,8 @@ def check_name(name: str, what: str, reserved: frozenset[str] = frozenset()) -> 
     if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
         raise InputError(f"{what} name {name!r} must be an identifier that starts with a letter")
     if name in reserved:
-        raise InputError(f"{what} name {name!r} is reserved by the Scenario class; reserved: {', '.join(sorted(reserved))}")
+        raise InputError(f"{what} name {name!r} is reserved: it clashes with {clash(name) or 'a Scenario member'}; rename "
+                         "the declaration (reserved: see mlsysim_symbolic.spec.surface)")
 
 
 def check_fields(raw: Mapping[str, Any], allowed: frozenset[str], what: str = "") -> None:
