@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from .printing import format_unit, type_equations
 from .printing import rows as latex_rows
+from .printing.kept import kept
 from .spec.page import bullets
 
 if TYPE_CHECKING:
@@ -89,6 +90,11 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
             hint = closest(t, list(cat.types))
             raise UnknownNameError(f"unknown scenario type {t!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
         t = cat.types[t]
+    named = _named(t, cat) if examples else []
+    return kept((t, cat), ("markdown page", tuple(named)), lambda: _markdown_page(t, cat, named))
+
+
+def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
     title = cat.titles.get(t.family, t.family)
     lines = [f"# {t.name}", ""]
     if t.family:
@@ -117,7 +123,6 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
     lines += [bullets(refs), ""]
 
     lines += ["## Examples", ""]
-    named = _named(t, cat) if examples else []
     if not named:
         lines += ["(no named scenarios)", ""]
     for key in named:

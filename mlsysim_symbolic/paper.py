@@ -43,6 +43,7 @@ from .printing import (
     url,
 )
 from .printing import preamble as siunitx_preamble
+from .printing.kept import kept
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -222,6 +223,10 @@ def type_section(t: ScenarioType, catalog: Catalog | None = None, *, config: Lat
     cat = catalog if catalog is not None else shipped()
     config = config or LatexConfig()
     named = list(scenarios) if scenarios is not None else [k for k, d in cat.declared.items() if d.type_name == t.name]
+    return kept((t, cat), ("type section", config, tuple(named)), lambda: _type_section(t, cat, config, named))
+
+
+def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: list[str]) -> str:
     out = [rf"\section{{{escape_text(t.name)}}}", rf"\label{{{label('type', t.name)}}}"]
     if t.summary:
         out.append(_prose(t.summary))
