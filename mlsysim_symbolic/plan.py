@@ -166,10 +166,8 @@ def _frozen(value: Any) -> Any:
 
 
 def _answer(plan: Plan, value: Any) -> bool | str:
-    """A predicate's bool, or the text of a label's winning case."""
-    if plan.output.kind == "predicate":
-        return bool(value)
-    return (plan.labels or plan.output.labels)[int(value)]
+    """A predicate's bool, or the text of a label's winning case (as the output's kind says)."""
+    return plan.output.kind.answer(value, plan.labels or plan.output.labels)
 
 
 def thawed(value: Any) -> Any:
@@ -263,7 +261,7 @@ class Planner:
             raise UnexpectedNameError(f"{t.name}() got an unexpected input {unknown[0]!r}" + did_you_mean(unknown[0], t.inputs)
                                       + f" Inputs: {', '.join(t.inputs)}")
         # choices first: attribute paths such as precision_flops.{precision} read them
-        for name, spec in sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice"):
+        for name, spec in sorted(t.inputs.items(), key=lambda item: not kind_of(item[1]).chooses):
             value = inputs.get(name, spec.default)
             if spec.only_with and inputs.get(spec.only_with, t.inputs[spec.only_with].default) is None:
                 if inputs.get(name) is not None:   # read only with its gate: refused by name, never dropped
@@ -284,7 +282,7 @@ class Planner:
                 self._bound.keyed[index][key][sym] = position
         self._subs: dict[str, Planner] = {}
         for name, spec in t.inputs.items():
-            if spec.kind == "scenario":
+            if kind_of(spec).nests:
                 self._bind_scenario(name, spec)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
         self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
@@ -632,13 +630,11 @@ class Planner:
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
         """The plan an analysis differentiates, sweeps or solves: the output itself, or a predicate's slack."""
         kind = self.type.output(output).kind
-        if kind == "label":
-            raise InputError(f"{self.type.name}.{output} is a label (the name of the winning case), not a number: "
-                             f"analyse one of its cases instead")
-        return self.plan(output, choices, slack=kind == "predicate")
+        kind.check_analysable(self.type.name, output)
+        return self.plan(output, choices, slack=kind.condition)
 
     def _slack(self, out: OutputSpec, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]) -> tuple[OutputSpec, tuple]:
-        if out.kind != "predicate":
+        if not out.kind.condition:
             raise InputError(f"{self.type.name}.{out.name} is not a predicate, so it has no slack")
         *before, (sym, rel) = definitions
         if not isinstance(rel, sympy.core.relational.Relational):
@@ -793,7 +789,7 @@ class Planner:
             raise self.not_evaluable(output, keys, exc, plan, args) from None
         if not -_INF < value < _INF:
             raise self.not_finite(output, keys, value, plan, args)
-        if plan.output.kind != "quantity":
+        if not plan.output.kind.numeric:
             return _answer(plan, value)
         shown = plan.to_unit(value)
         if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not

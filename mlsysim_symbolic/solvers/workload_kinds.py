@@ -26,7 +26,7 @@ import sympy
 
 from ..errors import MissingInputError, WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
-from ..spec.kinds import kind_of
+from ..spec.kinds import WorkloadKind, kind_of
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
@@ -47,7 +47,7 @@ def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterato
     """The arguments that bind a workload input of the scenario type ``stype``; each must declare its kinds."""
     for arg in arguments:
         spec = stype.inputs.get(arg.input) if arg.input else None
-        if spec is not None and spec.kind == "workload":
+        if spec is not None and type(kind_of(spec)) is WorkloadKind:   # one workload (not a table of them)
             yield arg
 
 

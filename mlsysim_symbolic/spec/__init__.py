@@ -3,6 +3,7 @@
 - :mod:`.definitions`: frozen dataclasses (:class:`InputSpec`, :class:`OutputSpec`, :class:`Branch`, :class:`Reference`);
 - :mod:`.reader`: the field whitelists of every table;
 - :mod:`.kinds`: one class per input kind (read, bind, describe), in the table :data:`KINDS`;
+- :mod:`.outputs`: one class per output kind (read, answer, sweep), in the table :data:`OUTPUT_KINDS`;
 - :mod:`.compose`: ``uses`` tables (another type's outputs as symbols);
 - :mod:`.builder`: :class:`TypeBuilder`, the steps from a mapping to a checked type;
 - :mod:`.types`: :class:`ScenarioType` and its queries;
@@ -14,8 +15,9 @@ from __future__ import annotations
 from .builder import RESERVED, TypeBuilder
 from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
 from .kinds import KINDS, Bound, InputKind, kind_of
+from .outputs import OUTPUT_KINDS, OutputKind, output_kind
 from .page import type_docstring
 from .types import ScenarioType
 
-__all__ = ["KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputSpec", "Reference", "ResultSpec", "ScenarioType",
-           "TypeBuilder", "kind_of", "type_docstring"]
+__all__ = ["KINDS", "OUTPUT_KINDS", "RESERVED", "Bound", "Branch", "InputKind", "InputSpec", "OutputKind", "OutputSpec", "Reference",
+           "ResultSpec", "ScenarioType", "TypeBuilder", "kind_of", "output_kind", "type_docstring"]

@@ -23,8 +23,9 @@ from ..reductions import ArgMax, ArgMin, Maximum, Minimum
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
-from .definitions import LABEL_RULES, OUTPUT_KINDS, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import kind_of, read_input
+from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
+from .kinds import ChoiceKind, ObjectKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
     RESULT_FIELDS,
@@ -65,7 +66,7 @@ class TypeBuilder:
         self.names: dict[str, Any] = {}                      # name -> SymPy object, for the parser
         self.owners: dict[str, tuple[str, tuple[str, ...]]] = {}   # NFKC name -> (declaration, where)
         self.out_vars: dict[str, Variable] = {}
-        self.out_kinds: dict[str, str] = {}
+        self.out_kinds: dict[str, OutputKind] = {}
 
     def fail(self, reason: str, *keys: str) -> DerivationError:
         line = self.locate(*keys) if self.locate else None
@@ -130,7 +131,7 @@ class TypeBuilder:
                 spec = read_input(in_name, raw)
             except (InputError, UnitError, EquationError) as exc:
                 raise self.fail(f"input {in_name}: {exc}", *where) from None
-            if spec.kind == "scenario":
+            if isinstance(kind_of(spec), ScenarioKind):
                 spec = self.scenario_input(in_name, spec)
             t.inputs[in_name] = spec
             index = spec.index if kind_of(spec).keyed else None
@@ -165,7 +166,7 @@ class TypeBuilder:
             if not options:
                 raise self.fail(f"input {in_name}: {spec.type_name} has no choice argument {argument!r} to link", *where)
             ours = self.t.inputs.get(choice)
-            if ours is None or ours.kind != "choice" or set(options) - set(ours.options):
+            if ours is None or not isinstance(kind_of(ours), ChoiceKind) or set(options) - set(ours.options):
                 raise self.fail(f"input {in_name}: link {argument} -> {choice!r} needs a choice input declared before it "
                                 f"with the options {', '.join(options)}", *where)
         return replace(spec, sub_type=sub)
@@ -182,7 +183,7 @@ class TypeBuilder:
             source = var.extra.get("default_input")
             if source is not None:   # an omitted argument takes this input's value (mlsysim's f(x=None) -> self.x)
                 spec = t.inputs.get(source)
-                if spec is None or spec.kind != "quantity" or spec.variable is None:
+                if spec is None or type(kind_of(spec)) is not QuantityKind or spec.variable is None:
                     raise self.fail(f"argument {arg_name}: default_input {source!r} is not a quantity input", *where)
                 if spec.variable.unit.dimensionality != var.unit.dimensionality:
                     raise self.fail(f"argument {arg_name}: default_input {source} is in {spec.variable.unit_text} but the "
@@ -201,22 +202,23 @@ class TypeBuilder:
             where = ("outputs", out_name)
             if not isinstance(raw, Mapping):
                 raise self.fail(f"output {out_name} must be a table", *where)
-            kind = str(raw.get("kind", "quantity"))
-            if kind not in OUTPUT_KINDS:
-                raise self.fail(f"output {out_name}: kind must be one of {', '.join(OUTPUT_KINDS)}, got {kind!r}", *where)
+            try:
+                kind = output_kind(str(raw.get("kind", "quantity")))
+            except InputError as exc:
+                raise self.fail(f"output {out_name}: {exc}", *where) from None
             try:
                 check_name(out_name, "output", RESERVED)
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
                 fields = {k: raw[k] for k in ("symbol", "unit", "counted", "latex", "integer") if k in raw}
-                if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
+                if not kind.has_unit and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
                     fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\ ") + "}"   # meets_target: \mathrm{meets\ target}
                 var = read_variable(out_name, fields | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"output {out_name}: {exc}", *where) from None
-            if kind == "quantity" and "unit" not in raw:
+            if kind.has_unit and "unit" not in raw:
                 raise self.fail(f"output {out_name} declares no unit", *where)
-            if kind != "quantity" and "unit" in raw:
-                raise self.fail(f"output {out_name}: a {kind} has no unit (it is a {'bool' if kind == 'predicate' else 'name'})", *where)
+            if not kind.has_unit and "unit" in raw:
+                raise self.fail(f"output {out_name}: a {kind} has no unit (it is a {kind.shape})", *where)
             self.out_kinds[out_name] = kind
             self.out_vars[out_name] = var
             self.claim_variable(var, f"output {out_name}", where)
@@ -272,7 +274,7 @@ class TypeBuilder:
 
     def choice_options(self, choice: str) -> tuple[str, ...]:
         spec = self.t.inputs.get(choice)
-        if spec is not None and spec.kind == "choice":
+        if spec is not None and isinstance(kind_of(spec), ChoiceKind):
             return spec.options
         if choice in self.t.arguments:
             return tuple(self.t.arguments[choice].extra.get("options", ()))
@@ -287,23 +289,13 @@ class TypeBuilder:
         for out_name, raw in (self.data.get("outputs") or {}).items():
             var = self.out_vars[out_name]
             kind = self.out_kinds[out_name]
-            cases: tuple[tuple[str, sympy.Expr], ...] = ()
-            if kind == "predicate":
-                branches = self.predicate(out_name, raw, units)
-            elif kind == "label" and "over" in raw:
-                branches = (self.keyed_label(out_name, raw, units),)
-            elif kind == "label":
-                branch, cases = self.label(out_name, raw, units)
-                branches = (branch,)
-            else:
-                branches = tuple(self.branch(out_name, var, when, text, units) for when, text in self.equation_items(out_name, raw))
+            branches, cases = kind.read(self, out_name, raw, var, units)
             style = str(raw.get("style", ""))
             if style and style not in STYLES:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
-                                             rule=str(raw.get("rule", "argmax")) if kind == "label" else "",
-                                             over=str(raw.get("over", "")) if kind == "label" else "")
+                                             rule=kind.declared(raw, "rule"), over=kind.declared(raw, "over"))
         self.refuse_uses_of_conditions()
 
     def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
@@ -380,7 +372,7 @@ class TypeBuilder:
 
     def refuse_uses_of_conditions(self) -> None:
         """A predicate or label output is an answer, not a number: no equation may compute with it."""
-        special = {self.out_vars[n].symbol: n for n, k in self.out_kinds.items() if k != "quantity"}
+        special = {self.out_vars[n].symbol: n for n, k in self.out_kinds.items() if not k.numeric}
         for out in self.t.outputs.values():
             for branch in out.branches:
                 used = [special[s] for s in branch.expr.free_symbols if s in special]
@@ -471,7 +463,7 @@ class TypeBuilder:
                 fields.append((field, "input", source))
             elif source in t.use_binds and t.use_binds[source][0].result is not None and source not in self.uses.replaced:
                 fields.append((field, "used result", source))   # a composed type's own result view (mlsysim's nested result)
-            elif source.partition(".")[0] in t.inputs and t.inputs[source.partition(".")[0]].kind in ("workload", "hardware", "grid") \
+            elif source.partition(".")[0] in t.inputs and _is_entry(t.inputs[source.partition(".")[0]]) \
                     and source.partition(".")[2].isidentifier():
                 fields.append((field, "attribute", source))   # a text field of a registry entry (a grid's region name)
             else:
@@ -494,7 +486,7 @@ class TypeBuilder:
             raise self.fail("result.unset_when must be a table of result fields -> a predicate output", *where)
         for field, predicate in unset.items():
             out = t.outputs.get(str(predicate))
-            if out is None or out.kind != "predicate" or out.arguments:
+            if out is None or not out.kind.condition or out.arguments:
                 raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
@@ -517,7 +509,7 @@ class TypeBuilder:
             if style == "property" and (indices or args):
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
-            key_params = tuple("name" if t.inputs[t.index_inputs[i][0]].kind == "workloads" else i for i in indices)
+            key_params = tuple("name" if isinstance(kind_of(t.inputs[t.index_inputs[i][0]]), WorkloadsKind) else i for i in indices)
             used = {t.leaves[s].extra.get("scenario_input") for s in every_leaf if s in t.leaves}
             peers = tuple(n for n, spec in t.inputs.items() if spec.argument and n in used)
             if peers and out.style in ("property", "dict"):
@@ -525,3 +517,9 @@ class TypeBuilder:
                                 "outputs", out_name)
             style = "method" if peers else style
             t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params, peers=peers)
+
+
+def _is_entry(spec: Any) -> bool:
+    """Whether an input binds one registry entry (a workload, a device, a grid), whose text fields a result may show."""
+    kind = kind_of(spec)
+    return isinstance(kind, ObjectKind) and not kind.keyed

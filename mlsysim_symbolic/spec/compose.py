@@ -18,6 +18,7 @@ from ..dimensions import unit_of
 from ..errors import DimensionError, EquationError, InputError
 from ..variables import Variable
 from .definitions import InputSpec
+from .kinds import kind_of
 from .reader import Fail, check_fields
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class Composition(Mapping):
     def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
         if sub.kind != parent.kind:
             raise self.fail(f"uses.{use}: cannot bind {sub.kind} input {sub.name} to {parent.kind} input {parent.name}", "uses", use)
-        if sub.kind == "choice":
+        if kind_of(sub).chooses:
             if set(sub.options) - set(parent.options):
                 raise self.fail(f"uses.{use}: choice {parent.name} lacks options {sorted(set(sub.options) - set(parent.options))} of {sub.name}", "uses", use)
             choice_map[sub.name] = parent.name
@@ -132,7 +133,7 @@ class Composition(Mapping):
         if not (isinstance(key, tuple) and len(key) == 2):
             return False
         spec = self.owner.inputs.get(key[0])
-        return key[0] in self.subs or (spec is not None and spec.kind == "scenario")
+        return key[0] in self.subs or (spec is not None and kind_of(spec).nests)
 
     def scenario_output(self, name: str, output: str) -> sympy.Symbol:
         """``name.output`` of a scenario input: a leaf of ours whose value the bound scenario gives (and whose tree
@@ -142,7 +143,7 @@ class Composition(Mapping):
         if output not in sub.outputs:
             raise EquationError(f"{name} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
         out = sub.outputs[output]
-        if out.kind != "quantity" or out.indices:
+        if not out.kind.numeric or out.indices:
             raise EquationError(f"{name}.{output} is a {'keyed output' if out.indices else out.kind}; only numbers compose")
         unlinked = [a for a in out.arguments if a not in spec.links]
         if unlinked:

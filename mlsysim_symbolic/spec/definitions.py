@@ -15,9 +15,9 @@ from typing import Any
 import sympy
 
 from ..variables import Variable
+from .outputs import QUANTITY, OutputKind
 
 STYLES = ("property", "method", "dict")
-OUTPUT_KINDS = ("quantity", "predicate", "label")
 LABEL_RULES = ("argmax", "argmin")
 
 
@@ -88,7 +88,7 @@ class OutputSpec:
     arguments: tuple[str, ...] = ()    # free arguments of a method, in order
     indices: tuple[str, ...] = ()      # indices the output is keyed by (first branch)
     key_params: tuple[str, ...] = ()   # parameter names of the keys of a method output
-    kind: str = "quantity"             # quantity | predicate (a bool) | label (the name of the winning case)
+    kind: OutputKind = QUANTITY        # quantity | predicate (a bool) | label (the name of the winning case); reads as its name
     cases: tuple[tuple[str, sympy.Expr], ...] = ()   # label outputs: (label text, term), in declared order
     rule: str = ""                     # label outputs: argmax | argmin
     peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order

@@ -104,6 +104,9 @@ class InputKind:
     name: ClassVar[str] = ""
     keyed: ClassVar[bool] = False       # binds one value per key (an index)
     annotation: ClassVar[str] = "Any"
+    chooses: ClassVar[bool] = False     # names one option (bound first: attribute paths read the choices)
+    nests: ClassVar[bool] = False       # another scenario, whose outputs enter the equations as ``input.output``
+    gates: ClassVar[bool] = False       # may be read only with another input set (``only_with``)
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         """The :class:`InputSpec` of a declaration table."""
@@ -111,7 +114,7 @@ class InputKind:
         if "symbols" in raw:
             raise InputError(f"'symbols' belongs to workload and hardware inputs, not to a {self.name} input")
         only_with = raw.get("only_with")
-        if only_with is not None and (self.name != "quantity" or not isinstance(only_with, str)):
+        if only_with is not None and (not self.gates or not isinstance(only_with, str)):
             raise InputError(f"'only_with' takes the name of another input, on a quantity input; got {only_with!r} "
                              f"on a {self.name} input")
         default = raw.get("default")
@@ -142,6 +145,7 @@ class QuantityKind(InputKind):
     """A number with a unit: one leaf symbol."""
 
     name = "quantity"
+    gates = True
 
     def annotation_of(self, var: Variable | None) -> str:
         return "int" if var is not None and var.integer else "Quantity"
@@ -181,6 +185,7 @@ class FlagKind(QuantityKind):
 
     name = "flag"
     annotation = "bool"
+    gates = False
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "symbol", "latex", "default", "required", "meaning", "doc"}))
@@ -213,6 +218,7 @@ class ChoiceKind(InputKind):
 
     name = "choice"
     annotation = "str"
+    chooses = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "options", "default", "required", "meaning", "doc"}))
@@ -514,6 +520,7 @@ class ScenarioKind(InputKind):
     equations as ``input.output`` and its leaves reach the plan, so sensitivity reaches through it."""
 
     name = "scenario"
+    nests = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "type", "link", "required", "meaning", "doc", "argument"}))
