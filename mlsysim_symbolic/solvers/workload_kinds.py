@@ -27,6 +27,7 @@ import sympy
 from ..errors import MissingInputError, WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
 from ..spec.kinds import WorkloadKind, kind_of
+from ..spec.result_sources import ViewSource
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
@@ -141,10 +142,10 @@ def _unset_outputs(scenario: Scenario, spec: ResultSpec | None, prefix: str) -> 
     unset = dict(spec.unset_when)
     views = dict(spec.views)
     for field, source, name in spec.fields:
-        if source == "view":
+        if isinstance(source, ViewSource):
             yield from _unset_outputs(scenario, views[field], f"{prefix}{field}.")
-        elif source in ("output", "member"):
-            outputs = scenario.type.members[name][0] if source == "member" else (name,)
+        elif source.equation:
+            outputs = source.outputs(scenario.type, name)
             if any(_unplannable(scenario, output) for output in outputs):
                 yield from ((f"{prefix}{field}", output, unset.get(field)) for output in outputs)
 

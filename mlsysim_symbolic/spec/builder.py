@@ -24,7 +24,7 @@ from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
 from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import ChoiceKind, ObjectKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .kinds import ChoiceKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
 from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
@@ -36,6 +36,7 @@ from .reader import (
     read_table,
     read_variable,
 )
+from .result_sources import Declared, source_of
 
 if TYPE_CHECKING:
     from .types import ScenarioType
@@ -444,28 +445,12 @@ class TypeBuilder:
             raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
         fields = []
+        declared = Declared(views, tables, self.uses.replaced)
         for field in names:
             source = str(renames.get(field, field))
-            if field in views:
-                fields.append((field, "view", field))   # mlsysim's nested result over this scenario's outputs (node_profile)
-                continue
-            if field in tables:
-                fields.append((field, "table", field))   # mlsysim's dict of inputs or outputs (parallelism = {dp: ...})
-                continue
-            out = t.outputs.get(source)
-            if source in t.members and not t.outputs[t.members[source][0][0]].arguments:
-                fields.append((field, "member", source))   # a tuple of outputs, as mlsysim's tuple fields
-            elif out is not None and not out.arguments:
-                fields.append((field, "output", source))
-            elif out is not None and len(out.arguments) == 1 and t.arguments[out.arguments[0]].extra.get("options"):
-                fields.append((field, "by option", source))   # a dict over the options of its one choice argument
-            elif source in t.inputs:
-                fields.append((field, "input", source))
-            elif source in t.use_binds and t.use_binds[source][0].result is not None and source not in self.uses.replaced:
-                fields.append((field, "used result", source))   # a composed type's own result view (mlsysim's nested result)
-            elif source.partition(".")[0] in t.inputs and _is_entry(t.inputs[source.partition(".")[0]]) \
-                    and source.partition(".")[2].isidentifier():
-                fields.append((field, "attribute", source))   # a text field of a registry entry (a grid's region name)
+            found = source_of(t, field, source, declared)   # a view, a table, a member, an output ... (spec/result_sources.py)
+            if found is not None:
+                fields.append((field, found, found.named(field, source)))
             else:
                 raise self.fail(f"result field {field!r} is neither an output without arguments, an input, a field of a "
                                 f"registry input (input.field) nor a used type with a result view; name its source in result.from",
@@ -517,9 +502,3 @@ class TypeBuilder:
                                 "outputs", out_name)
             style = "method" if peers else style
             t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params, peers=peers)
-
-
-def _is_entry(spec: Any) -> bool:
-    """Whether an input binds one registry entry (a workload, a device, a grid), whose text fields a result may show."""
-    kind = kind_of(spec)
-    return isinstance(kind, ObjectKind) and not kind.keyed

@@ -105,7 +105,7 @@ class ResultSpec:
     """A result view (mlsysim's ``scenario.result``): its class name and each field with the output or input it shows."""
 
     name: str
-    fields: tuple[tuple[str, str, str], ...]   # (field, "output" | "input" | "member" | "by option" | "attribute" | "used result" | "table", our name)
+    fields: tuple[tuple[str, Any, str], ...]   # (field, its FieldSource (spec/result_sources.py, reads as its name), our name)
     plain: tuple[tuple[str, str], ...] = ()    # fields mlsysim keeps as plain numbers in a unit: (field, unit)
     unset_when: tuple[tuple[str, str], ...] = ()   # fields mlsysim leaves None on one branch: (field, predicate output)
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()   # dict fields: (field, ((key, our name), ...))
