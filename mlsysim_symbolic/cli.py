@@ -192,7 +192,7 @@ def _output(s: Any, output: str, arguments: dict[str, Any] | None = None, *, lab
 def _optional_argument(s: Any, name: str) -> bool:
     """Whether argument ``name`` may be left out (it has a default, or defaults to an input)."""
     var = s.type.arguments[name]
-    return var.default is not None or bool(var.extra.get("default_input"))
+    return var.default is not None or bool(var.default_input)
 
 
 def _check_value(var: Any, name: str, value: Any, option: str) -> None:
@@ -215,7 +215,7 @@ def _arguments(s: Any, pairs: Sequence[str]) -> dict[str, Any]:
             raise CliError(f"--arg: unknown argument {name!r}; "
                            + (f"arguments: {', '.join(known)}" if known else f"{s.type.name} has no method outputs")
                            + (f" (closest: {', '.join(hint)})" if hint else ""))
-        options = known[name].extra.get("options")
+        options = known[name].options
         if options and value not in options:
             raise CliError(f"--arg: {name} must be one of {', '.join(map(repr, options))}, got {value!r}")
         if not options:

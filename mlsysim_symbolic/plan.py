@@ -170,6 +170,11 @@ def _answer(plan: Plan, value: Any) -> bool | str:
     return plan.output.kind.answer(value, plan.labels or plan.output.labels)
 
 
+def _read_field(var: Any, sym: sympy.Symbol) -> Any:
+    """The entry field an attribute leaf reads (its symbol for any other leaf), for a message."""
+    return var.reads.field if var.reads is not None else sym
+
+
 def thawed(value: Any) -> Any:
     """A plain (picklable, mutable) copy of a kept value: read-only mappings become dicts."""
     if isinstance(value, Mapping):
@@ -296,7 +301,7 @@ class Planner:
                 raise InputError(f"{name}: {value!r} names a scenario, but {spec.sub_type.name} was not read from a catalog; "
                                  "pass the scenario itself or a table of its inputs")
             value = self._bound.values[name] = spec.sub_type.named(value)
-        proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.extra.get("scenario_input") == name]
+        proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.scenario_input == name]
         if value is None:
             for sym, _ in proxies:
                 self._bound.scalars[sym] = None
@@ -304,7 +309,7 @@ class Planner:
         sub = value.planner if hasattr(value, "planner") else Planner(spec.sub_type, value)
         self._subs[name] = sub
         for sym, var in proxies:
-            output = var.extra["output"]
+            output = var.stands_for.output
             arguments = {a: self._bound.choices.get(c) for a, c in spec.links.items() if a in spec.sub_type.output(output).arguments}
             try:
                 q = sub.evaluate(output, **arguments)
@@ -521,7 +526,7 @@ class Planner:
                     visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
                 elif dep in t.composed:
                     visit(dep, self.composed_tree(dep))
-                elif dep in t.leaves and t.leaves[dep].extra.get("scenario_input") in self._subs:
+                elif dep in t.leaves and t.leaves[dep].scenario_input in self._subs:
                     visit(dep, dep)
             chain.append((sym, self._expand_reductions(expr)))
 
@@ -533,11 +538,11 @@ class Planner:
         """For the leaf standing for a bound scenario input's output: that scenario's definitions with its symbols
         scoped by the input's name, ending with ``(leaf, its result)``; their leaves' values join ours."""
         var = self.type.leaves.get(sym)
-        name = var.extra.get("scenario_input") if var is not None else None
+        name = var.scenario_input if var is not None else None
         sub = self._subs.get(name) if name else None
         if sub is None:
             return None
-        spec, output = self.type.inputs[name], var.extra["output"]
+        spec, output = self.type.inputs[name], var.stands_for.output
         links = tuple((a, self._bound.choices[c]) for a, c in spec.links.items()
                       if a in spec.sub_type.output(output).arguments and c in self._bound.choices)
         plan = sub.plan(output, links)
@@ -664,7 +669,7 @@ class Planner:
         spec = t.inputs.get(source)
         if spec is not None and spec.attributes and self._bound.values.get(source) is not None:
             entry = self._bound.values[source]
-            return f"{var.extra['paths'][0]} ({sym}, in {var.unit_text}) of {spec.kind} {getattr(entry, 'key', source)!r}"
+            return f"{var.reads.field if var.reads else var.name} ({sym}, in {var.unit_text}) of {spec.kind} {getattr(entry, 'key', source)!r}"
         return f"input {source!r} ({sym}, in {var.unit_text})"
 
     def values(self, plan: Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
@@ -694,7 +699,7 @@ class Planner:
                 value = self._bound.keyed[t.leaf_index[sym]][key].get(sym)
                 if value is None:
                     raise MissingInputError(f"{t.name}.{plan.output.name}: {key!r} has no "
-                                            f"{self.variable(sym).extra.get('paths', (sym,))[0]} ({sym})")
+                                            f"{_read_field(self.variable(sym), sym)} ({sym})")
                 values.append(value)
             else:
                 value = self._bound.scalars.get(sym)
@@ -730,7 +735,7 @@ class Planner:
         var = t.arguments[name]
         if value is not None:
             return to_base_checked(checked(var, value, name), var, name)
-        source = var.extra.get("default_input")
+        source = var.default_input
         bound = self._bound.scalars.get(t.inputs[source].variable.symbol) if source else None
         if bound is None:
             also = f" (or set input {source!r})" if source else ""
@@ -751,7 +756,7 @@ class Planner:
         out = t.output(output)
         picked = []
         for a in out.arguments:
-            options = t.arguments[a].extra.get("options")
+            options = t.arguments[a].options
             if options:
                 value = arguments.pop(a, None)
                 if value not in options:

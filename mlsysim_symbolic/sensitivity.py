@@ -41,7 +41,7 @@ def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
     names = []
     for sym in plan.args:
         var = scenario.planner.variable(sym)
-        if var.extra.get("options"):   # a choice argument picks a branch; it has no numeric range
+        if var.options:   # a choice argument picks a branch; it has no numeric range
             continue
         names.append(var.name)
     return names

@@ -120,7 +120,7 @@ def _field_needs(arguments: Iterable[Arg], scenario: Scenario) -> tuple[tuple[st
             continue
         attributes = scenario.type.inputs[arg.input].attributes.values()
         bound = planner.bound([v.symbol for v in attributes])
-        missing.update({v.symbol: (arg, v.extra["paths"][0]) for v in attributes if v.symbol not in bound})
+        missing.update({v.symbol: (arg, v.reads.field if v.reads else v.name) for v in attributes if v.symbol not in bound})
     if not missing:
         return ()
     found: list[tuple[str, str, str, str | None]] = []

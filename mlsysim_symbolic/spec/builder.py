@@ -163,7 +163,7 @@ class TypeBuilder:
         if sub is None:
             raise self.fail(f"input {in_name}: unknown scenario type {spec.type_name!r}", *where)
         for argument, choice in spec.links.items():
-            options = tuple(sub.arguments[argument].extra.get("options", ())) if argument in sub.arguments else ()
+            options = sub.arguments[argument].options if argument in sub.arguments else ()
             if not options:
                 raise self.fail(f"input {in_name}: {spec.type_name} has no choice argument {argument!r} to link", *where)
             ours = self.t.inputs.get(choice)
@@ -181,7 +181,7 @@ class TypeBuilder:
                 var = read_variable(arg_name, raw, role="argument")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"argument {arg_name}: {exc}", *where) from None
-            source = var.extra.get("default_input")
+            source = var.default_input
             if source is not None:   # an omitted argument takes this input's value (mlsysim's f(x=None) -> self.x)
                 spec = t.inputs.get(source)
                 if spec is None or type(kind_of(spec)) is not QuantityKind or spec.variable is None:
@@ -278,7 +278,7 @@ class TypeBuilder:
         if spec is not None and isinstance(kind_of(spec), ChoiceKind):
             return spec.options
         if choice in self.t.arguments:
-            return tuple(self.t.arguments[choice].extra.get("options", ()))
+            return self.t.arguments[choice].options
         return ()
 
     def read_equations(self) -> None:
@@ -495,7 +495,7 @@ class TypeBuilder:
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
             key_params = tuple("name" if isinstance(kind_of(t.inputs[t.index_inputs[i][0]]), WorkloadsKind) else i for i in indices)
-            used = {t.leaves[s].extra.get("scenario_input") for s in every_leaf if s in t.leaves}
+            used = {t.leaves[s].scenario_input for s in every_leaf if s in t.leaves}
             peers = tuple(n for n, spec in t.inputs.items() if spec.argument and n in used)
             if peers and out.style in ("property", "dict"):
                 raise self.fail(f"output {out_name}: takes the scenario {', '.join(peers)} per call, so it is a method",

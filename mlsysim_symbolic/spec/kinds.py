@@ -46,7 +46,7 @@ from ..registry import (
     workloads,
 )
 from ..units import Q_, parse_quantity, parse_unit, to_base
-from ..variables import Variable, check_counted
+from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
 
@@ -307,12 +307,12 @@ class ObjectKind(InputKind):
                 check_counted(parse_unit(unit), attr["counted"])
             except UnitError as exc:
                 raise InputError(f"symbol {sym_name}: {exc}") from None
-        extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default"), "counted": attr.get("counted")}
+        reads = AttributeRead(tuple(paths), attr.get("fallback"), attr.get("default"))
         label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
         return Variable.make(
             label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),
             meaning=str(attr.get("meaning", meaning_default)), integer=bool(attr.get("integer", integer)),
-            domain=attr.get("domain"), role="attribute", extra=extra)
+            domain=attr.get("domain"), role="attribute", reads=reads, counted=attr.get("counted"))
 
     def entry(self, value: Any, label: str) -> Entry:
         """A registry entry from its key, an entry, a table of its fields (an entry stated inline), or mlsysim's object."""
@@ -357,21 +357,23 @@ class ObjectKind(InputKind):
         out: dict[sympy.Symbol, Any] = {}
         pending: list[Variable] = []
         for var in spec.attributes.values():
-            raw = _first_field(entry, var.extra["paths"], choices)
-            if raw is None and var.extra.get("fallback") is None and var.extra.get("default") is not None:
-                raw = var.extra["default"]
+            reads = var.reads
+            assert reads is not None
+            raw = _first_field(entry, reads.paths, choices)
+            if raw is None and reads.fallback is None and reads.default is not None:
+                raw = reads.default
             if raw is None:
-                if var.extra.get("fallback") is not None:
+                if reads.fallback is not None:
                     pending.append(var)
                 else:
                     out[var.symbol] = None
                 continue
-            magnitude = checked(var, raw, f"{label} ({entry.key}).{var.extra['paths'][0]}")
+            magnitude = checked(var, raw, f"{label} ({entry.key}).{reads.field}")
             out[var.symbol] = to_base_checked(magnitude, var)
         names = {v.symbol.name: v.symbol for v in spec.attributes.values()}
         names.update({v.name: v.symbol for v in spec.attributes.values()})
         for var in pending:
-            expr = parse_equation(var.extra["fallback"], names)
+            expr = parse_equation(var.reads.fallback, names)   # type: ignore[union-attr,arg-type]
             values = {s: out.get(s) for s in expr.free_symbols}
             # fallbacks are rules of counting (e.g. head_dim = floor(h / a)), evaluated in base units
             out[var.symbol] = None if any(v is None for v in values.values()) else compile_tree(expr, tuple(values))(*values.values())
@@ -393,7 +395,7 @@ class ObjectKind(InputKind):
         bound.scalars.update(self.attributes(spec, entry, spec.name, bound.choices))
 
     def describe(self, spec: InputSpec) -> list[str]:
-        return [f"    symbol {v.symbol} = {v.extra['paths'][0]} [{v.unit_text}] — {v.meaning}" for v in spec.attributes.values()]
+        return [f"    symbol {v.symbol} = {_field(v)} [{v.unit_text}] — {v.meaning}" for v in spec.attributes.values()]
 
     def update(self, spec: InputSpec, current: Any, change: Any) -> Any:
         """A table of fields changes those fields of the bound entry and keeps the rest (a GQA variant:
@@ -584,6 +586,11 @@ def _first_field(entry: Entry, paths: Iterable[str], choices: Mapping[str, str])
         if raw is not None:
             return raw
     return None
+
+
+def _field(var: Variable) -> str:
+    """The entry field an attribute symbol reads (its first path)."""
+    return var.reads.field if var.reads is not None else var.name
 
 
 def _list_key(value: Any) -> Any:

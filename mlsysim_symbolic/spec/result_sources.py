@@ -169,12 +169,12 @@ class ByOptionSource(FieldSource):
 
     def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
         out = t.outputs.get(source)
-        return out is not None and len(out.arguments) == 1 and bool(t.arguments[out.arguments[0]].extra.get("options"))
+        return out is not None and len(out.arguments) == 1 and bool(t.arguments[out.arguments[0]].options)
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         argument = planner.type.output(name).arguments[0]
         out = {}
-        for option in planner.type.arguments[argument].extra["options"]:
+        for option in planner.type.arguments[argument].options:
             try:
                 out[option] = tools.shown(planner.evaluate(name, **{argument: option}), plain)
             except MissingInputError:
