@@ -4,6 +4,7 @@
 - :mod:`.reader`: the field whitelists of every table;
 - :mod:`.kinds`: one class per input kind (read, bind, describe), in the table :data:`KINDS`;
 - :mod:`.outputs`: one class per output kind (read, answer, sweep), in the table :data:`OUTPUT_KINDS`;
+- :mod:`.result_sources`: one class per source of a result field (claims, compute), in :data:`RESULT_SOURCES`;
 - :mod:`.compose`: ``uses`` tables (another type's outputs as symbols);
 - :mod:`.builder`: :class:`TypeBuilder`, the steps from a mapping to a checked type;
 - :mod:`.types`: :class:`ScenarioType` and its queries;

@@ -86,7 +86,7 @@ class FieldSource:
         return hash(self.name)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return RESULT_SOURCES.__getitem__, (self.name,)
+        return source_named, (self.name,)   # unpickled as the table's own instance
 
 
 class ViewSource(FieldSource):
@@ -230,6 +230,15 @@ class AttributeSource(FieldSource):
 RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
     ViewSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
     AttributeSource())}
+
+
+def source_named(name: str) -> FieldSource:
+    """The source called ``name``.
+
+    >>> source_named("output").equation
+    True
+    """
+    return RESULT_SOURCES[name]
 
 
 def source_of(t: ScenarioType, field: str, source: str, declared: Declared) -> FieldSource | None:
