@@ -53,6 +53,7 @@ from .errors import (
     closest,
 )
 from .printing import LatexConfig, escape_text
+from .spec.kinds import QuantityKind, kind_of
 from .units import Q_, parse_quantity
 
 PROG = "mlsysim-symbolic"
@@ -191,7 +192,7 @@ def _output(s: Any, output: str, arguments: dict[str, Any] | None = None, *, lab
 def _optional_argument(s: Any, name: str) -> bool:
     """Whether argument ``name`` may be left out (it has a default, or defaults to an input)."""
     var = s.type.arguments[name]
-    return var.default is not None or bool(var.extra.get("default_input"))
+    return var.default is not None or bool(var.default_input)
 
 
 def _check_value(var: Any, name: str, value: Any, option: str) -> None:
@@ -214,7 +215,7 @@ def _arguments(s: Any, pairs: Sequence[str]) -> dict[str, Any]:
             raise CliError(f"--arg: unknown argument {name!r}; "
                            + (f"arguments: {', '.join(known)}" if known else f"{s.type.name} has no method outputs")
                            + (f" (closest: {', '.join(hint)})" if hint else ""))
-        options = known[name].extra.get("options")
+        options = known[name].options
         if options and value not in options:
             raise CliError(f"--arg: {name} must be one of {', '.join(map(repr, options))}, got {value!r}")
         if not options:
@@ -464,7 +465,7 @@ def _variant(s: Any, changes: dict[str, Any]) -> Any:
         raise CliError(f"--set: unknown input {unknown[0]!r}; inputs: {', '.join(inputs)}" + (f" (closest: {', '.join(hint)})" if hint else ""))
     for name, value in changes.items():
         spec = inputs[name]
-        if spec.kind == "quantity" and spec.variable is not None:
+        if type(kind_of(spec)) is QuantityKind and spec.variable is not None:
             _check_value(spec.variable, name, value, "--set")
     try:
         return s.variant(**changes)
@@ -607,14 +608,14 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 def _solve_target(s: Any, args: argparse.Namespace, spec: Any) -> tuple[Any, str]:
     """``solve``'s TARGET as a Quantity in OUTPUT's dimension, and as shown (a predicate has none: ``None``)."""
     output = args.output
-    if spec.kind == "predicate":
+    if spec.kind.condition:
         if args.target is not None:
             raise CliError(f"TARGET: {output} is a predicate (true or false), so it takes no target: "
                            f"'{PROG} solve {args.name} {output} {args.input}' finds the {args.input} where it starts or stops holding")
         if args.sense is not None:
             raise CliError(f"--sense: {output} is a predicate; solve finds where it holds, so leave out --sense")
         return None, f"{output} holds"
-    if spec.kind != "quantity":
+    if not spec.kind.numeric:
         raise CliError(f"OUTPUT: {output} is a {spec.kind} (a name, not a number); solve takes a quantity or a predicate output")
     var = spec.variable
     if args.target is None:

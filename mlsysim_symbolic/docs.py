@@ -53,7 +53,7 @@ def _input_unit(spec: InputSpec) -> str:
         parts = []
         for v in spec.attributes.values():
             unit = format_unit(v.unit)
-            parts.append(f"${v.latex}$ = `{v.extra['paths'][0]}`" + (f" [${unit}$]" if unit else ""))
+            parts.append(f"${v.latex}$ = `{v.reads.field if v.reads else v.name}`" + (f" [${unit}$]" if unit else ""))
         return "; ".join(parts)
     if spec.options:
         return "one of " + ", ".join(f"`{o}`" for o in spec.options)

@@ -166,10 +166,13 @@ def _frozen(value: Any) -> Any:
 
 
 def _answer(plan: Plan, value: Any) -> bool | str:
-    """A predicate's bool, or the text of a label's winning case."""
-    if plan.output.kind == "predicate":
-        return bool(value)
-    return (plan.labels or plan.output.labels)[int(value)]
+    """A predicate's bool, or the text of a label's winning case (as the output's kind says)."""
+    return plan.output.kind.answer(value, plan.labels or plan.output.labels)
+
+
+def _read_field(var: Any, sym: sympy.Symbol) -> Any:
+    """The entry field an attribute leaf reads (its symbol for any other leaf), for a message."""
+    return var.reads.field if var.reads is not None else sym
 
 
 def thawed(value: Any) -> Any:
@@ -263,7 +266,7 @@ class Planner:
             raise UnexpectedNameError(f"{t.name}() got an unexpected input {unknown[0]!r}" + did_you_mean(unknown[0], t.inputs)
                                       + f" Inputs: {', '.join(t.inputs)}")
         # choices first: attribute paths such as precision_flops.{precision} read them
-        for name, spec in sorted(t.inputs.items(), key=lambda item: item[1].kind != "choice"):
+        for name, spec in sorted(t.inputs.items(), key=lambda item: not kind_of(item[1]).chooses):
             value = inputs.get(name, spec.default)
             if spec.only_with and inputs.get(spec.only_with, t.inputs[spec.only_with].default) is None:
                 if inputs.get(name) is not None:   # read only with its gate: refused by name, never dropped
@@ -284,7 +287,7 @@ class Planner:
                 self._bound.keyed[index][key][sym] = position
         self._subs: dict[str, Planner] = {}
         for name, spec in t.inputs.items():
-            if spec.kind == "scenario":
+            if kind_of(spec).nests:
                 self._bind_scenario(name, spec)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
         self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
@@ -298,7 +301,7 @@ class Planner:
                 raise InputError(f"{name}: {value!r} names a scenario, but {spec.sub_type.name} was not read from a catalog; "
                                  "pass the scenario itself or a table of its inputs")
             value = self._bound.values[name] = spec.sub_type.named(value)
-        proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.extra.get("scenario_input") == name]
+        proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.scenario_input == name]
         if value is None:
             for sym, _ in proxies:
                 self._bound.scalars[sym] = None
@@ -306,7 +309,7 @@ class Planner:
         sub = value.planner if hasattr(value, "planner") else Planner(spec.sub_type, value)
         self._subs[name] = sub
         for sym, var in proxies:
-            output = var.extra["output"]
+            output = var.stands_for.output
             arguments = {a: self._bound.choices.get(c) for a, c in spec.links.items() if a in spec.sub_type.output(output).arguments}
             try:
                 q = sub.evaluate(output, **arguments)
@@ -523,7 +526,7 @@ class Planner:
                     visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
                 elif dep in t.composed:
                     visit(dep, self.composed_tree(dep))
-                elif dep in t.leaves and t.leaves[dep].extra.get("scenario_input") in self._subs:
+                elif dep in t.leaves and t.leaves[dep].scenario_input in self._subs:
                     visit(dep, dep)
             chain.append((sym, self._expand_reductions(expr)))
 
@@ -535,11 +538,11 @@ class Planner:
         """For the leaf standing for a bound scenario input's output: that scenario's definitions with its symbols
         scoped by the input's name, ending with ``(leaf, its result)``; their leaves' values join ours."""
         var = self.type.leaves.get(sym)
-        name = var.extra.get("scenario_input") if var is not None else None
+        name = var.scenario_input if var is not None else None
         sub = self._subs.get(name) if name else None
         if sub is None:
             return None
-        spec, output = self.type.inputs[name], var.extra["output"]
+        spec, output = self.type.inputs[name], var.stands_for.output
         links = tuple((a, self._bound.choices[c]) for a, c in spec.links.items()
                       if a in spec.sub_type.output(output).arguments and c in self._bound.choices)
         plan = sub.plan(output, links)
@@ -632,13 +635,11 @@ class Planner:
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
         """The plan an analysis differentiates, sweeps or solves: the output itself, or a predicate's slack."""
         kind = self.type.output(output).kind
-        if kind == "label":
-            raise InputError(f"{self.type.name}.{output} is a label (the name of the winning case), not a number: "
-                             f"analyse one of its cases instead")
-        return self.plan(output, choices, slack=kind == "predicate")
+        kind.check_analysable(self.type.name, output)
+        return self.plan(output, choices, slack=kind.condition)
 
     def _slack(self, out: OutputSpec, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]) -> tuple[OutputSpec, tuple]:
-        if out.kind != "predicate":
+        if not out.kind.condition:
             raise InputError(f"{self.type.name}.{out.name} is not a predicate, so it has no slack")
         *before, (sym, rel) = definitions
         if not isinstance(rel, sympy.core.relational.Relational):
@@ -668,7 +669,7 @@ class Planner:
         spec = t.inputs.get(source)
         if spec is not None and spec.attributes and self._bound.values.get(source) is not None:
             entry = self._bound.values[source]
-            return f"{var.extra['paths'][0]} ({sym}, in {var.unit_text}) of {spec.kind} {getattr(entry, 'key', source)!r}"
+            return f"{var.reads.field if var.reads else var.name} ({sym}, in {var.unit_text}) of {spec.kind} {getattr(entry, 'key', source)!r}"
         return f"input {source!r} ({sym}, in {var.unit_text})"
 
     def values(self, plan: Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
@@ -698,7 +699,7 @@ class Planner:
                 value = self._bound.keyed[t.leaf_index[sym]][key].get(sym)
                 if value is None:
                     raise MissingInputError(f"{t.name}.{plan.output.name}: {key!r} has no "
-                                            f"{self.variable(sym).extra.get('paths', (sym,))[0]} ({sym})")
+                                            f"{_read_field(self.variable(sym), sym)} ({sym})")
                 values.append(value)
             else:
                 value = self._bound.scalars.get(sym)
@@ -734,7 +735,7 @@ class Planner:
         var = t.arguments[name]
         if value is not None:
             return to_base_checked(checked(var, value, name), var, name)
-        source = var.extra.get("default_input")
+        source = var.default_input
         bound = self._bound.scalars.get(t.inputs[source].variable.symbol) if source else None
         if bound is None:
             also = f" (or set input {source!r})" if source else ""
@@ -755,7 +756,7 @@ class Planner:
         out = t.output(output)
         picked = []
         for a in out.arguments:
-            options = t.arguments[a].extra.get("options")
+            options = t.arguments[a].options
             if options:
                 value = arguments.pop(a, None)
                 if value not in options:
@@ -793,7 +794,7 @@ class Planner:
             raise self.not_evaluable(output, keys, exc, plan, args) from None
         if not -_INF < value < _INF:
             raise self.not_finite(output, keys, value, plan, args)
-        if plan.output.kind != "quantity":
+        if not plan.output.kind.numeric:
             return _answer(plan, value)
         shown = plan.to_unit(value)
         if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not

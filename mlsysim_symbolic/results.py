@@ -21,9 +21,10 @@ from typing import Any
 
 import pint
 
-from .errors import MissingInputError, did_you_mean
+from .errors import did_you_mean
 from .plan import Planner
 from .spec import ResultSpec
+from .spec.result_sources import ResultTools
 from .units import Q_, is_counted_only, uncounted
 
 
@@ -120,45 +121,10 @@ class ResultView:
     @staticmethod
     def _compute(layout: _Layout, planner: Planner, field: str) -> Any:
         source, name = layout.sources[field]
-        plain = layout.plain.get(field)
         if field in layout.unset and planner.member(layout.unset[field]):
             return None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
-        if source == "view":   # a nested result over this scenario's own outputs (DistributedResult.node_profile)
-            return ResultView(layout.views[field], planner)
-        if source == "table":   # mlsysim's dict of inputs or outputs (parallelism = {"dp": dp_size, ...})
-            return {key: _shown(input_value(planner, n) if n in planner.type.inputs else planner.member(n), plain)
-                    for key, n in layout.tables[field]}
-        if source == "input":   # an echo of an input: a ratio or a count as the plain number mlsysim repeats
-            return _shown(input_value(planner, name), plain)
-        if source == "attribute":   # a text field of a registry input: a grid's region name
-            head, _, attr = name.partition(".")
-            entry = planner.inputs.get(head)
-            return None if entry is None else getattr(entry, attr)
-        if source == "used result":   # a composed type's view over the inputs bound to it (mlsysim's nested result)
-            sub, bind = planner.type.use_binds[name]
-            assert sub.result is not None
-            return ResultView(sub.result, Planner(sub, {s: planner.given[p] for s, p in bind.items()}))
-        if source == "member":   # a tuple of outputs
-            try:
-                return tuple(_shown(planner.member(p), plain) for p in planner.type.members[name][0])
-            except MissingInputError:
-                return None
-        if source == "by option":   # {option: value} over the options whose inputs are set, as mlsysim's dicts
-            argument = planner.type.output(name).arguments[0]
-            out = {}
-            for option in planner.type.arguments[argument].extra["options"]:
-                try:
-                    out[option] = _shown(planner.evaluate(name, **{argument: option}), plain)
-                except MissingInputError:
-                    continue
-            return out
-        try:
-            value = _shown(planner.member(name), plain)
-        except MissingInputError:
-            return None   # as mlsysim, a field whose optional input is unset is None
-        if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
-            value = Q_(value, "count")
-        return value
+        # an output, an input's echo, a nested view ...: each source computes its own (spec/result_sources.py)
+        return source.compute(_TOOLS, layout, planner, field, name, layout.plain.get(field))
 
     def _all(self) -> dict[str, Any]:
         """Every field, in mlsysim's order (each computed now if not read yet)."""
@@ -220,3 +186,7 @@ class ResultView:
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self._all().items())
         return f"{self._name}({shown})"
+
+
+#: What the field sources of :mod:`.spec.result_sources` need from this layer, found once.
+_TOOLS = ResultTools(view=ResultView, planner=Planner, shown=_shown, input_value=input_value)

@@ -300,7 +300,7 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     params += [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in spec.peers]
     params += [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD) for k in key_params]
     params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                 default=None if stype.arguments[a].extra.get("default_input") else inspect.Parameter.empty)
+                                 default=None if stype.arguments[a].default_input else inspect.Parameter.empty)
                for a in spec.arguments]
     sig = inspect.Signature(params)
     method.__signature__ = sig  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pint
 
+from .distributions import DISTRIBUTIONS, Law
 from .errors import InputError
 from .evaluate import compile_chain, derivative_chain
 from .plan import Analysable
@@ -40,7 +41,7 @@ def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
     names = []
     for sym in plan.args:
         var = scenario.planner.variable(sym)
-        if var.extra.get("options"):   # a choice argument picks a branch; it has no numeric range
+        if var.options:   # a choice argument picks a branch; it has no numeric range
             continue
         names.append(var.name)
     return names
@@ -262,7 +263,7 @@ def morris(scenario: Analysable, output: str, *keys: Any, ranges: Mapping[str, t
 
 
 # ---------------------------------------------------------------------- uncertainty
-KINDS_OF_DISTRIBUTION = ("normal", "uniform", "triangular", "lognormal")
+KINDS_OF_DISTRIBUTION = tuple(DISTRIBUTIONS)   # the names, in the table's order (see :mod:`.distributions`)
 
 
 @dataclass(frozen=True)
@@ -281,38 +282,20 @@ class Distribution:
     step: float | None = None
 
     @property
+    def law(self) -> Law:
+        """The :class:`~mlsysim_symbolic.distributions.Law` named by :attr:`kind`."""
+        return DISTRIBUTIONS[self.kind]
+
+    @property
     def mean(self) -> float:
-        p = self.params
-        if self.kind == "normal":
-            return p[0]
-        if self.kind == "uniform":
-            return (p[0] + p[1]) / 2
-        if self.kind == "triangular":
-            return sum(p) / 3
-        return p[0] * math.exp(p[1] ** 2 / 2)
+        return self.law.mean(self.params)
 
     @property
     def sd(self) -> float:
-        p = self.params
-        if self.kind == "normal":
-            return p[1]
-        if self.kind == "uniform":
-            return (p[1] - p[0]) / math.sqrt(12)
-        if self.kind == "triangular":
-            a, c, b = p
-            return math.sqrt((a * a + b * b + c * c - a * b - a * c - b * c) / 18)
-        m, s = p
-        return m * math.sqrt((math.exp(s * s) - 1) * math.exp(s * s))
+        return self.law.sd(self.params)
 
     def _draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        p = self.params
-        if self.kind == "normal":
-            return rng.normal(p[0], p[1], n)
-        if self.kind == "uniform":
-            return rng.uniform(p[0], p[1], n)
-        if self.kind == "triangular":
-            return rng.triangular(p[0], p[1], p[2], n)
-        return p[0] * np.exp(rng.normal(0.0, p[1], n))
+        return self.law.draw(rng, self.params, n)
 
     def _inside(self, x: np.ndarray) -> np.ndarray:
         (lo, hi), (lo_open, hi_open) = self.bounds, self.open_bounds
@@ -349,30 +332,26 @@ def distribution(spec: Any, var: Variable, name: str) -> Distribution:
         raise InputError(f"{name}: expected (low, high) or (kind, params...), got {spec!r}")
     if isinstance(spec[0], str) and spec[0] not in KINDS_OF_DISTRIBUTION and len(spec) != 2:
         raise InputError(f"{name}: unknown distribution {spec[0]!r}; known: {', '.join(KINDS_OF_DISTRIBUTION)}, or (low, high)")
-    kind = spec[0] if isinstance(spec[0], str) and spec[0] in KINDS_OF_DISTRIBUTION else "uniform"
-    params = list(spec[1:] if kind == spec[0] else spec)
-    expected = {"normal": 2, "uniform": 2, "triangular": 3, "lognormal": 2}[kind]
-    if len(params) != expected:
-        raise InputError(f"{name}: a {kind} distribution takes {expected} parameters, got {len(params)}")
-    if kind == "lognormal":
-        values = (_as_base(params[0], var, name), _plain_number(params[1], f"{name}: lognormal sigma"))
-    elif kind == "normal":
-        values = (_as_base(params[0], var, name), _spread(params[1], var, name))
-    else:
-        values = tuple(_as_base(v, var, name) for v in params)
-    if kind in ("uniform", "triangular") and not values[0] < values[-1]:
-        raise InputError(f"{name}: low must be below high, got {params}")
-    if kind == "triangular" and not values[0] <= values[1] <= values[2]:
-        raise InputError(f"{name}: the mode of a triangular distribution must lie between low and high, got {params}")
-    if kind == "normal" and not values[1] > 0:
-        raise InputError(f"{name}: the standard deviation of a normal distribution must be > 0, got {params[1]}")
-    if kind == "lognormal" and values[1] <= 0:
-        raise InputError(f"{name}: lognormal sigma must be > 0, got {params[1]}")
+    named = DISTRIBUTIONS.get(spec[0]) if isinstance(spec[0], str) else None
+    law = named or DISTRIBUTIONS["uniform"]   # (low, high) alone
+    params = list(spec[1:] if named is not None else spec)
+    if len(params) != len(law.parameters):
+        raise InputError(f"{name}: a {law.name} distribution takes {len(law.parameters)} parameters, got {len(params)}")
+    values = tuple(_READERS[how](v, var, name, f"{law.name} {what}") for how, what, v in zip(law.reads, law.parameters, params))
+    law.check(values, params, name)
     d = var.domain
     bounds = (float(to_base(d.low, var.unit)) if math.isfinite(d.low) else -math.inf,
               float(to_base(d.high, var.unit)) if math.isfinite(d.high) else math.inf)
     step = float(to_base(1, var.unit)) if var.integer else None
-    return Distribution(kind, tuple(float(v) for v in values), bounds, (d.low_open, d.high_open), step)
+    return Distribution(law.name, tuple(float(v) for v in values), bounds, (d.low_open, d.high_open), step)
+
+
+#: How a law's parameter is read (:attr:`~mlsysim_symbolic.distributions.Law.reads`), into base units.
+_READERS: dict[str, Callable[[Any, Variable, str, str], float]] = {
+    "value": lambda v, var, name, what: _as_base(v, var, name),                # in the input's unit, inside its domain
+    "spread": lambda v, var, name, what: _spread(v, var, name),                # a difference in the input's unit
+    "plain": lambda v, var, name, what: _plain_number(v, f"{name}: {what}"),   # a plain number (lognormal sigma)
+}
 
 
 def _plain_number(value: Any, what: str) -> float:

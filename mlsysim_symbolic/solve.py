@@ -115,7 +115,7 @@ def solve(scenario: Analysable, output: str, input: str, target: Any = None, *ke
     """
     t = scenario.type
     planner = scenario.planner
-    predicate = t.output(output).kind == "predicate"
+    predicate = t.output(output).kind.condition
     if predicate:
         if target is not None and not isinstance(target, str | pint.Quantity | int | float):
             keys = (target, *keys)   # solve("fits", "batch_size", "GPT-2"): the third argument is a key

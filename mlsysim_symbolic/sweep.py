@@ -137,7 +137,7 @@ def vector_plan(scenario: Analysable, output: str, keys: tuple[Any, ...] = (), n
     varying = frozenset(plan.args[i] for i in positions.values())
     function = planner.compiled(plan, varying=varying)
     return VectorPlan(output, function, base, positions, variables, plan.factor, plan.returns, plan.args, plan.divisor,
-                      plan.unit, (lambda: plan.expr) if plan.output.kind == "quantity" or numeric else None)
+                      plan.unit, (lambda: plan.expr) if plan.output.kind.numeric or numeric else None)
 
 
 def to_base_array(values: Any, var: Variable, name: str) -> np.ndarray:
@@ -211,7 +211,7 @@ def _proportional(scenario: Analysable, plan: VectorPlan, out: Any, inputs: Mapp
     range's own buffer, ``c`` being the output at 1: one array, as hand-written numpy's ``c * arange(...)`` (whose
     temporary numpy reuses).  A second array of 8 MB per 10^6 points is what made glibc hand the memory back and
     fault it in again on every sweep (a sweep of 10^6 points at 2 ms instead of 0.4).  None when it does not apply."""
-    if len(inputs) != 1 or out.kind in ("predicate", "label"):
+    if len(inputs) != 1 or not out.kind.numeric:
         return None
     (name, values), = inputs.items()
     if not isinstance(values, range):   # only a range's buffer is ours to overwrite (the result keeps the range)
@@ -474,12 +474,9 @@ def sweep(scenario: Analysable, output: str, *keys: Any, grid: bool = True, back
     shape = np.broadcast_shapes(*(a.shape for a in shaped.values()))
     if result.shape != shape:   # an output that does not depend on the swept inputs
         result = np.broadcast_to(result, shape).copy()
-    if out.kind == "predicate":   # a bool array: the feasible region
-        return SweepResult(scenario, output, shown, result.astype(bool))
-    if out.kind == "label":       # the winning case at each point: a regime map
-        labels = scenario.planner.plan(output).labels or out.labels
-        return SweepResult(scenario, output, shown, np.asarray(labels)[result.astype(np.int64)])
-    return SweepResult(scenario, output, shown, make_quantity(result, plan.unit))
+    # a quantity in its unit, a predicate's bool array (the feasible region), a label's winning cases (a regime map)
+    return SweepResult(scenario, output, shown,
+                       out.kind.swept(result, plan.unit, lambda: scenario.planner.plan(output).labels or out.labels))
 
 
 @dataclass

@@ -226,8 +226,42 @@ POSITIVE = Domain()
 
 
 @dataclass(frozen=True)
+class AttributeRead:
+    """How an attribute symbol reads its registry entry: the field paths tried in order (``{choice}`` filled from the
+    bound choices), a counting rule over the other symbols where none is stated (``floor(h / a)``), and a value
+    where the entry states none.
+
+    >>> AttributeRead(("precision_flops.{precision}",)).paths[0]
+    'precision_flops.{precision}'
+    """
+
+    paths: tuple[str, ...]
+    fallback: str | None = None
+    default: Any = None
+
+    @property
+    def field(self) -> str:
+        """The first path: the field the symbol names."""
+        return self.paths[0]
+
+
+@dataclass(frozen=True)
+class ScenarioOutput:
+    """What a leaf standing for ``input.output`` of a scenario input stands for."""
+
+    scenario_input: str
+    output: str
+
+
+@dataclass(frozen=True)
 class Variable:
-    """One named quantity of a scenario type."""
+    """One named quantity of a scenario type.
+
+    Besides its unit and domain, a variable may carry facts of its role: a choice argument's ``options``, the
+    ``counted`` kinds its outer unit leaves implicit, an argument's ``default_input``, an attribute's ``reads``
+    (:class:`AttributeRead`) and, for a leaf standing for another scenario's output, ``stands_for``
+    (:class:`ScenarioOutput`).  All are immutable; none takes part in equality.
+    """
 
     name: str
     symbol: sympy.Symbol
@@ -239,7 +273,16 @@ class Variable:
     default: Any = None
     required: bool = True
     role: str = "input"           # input | argument | output | attribute
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    options: tuple[str, ...] = field(default=(), compare=False)             # a choice argument's options
+    counted: str | None = field(default=None, compare=False)                # counted kinds left implicit outside
+    default_input: str | None = field(default=None, compare=False)          # an argument's value when omitted
+    reads: AttributeRead | None = field(default=None, compare=False)        # an attribute: the entry fields it reads
+    stands_for: ScenarioOutput | None = field(default=None, compare=False)  # a scenario input's output
+
+    @property
+    def scenario_input(self) -> str | None:
+        """The scenario input whose output this leaf stands for (None for any other variable)."""
+        return self.stands_for.scenario_input if self.stands_for is not None else None
 
     @classmethod
     def make(
@@ -255,7 +298,10 @@ class Variable:
         default: Any = None,
         required: bool = True,
         role: str = "input",
-        extra: dict[str, Any] | None = None,
+        options: tuple[str, ...] = (),
+        counted: str | None = None,
+        default_input: str | None = None,
+        reads: AttributeRead | None = None,
     ) -> Variable:
         dom = domain if isinstance(domain, Domain) else (Domain.parse(domain) if domain else POSITIVE)
         assumptions: dict[str, bool] = {"real": True}
@@ -281,7 +327,10 @@ class Variable:
             default=default,
             required=required,
             role=role,
-            extra=dict(extra or {}),
+            options=tuple(options),
+            counted=counted,
+            default_input=default_input,
+            reads=reads,
         )
 
     @property
@@ -364,8 +413,8 @@ class Variable:
                 value = carry_in(value)
             except UnitError as exc:
                 raise UnitError(f"{label}: {exc}") from None
-        if value.dimensionality != self.unit.dimensionality and self.extra.get("counted"):
-            implicit = parse_unit(self.extra["counted"])   # the declared reading: the outer unit times the counted kinds
+        if value.dimensionality != self.unit.dimensionality and self.counted:
+            implicit = parse_unit(self.counted)   # the declared reading: the outer unit times the counted kinds
             if (value.units * implicit).dimensionality == self.unit.dimensionality:
                 value = Q_(value.magnitude, value.units * implicit)
         if value.dimensionality != self.unit.dimensionality:
@@ -391,12 +440,12 @@ class Variable:
         An input is given in it (the model's parameters for a per-example role); an output returns its value in
         it (bytes for one example: the equation is ``B/sample``, the value ``B``, as mlsysim has it).
 
-        >>> Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"}).outer_unit
+        >>> Variable.make("parameters", unit="param/sample", counted="1/sample").outer_unit
         <Unit('param')>
-        >>> Variable.make("per_example", unit="B/sample", extra={"counted": "1/sample"}).outer_unit
+        >>> Variable.make("per_example", unit="B/sample", counted="1/sample").outer_unit
         <Unit('byte')>
         """
-        counted = self.extra.get("counted")
+        counted = self.counted
         if not counted:
             return self.unit
         return strip_counted(self.unit, parse_unit(counted))
@@ -405,10 +454,10 @@ class Variable:
         """A value of this variable as it leaves the package: a Quantity in :attr:`outer_unit` (the same magnitude,
         counted kinds having no prefix); anything else as it is.
 
-        >>> Variable.make("bytes_per_param", unit="B/param", extra={"counted": "1/param"}).outward(Q_(2, "B/param"))
+        >>> Variable.make("bytes_per_param", unit="B/param", counted="1/param").outward(Q_(2, "B/param"))
         <Quantity(2, 'byte')>
         """
-        if not self.extra.get("counted"):
+        if not self.counted:
             return value
         if isinstance(value, Mapping):   # a keyed input: each value
             return {key: self.outward(v) for key, v in value.items()}
@@ -420,10 +469,10 @@ class Variable:
         """A value in :attr:`outer_unit` read back in the declared unit, counted kinds included (what printers show:
         ``6 GB/sample`` for bytes per example).
 
-        >>> Variable.make("per_example", unit="B/sample", extra={"counted": "1/sample"}).inward(Q_(6, "GB"))
+        >>> Variable.make("per_example", unit="B/sample", counted="1/sample").inward(Q_(6, "GB"))
         <Quantity(6, 'gigabyte / sample')>
         """
-        if not self.extra.get("counted") or not isinstance(value, pint.Quantity):
+        if not self.counted or not isinstance(value, pint.Quantity):
             return value
         return relabel(value, self.outer_unit, self.unit)
 
@@ -457,7 +506,7 @@ class Variable:
         ``4 B`` for ``B/param``, ``256 count`` for ``sample``.  Anything else comes back as it is, for the caller's
         unit error (``B/token`` for ``B/param`` names the wrong kind).
 
-        >>> v = Variable.make("parameters", unit="param/sample", extra={"counted": "1/sample"})
+        >>> v = Variable.make("parameters", unit="param/sample", counted="1/sample")
         >>> v.check(Q_(1.5e9, "param")), v.check(Q_(1.5e9, "param/sample")), v.check(1.5e9)
         (1500000000.0, 1500000000.0, 1500000000.0)
         >>> v.check(Q_(1024, "token"))

@@ -248,7 +248,7 @@ def draw_arguments(data: Any, t: Any, output: Any) -> dict[str, Any]:
     arguments = {}
     for a in output.arguments:
         var = t.arguments[a]
-        options = var.extra.get("options")
+        options = var.options
         if options:
             arguments[a] = data.draw(sampled(list(options)), label=a)
         else:
@@ -440,7 +440,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     if out.peers:   # a method over two scenarios: the other is a variant of this one (its own values drawn again)
         s = s.variant(**{p: draw_scenario(data, t.inputs[p].type_name) for p in out.peers})
     arguments = draw_arguments(data, t, out)
-    choice = tuple((a, arguments[a]) for a in out.arguments if t.arguments[a].extra.get("options"))
+    choice = tuple((a, arguments[a]) for a in out.arguments if t.arguments[a].options)
     numeric_arguments = {a: v for a, v in arguments.items() if a not in dict(choice)}
     try:
         plan = s.planner.plan(name, choice)
@@ -543,10 +543,10 @@ def test_named_scenarios_compiled_equals_exact(key):
     t = s.type
     checked = 0
     for name, out in t.outputs.items():
-        numeric = {a: ARGUMENTS[(t.name, a)] for a in out.arguments if not t.arguments[a].extra.get("options")}
+        numeric = {a: ARGUMENTS[(t.name, a)] for a in out.arguments if not t.arguments[a].options}
         choices = [()]
         for a in out.arguments:
-            options = t.arguments[a].extra.get("options")
+            options = t.arguments[a].options
             if options:
                 choices = [(*c, (a, o)) for c in choices for o in options]
         for choice in choices:

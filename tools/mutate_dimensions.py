@@ -344,7 +344,7 @@ class Unprintable(Exception):
 def to_text(expr: Any, stype: ScenarioType) -> str:
     """``expr`` in the equation language of derivation files (the inverse of the parser)."""
     proxies = {s: v.name for s, v in stype.composed_variables.items()}
-    proxies.update({s: v.name for s, v in stype.leaves.items() if v.extra.get("scenario_input")})   # input.output
+    proxies.update({s: v.name for s, v in stype.leaves.items() if v.scenario_input})   # input.output
 
     def p(e: Any) -> str:
         if isinstance(e, sympy.Symbol):

@@ -49,7 +49,7 @@ def declared_answer(out: OutputSpec, printer: SymbolPrinter) -> str:
     >>> declared_answer(t.output("larger"), SymbolPrinter(names))
     '\\operatorname{arg\\,max}\\left\\{\\text{need}: M,\\ \\text{have}: C\\right\\}'
     """
-    if out.kind == "predicate" or out.over:   # a comparison, or an argmax over an index's keys
+    if out.kind.condition or out.over:   # a comparison, or an argmax over an index's keys
         return printer.doprint(out.branches[0].expr)
     cases = [rf"\text{{{escape_text(label)}}}: {printer.doprint(term)}" for label, term in out.cases]
     return _RULES[out.rule] + r"\left\{" + r",\ ".join(cases) + r"\right\}"
@@ -76,7 +76,7 @@ def answer_parts(scenario: Scenario, output: str, keys: tuple[Any, ...], argumen
     plan = scenario.planner.plan(output)
     values = scenario.planner.values(plan, keys, arguments)
     before = plan.definitions[:-1]
-    if out.kind == "predicate":
+    if out.kind.condition:
         rel = out.branches[0].expr
         if isinstance(rel, sympy.core.relational.Relational):
             lhs, rhs = (_value(scenario, side, before, plan.args, values, config) for side in rel.args)

@@ -191,7 +191,7 @@ def type_equations(t: ScenarioType, output: str) -> list[tuple[str | None, Latex
     out = t.output(output)
     printer = SymbolPrinter(type_names(t), order=symbol_order(t, output))
     lhs = out.variable.latex
-    if out.kind != "quantity":
+    if not out.kind.numeric:
         return [(None, Latex(f"{lhs} = {declared_answer(out, printer)}"))]
     forms: list[tuple[str | None, Latex]] = []
     for i, branch in enumerate(out.branches):
@@ -216,7 +216,7 @@ def equation(scenario: Scenario, output: str, *, expand: bool = False, **options
     """
     out = scenario.type.output(output)
     printer = SymbolPrinter(type_names(scenario.type), order=symbol_order(scenario.type, output))
-    if out.kind != "quantity":
+    if not out.kind.numeric:
         return Latex(f"{out.variable.latex} = {declared_answer(out, printer)}")
     expr = scenario.expression(output, expand=expand)
     if expand and tree_size(expr) > NODES_PER_WIDTH * 1000:
@@ -263,7 +263,7 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     config, arguments = split_options(config, options)
     t = scenario.type
     out = t.output(output)
-    if out.kind != "quantity":
+    if not out.kind.numeric:
         return answer_parts(scenario, output, keys, arguments, config,
                             SymbolPrinter(type_names(t), order=symbol_order(t, output)))
     # evaluate first: it names a wrong or missing key or argument; shown per what it counts (6 GB/sample)

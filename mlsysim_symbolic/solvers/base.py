@@ -152,7 +152,7 @@ class SolverResult:
         for field, value in self._view:
             source, name = self._sources[field]
             shown = f"{value:~.6g}" if isinstance(value, pint.Quantity) else repr(value)
-            where = f"output {name}" if source in ("output", "member") else f"{source} {name}"
+            where = f"output {name}" if source.equation else f"{source} {name}"
             rows.append(f"<tr><td>{html.escape(field)}</td><td>{html.escape(shown)}</td><td>{html.escape(where)}</td></tr>")
         return (f"<table><caption>{html.escape(self._name)} ({html.escape(self.scenario.type.name)})</caption>"
                 "<tr><th>field</th><th>value</th><th>from</th></tr>" + "".join(rows) + "</table>")
@@ -172,7 +172,7 @@ class SolverResult:
             raise UnexpectedNameError(f"{self._name} has no field {field!r}"
                                       + did_you_mean(field, list(self._sources)) + f" Fields: {', '.join(self._sources)}")
         source, name = self._sources[field]
-        if source not in ("output", "member"):
+        if not source.equation:
             raise InputError(f"{self._name}.{field} repeats the {source} {name!r}; it has no equation")
         return name
 

@@ -72,7 +72,7 @@ def solver_markdown(solver: type[Solver]) -> str:
     lines += ["", "| field | from | equation |", "|---|---|---|"]
     assert t.result is not None
     for field, source, name in t.result.fields:
-        if source in ("output", "member"):
+        if source.equation:   # an output or a tuple of them
             lines.append(f"| `{field}` | output `{name}` | {_cell(_equation(t.name, name))} |")
         else:
             lines.append(f"| `{field}` | {_cell(source)} `{name}` | |")

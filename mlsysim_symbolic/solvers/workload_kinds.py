@@ -26,7 +26,8 @@ import sympy
 
 from ..errors import MissingInputError, WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
-from ..spec.kinds import kind_of
+from ..spec.kinds import WorkloadKind, kind_of
+from ..spec.result_sources import ViewSource
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
@@ -47,7 +48,7 @@ def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterato
     """The arguments that bind a workload input of the scenario type ``stype``; each must declare its kinds."""
     for arg in arguments:
         spec = stype.inputs.get(arg.input) if arg.input else None
-        if spec is not None and spec.kind == "workload":
+        if spec is not None and type(kind_of(spec)) is WorkloadKind:   # one workload (not a table of them)
             yield arg
 
 
@@ -119,7 +120,7 @@ def _field_needs(arguments: Iterable[Arg], scenario: Scenario) -> tuple[tuple[st
             continue
         attributes = scenario.type.inputs[arg.input].attributes.values()
         bound = planner.bound([v.symbol for v in attributes])
-        missing.update({v.symbol: (arg, v.extra["paths"][0]) for v in attributes if v.symbol not in bound})
+        missing.update({v.symbol: (arg, v.reads.field if v.reads else v.name) for v in attributes if v.symbol not in bound})
     if not missing:
         return ()
     found: list[tuple[str, str, str, str | None]] = []
@@ -141,10 +142,10 @@ def _unset_outputs(scenario: Scenario, spec: ResultSpec | None, prefix: str) -> 
     unset = dict(spec.unset_when)
     views = dict(spec.views)
     for field, source, name in spec.fields:
-        if source == "view":
+        if isinstance(source, ViewSource):
             yield from _unset_outputs(scenario, views[field], f"{prefix}{field}.")
-        elif source in ("output", "member"):
-            outputs = scenario.type.members[name][0] if source == "member" else (name,)
+        elif source.equation:
+            outputs = source.outputs(scenario.type, name)
             if any(_unplannable(scenario, output) for output in outputs):
                 yield from ((f"{prefix}{field}", output, unset.get(field)) for output in outputs)
 

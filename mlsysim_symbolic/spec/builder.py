@@ -23,8 +23,9 @@ from ..reductions import ArgMax, ArgMin, Maximum, Minimum
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
-from .definitions import LABEL_RULES, OUTPUT_KINDS, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import kind_of, read_input
+from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
+from .kinds import ChoiceKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
     RESULT_FIELDS,
@@ -35,6 +36,7 @@ from .reader import (
     read_table,
     read_variable,
 )
+from .result_sources import Declared, source_of
 from .surface import ACCESSORS, RESERVED, result_clash
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ class TypeBuilder:
         self.names: dict[str, Any] = {}                      # name -> SymPy object, for the parser
         self.owners: dict[str, tuple[str, tuple[str, ...]]] = {}   # NFKC name -> (declaration, where)
         self.out_vars: dict[str, Variable] = {}
-        self.out_kinds: dict[str, str] = {}
+        self.out_kinds: dict[str, OutputKind] = {}
 
     def fail(self, reason: str, *keys: str) -> DerivationError:
         line = self.locate(*keys) if self.locate else None
@@ -122,7 +124,7 @@ class TypeBuilder:
                 spec = read_input(in_name, raw)
             except (InputError, UnitError, EquationError) as exc:
                 raise self.fail(f"input {in_name}: {exc}", *where) from None
-            if spec.kind == "scenario":
+            if isinstance(kind_of(spec), ScenarioKind):
                 spec = self.scenario_input(in_name, spec)
             t.inputs[in_name] = spec
             index = spec.index if kind_of(spec).keyed else None
@@ -153,11 +155,11 @@ class TypeBuilder:
         if sub is None:
             raise self.fail(f"input {in_name}: unknown scenario type {spec.type_name!r}", *where)
         for argument, choice in spec.links.items():
-            options = tuple(sub.arguments[argument].extra.get("options", ())) if argument in sub.arguments else ()
+            options = sub.arguments[argument].options if argument in sub.arguments else ()
             if not options:
                 raise self.fail(f"input {in_name}: {spec.type_name} has no choice argument {argument!r} to link", *where)
             ours = self.t.inputs.get(choice)
-            if ours is None or ours.kind != "choice" or set(options) - set(ours.options):
+            if ours is None or not isinstance(kind_of(ours), ChoiceKind) or set(options) - set(ours.options):
                 raise self.fail(f"input {in_name}: link {argument} -> {choice!r} needs a choice input declared before it "
                                 f"with the options {', '.join(options)}", *where)
         return replace(spec, sub_type=sub)
@@ -171,10 +173,10 @@ class TypeBuilder:
                 var = read_variable(arg_name, raw, role="argument")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"argument {arg_name}: {exc}", *where) from None
-            source = var.extra.get("default_input")
+            source = var.default_input
             if source is not None:   # an omitted argument takes this input's value (mlsysim's f(x=None) -> self.x)
                 spec = t.inputs.get(source)
-                if spec is None or spec.kind != "quantity" or spec.variable is None:
+                if spec is None or type(kind_of(spec)) is not QuantityKind or spec.variable is None:
                     raise self.fail(f"argument {arg_name}: default_input {source!r} is not a quantity input", *where)
                 if spec.variable.unit.dimensionality != var.unit.dimensionality:
                     raise self.fail(f"argument {arg_name}: default_input {source} is in {spec.variable.unit_text} but the "
@@ -193,22 +195,23 @@ class TypeBuilder:
             where = ("outputs", out_name)
             if not isinstance(raw, Mapping):
                 raise self.fail(f"output {out_name} must be a table", *where)
-            kind = str(raw.get("kind", "quantity"))
-            if kind not in OUTPUT_KINDS:
-                raise self.fail(f"output {out_name}: kind must be one of {', '.join(OUTPUT_KINDS)}, got {kind!r}", *where)
+            try:
+                kind = output_kind(str(raw.get("kind", "quantity")))
+            except InputError as exc:
+                raise self.fail(f"output {out_name}: {exc}", *where) from None
             try:
                 check_name(out_name, "output", RESERVED - self.shadowed(out_name, raw))
                 check_fields(raw, OUTPUT_FIELDS, f"output {out_name}")
                 fields = {k: raw[k] for k in ("symbol", "unit", "counted", "latex", "integer") if k in raw}
-                if kind != "quantity" and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
+                if not kind.has_unit and "latex" not in raw:   # an answer is named upright: \mathrm{fits}
                     fields["latex"] = r"\mathrm{" + out_name.replace("_", r"\ ") + "}"   # meets_target: \mathrm{meets\ target}
                 var = read_variable(out_name, fields | {"meaning": raw.get("doc", "")}, role="output", domain="(-inf, inf)")
             except (InputError, UnitError) as exc:
                 raise self.fail(f"output {out_name}: {exc}", *where) from None
-            if kind == "quantity" and "unit" not in raw:
+            if kind.has_unit and "unit" not in raw:
                 raise self.fail(f"output {out_name} declares no unit", *where)
-            if kind != "quantity" and "unit" in raw:
-                raise self.fail(f"output {out_name}: a {kind} has no unit (it is a {'bool' if kind == 'predicate' else 'name'})", *where)
+            if not kind.has_unit and "unit" in raw:
+                raise self.fail(f"output {out_name}: a {kind} has no unit (it is a {kind.shape})", *where)
             self.out_kinds[out_name] = kind
             self.out_vars[out_name] = var
             self.claim_variable(var, f"output {out_name}", where)
@@ -276,10 +279,10 @@ class TypeBuilder:
 
     def choice_options(self, choice: str) -> tuple[str, ...]:
         spec = self.t.inputs.get(choice)
-        if spec is not None and spec.kind == "choice":
+        if spec is not None and isinstance(kind_of(spec), ChoiceKind):
             return spec.options
         if choice in self.t.arguments:
-            return tuple(self.t.arguments[choice].extra.get("options", ()))
+            return self.t.arguments[choice].options
         return ()
 
     def read_equations(self) -> None:
@@ -291,24 +294,14 @@ class TypeBuilder:
         for out_name, raw in (self.data.get("outputs") or {}).items():
             var = self.out_vars[out_name]
             kind = self.out_kinds[out_name]
-            cases: tuple[tuple[str, sympy.Expr], ...] = ()
-            if kind == "predicate":
-                branches = self.predicate(out_name, raw, units)
-            elif kind == "label" and "over" in raw:
-                branches = (self.keyed_label(out_name, raw, units),)
-            elif kind == "label":
-                branch, cases = self.label(out_name, raw, units)
-                branches = (branch,)
-            else:
-                branches = tuple(self.branch(out_name, var, when, text, units) for when, text in self.equation_items(out_name, raw))
+            branches, cases = kind.read(self, out_name, raw, var, units)
             style = str(raw.get("style", ""))
             if style and style not in STYLES:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
                                              shadows=raw.get("shadows_accessor") is True,
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
-                                             rule=str(raw.get("rule", "argmax")) if kind == "label" else "",
-                                             over=str(raw.get("over", "")) if kind == "label" else "")
+                                             rule=kind.declared(raw, "rule"), over=kind.declared(raw, "over"))
         self.refuse_uses_of_conditions()
 
     def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
@@ -385,7 +378,7 @@ class TypeBuilder:
 
     def refuse_uses_of_conditions(self) -> None:
         """A predicate or label output is an answer, not a number: no equation may compute with it."""
-        special = {self.out_vars[n].symbol: n for n, k in self.out_kinds.items() if k != "quantity"}
+        special = {self.out_vars[n].symbol: n for n, k in self.out_kinds.items() if not k.numeric}
         for out in self.t.outputs.values():
             for branch in out.branches:
                 used = [special[s] for s in branch.expr.free_symbols if s in special]
@@ -460,28 +453,12 @@ class TypeBuilder:
             raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
         fields = []
+        declared = Declared(views, tables, self.uses.replaced)
         for field in names:
             source = str(renames.get(field, field))
-            if field in views:
-                fields.append((field, "view", field))   # mlsysim's nested result over this scenario's outputs (node_profile)
-                continue
-            if field in tables:
-                fields.append((field, "table", field))   # mlsysim's dict of inputs or outputs (parallelism = {dp: ...})
-                continue
-            out = t.outputs.get(source)
-            if source in t.members and not t.outputs[t.members[source][0][0]].arguments:
-                fields.append((field, "member", source))   # a tuple of outputs, as mlsysim's tuple fields
-            elif out is not None and not out.arguments:
-                fields.append((field, "output", source))
-            elif out is not None and len(out.arguments) == 1 and t.arguments[out.arguments[0]].extra.get("options"):
-                fields.append((field, "by option", source))   # a dict over the options of its one choice argument
-            elif source in t.inputs:
-                fields.append((field, "input", source))
-            elif source in t.use_binds and t.use_binds[source][0].result is not None and source not in self.uses.replaced:
-                fields.append((field, "used result", source))   # a composed type's own result view (mlsysim's nested result)
-            elif source.partition(".")[0] in t.inputs and t.inputs[source.partition(".")[0]].kind in ("workload", "hardware", "grid") \
-                    and source.partition(".")[2].isidentifier():
-                fields.append((field, "attribute", source))   # a text field of a registry entry (a grid's region name)
+            found = source_of(t, field, source, declared)   # a view, a table, a member, an output ... (spec/result_sources.py)
+            if found is not None:
+                fields.append((field, found, found.named(field, source)))
             else:
                 raise self.fail(f"result field {field!r} is neither an output without arguments, an input, a field of a "
                                 f"registry input (input.field) nor a used type with a result view; name its source in result.from",
@@ -502,7 +479,7 @@ class TypeBuilder:
             raise self.fail("result.unset_when must be a table of result fields -> a predicate output", *where)
         for field, predicate in unset.items():
             out = t.outputs.get(str(predicate))
-            if out is None or out.kind != "predicate" or out.arguments:
+            if out is None or not out.kind.condition or out.arguments:
                 raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
@@ -525,8 +502,8 @@ class TypeBuilder:
             if style == "property" and (indices or args):
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
-            key_params = tuple("name" if t.inputs[t.index_inputs[i][0]].kind == "workloads" else i for i in indices)
-            used = {t.leaves[s].extra.get("scenario_input") for s in every_leaf if s in t.leaves}
+            key_params = tuple("name" if isinstance(kind_of(t.inputs[t.index_inputs[i][0]]), WorkloadsKind) else i for i in indices)
+            used = {t.leaves[s].scenario_input for s in every_leaf if s in t.leaves}
             peers = tuple(n for n, spec in t.inputs.items() if spec.argument and n in used)
             if peers and out.style in ("property", "dict"):
                 raise self.fail(f"output {out_name}: takes the scenario {', '.join(peers)} per call, so it is a method",

@@ -16,8 +16,9 @@ import sympy
 
 from ..dimensions import unit_of
 from ..errors import DimensionError, EquationError, InputError
-from ..variables import Variable
+from ..variables import ScenarioOutput, Variable
 from .definitions import InputSpec
+from .kinds import kind_of
 from .reader import Fail, check_fields
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class Composition(Mapping):
     def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
         if sub.kind != parent.kind:
             raise self.fail(f"uses.{use}: cannot bind {sub.kind} input {sub.name} to {parent.kind} input {parent.name}", "uses", use)
-        if sub.kind == "choice":
+        if kind_of(sub).chooses:
             if set(sub.options) - set(parent.options):
                 raise self.fail(f"uses.{use}: choice {parent.name} lacks options {sorted(set(sub.options) - set(parent.options))} of {sub.name}", "uses", use)
             choice_map[sub.name] = parent.name
@@ -113,14 +114,13 @@ class Composition(Mapping):
             mapping[sub.variable.symbol] = parent.variable.symbol
         for var in sub.attributes.values():
             same = [v for v in parent.attributes.values()   # the same field read in the same unit (param, or param/sample)
-                    if v.extra["paths"] == var.extra["paths"] and v.unit.dimensionality == var.unit.dimensionality]
+                    if _paths(v) == _paths(var) and v.unit.dimensionality == var.unit.dimensionality]
             # of two symbols reading one field (its value with a fallback, and as stated with default 0), the one
             # read the same way
-            match = next((v for v in same if (v.extra.get("fallback"), v.extra.get("default"))
-                          == (var.extra.get("fallback"), var.extra.get("default"))), same[0] if same else None)
+            match = next((v for v in same if v.reads == var.reads), same[0] if same else None)
             if match is None:
                 raise self.fail(
-                    f"uses.{use}: {parent.name} declares no symbol for {var.extra['paths'][0]} in {var.unit_text} "
+                    f"uses.{use}: {parent.name} declares no symbol for {_paths(var)[0]} in {var.unit_text} "
                     f"(needed for {sub.name}.{var.symbol})", "uses", use)
             mapping[var.symbol] = match.symbol
         if sub.index and parent.index:
@@ -132,7 +132,7 @@ class Composition(Mapping):
         if not (isinstance(key, tuple) and len(key) == 2):
             return False
         spec = self.owner.inputs.get(key[0])
-        return key[0] in self.subs or (spec is not None and spec.kind == "scenario")
+        return key[0] in self.subs or (spec is not None and kind_of(spec).nests)
 
     def scenario_output(self, name: str, output: str) -> sympy.Symbol:
         """``name.output`` of a scenario input: a leaf of ours whose value the bound scenario gives (and whose tree
@@ -142,7 +142,7 @@ class Composition(Mapping):
         if output not in sub.outputs:
             raise EquationError(f"{name} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
         out = sub.outputs[output]
-        if out.kind != "quantity" or out.indices:
+        if not out.kind.numeric or out.indices:
             raise EquationError(f"{name}.{output} is a {'keyed output' if out.indices else out.kind}; only numbers compose")
         unlinked = [a for a in out.arguments if a not in spec.links]
         if unlinked:
@@ -154,7 +154,7 @@ class Composition(Mapping):
             tag = name.replace("_", r"\_")
             var = Variable(name=f"{name}.{output}", symbol=proxy, unit=out.variable.unit,
                            meaning=f"{out.doc or out.variable.meaning} (of {name})", role="scenario output",
-                           latex=f"{out.variable.latex}^{{(\\mathrm{{{tag}}})}}", extra={"scenario_input": name, "output": output})
+                           latex=f"{out.variable.latex}^{{(\\mathrm{{{tag}}})}}", stands_for=ScenarioOutput(name, output))
             self.owner.add_leaf(var, name, None)
             self.units[proxy] = out.variable.unit
             self.proxies[key] = proxy
@@ -206,3 +206,8 @@ class Composition(Mapping):
 
     def __len__(self) -> int:
         return 0
+
+
+def _paths(var: Variable) -> tuple[str, ...]:
+    """The entry fields an attribute symbol reads, in order."""
+    return var.reads.paths if var.reads is not None else ()

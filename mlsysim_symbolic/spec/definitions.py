@@ -15,9 +15,9 @@ from typing import Any
 import sympy
 
 from ..variables import Variable
+from .outputs import QUANTITY, OutputKind
 
 STYLES = ("property", "method", "dict")
-OUTPUT_KINDS = ("quantity", "predicate", "label")
 LABEL_RULES = ("argmax", "argmin")
 
 
@@ -88,7 +88,7 @@ class OutputSpec:
     arguments: tuple[str, ...] = ()    # free arguments of a method, in order
     indices: tuple[str, ...] = ()      # indices the output is keyed by (first branch)
     key_params: tuple[str, ...] = ()   # parameter names of the keys of a method output
-    kind: str = "quantity"             # quantity | predicate (a bool) | label (the name of the winning case)
+    kind: OutputKind = QUANTITY        # quantity | predicate (a bool) | label (the name of the winning case); reads as its name
     cases: tuple[tuple[str, sympy.Expr], ...] = ()   # label outputs: (label text, term), in declared order
     rule: str = ""                     # label outputs: argmax | argmin
     peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order
@@ -106,7 +106,7 @@ class ResultSpec:
     """A result view (mlsysim's ``scenario.result``): its class name and each field with the output or input it shows."""
 
     name: str
-    fields: tuple[tuple[str, str, str], ...]   # (field, "output" | "input" | "member" | "by option" | "attribute" | "used result" | "table", our name)
+    fields: tuple[tuple[str, Any, str], ...]   # (field, its FieldSource (spec/result_sources.py, reads as its name), our name)
     plain: tuple[tuple[str, str], ...] = ()    # fields mlsysim keeps as plain numbers in a unit: (field, unit)
     unset_when: tuple[tuple[str, str], ...] = ()   # fields mlsysim leaves None on one branch: (field, predicate output)
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()   # dict fields: (field, ((key, our name), ...))

@@ -46,7 +46,7 @@ from ..registry import (
     workloads,
 )
 from ..units import Q_, parse_quantity, parse_unit, to_base
-from ..variables import Variable, check_counted
+from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
 
@@ -104,6 +104,9 @@ class InputKind:
     name: ClassVar[str] = ""
     keyed: ClassVar[bool] = False       # binds one value per key (an index)
     annotation: ClassVar[str] = "Any"
+    chooses: ClassVar[bool] = False     # names one option (bound first: attribute paths read the choices)
+    nests: ClassVar[bool] = False       # another scenario, whose outputs enter the equations as ``input.output``
+    gates: ClassVar[bool] = False       # may be read only with another input set (``only_with``)
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         """The :class:`InputSpec` of a declaration table."""
@@ -111,7 +114,7 @@ class InputKind:
         if "symbols" in raw:
             raise InputError(f"'symbols' belongs to workload and hardware inputs, not to a {self.name} input")
         only_with = raw.get("only_with")
-        if only_with is not None and (self.name != "quantity" or not isinstance(only_with, str)):
+        if only_with is not None and (not self.gates or not isinstance(only_with, str)):
             raise InputError(f"'only_with' takes the name of another input, on a quantity input; got {only_with!r} "
                              f"on a {self.name} input")
         default = raw.get("default")
@@ -142,6 +145,7 @@ class QuantityKind(InputKind):
     """A number with a unit: one leaf symbol."""
 
     name = "quantity"
+    gates = True
 
     def annotation_of(self, var: Variable | None) -> str:
         return "int" if var is not None and var.integer else "Quantity"
@@ -181,6 +185,7 @@ class FlagKind(QuantityKind):
 
     name = "flag"
     annotation = "bool"
+    gates = False
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "symbol", "latex", "default", "required", "meaning", "doc"}))
@@ -213,6 +218,7 @@ class ChoiceKind(InputKind):
 
     name = "choice"
     annotation = "str"
+    chooses = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "options", "default", "required", "meaning", "doc"}))
@@ -301,12 +307,12 @@ class ObjectKind(InputKind):
                 check_counted(parse_unit(unit), attr["counted"])
             except UnitError as exc:
                 raise InputError(f"symbol {sym_name}: {exc}") from None
-        extra = {"paths": tuple(paths), "fallback": attr.get("fallback"), "default": attr.get("default"), "counted": attr.get("counted")}
+        reads = AttributeRead(tuple(paths), attr.get("fallback"), attr.get("default"))
         label = str(attr.get("name", first if "{" not in paths[0] else sym_name))
         return Variable.make(
             label, symbol=attr.get("symbol", sym_name), unit=unit, latex=attr.get("latex"),
             meaning=str(attr.get("meaning", meaning_default)), integer=bool(attr.get("integer", integer)),
-            domain=attr.get("domain"), role="attribute", extra=extra)
+            domain=attr.get("domain"), role="attribute", reads=reads, counted=attr.get("counted"))
 
     def entry(self, value: Any, label: str) -> Entry:
         """A registry entry from its key, an entry, a table of its fields (an entry stated inline), or mlsysim's object."""
@@ -351,21 +357,23 @@ class ObjectKind(InputKind):
         out: dict[sympy.Symbol, Any] = {}
         pending: list[Variable] = []
         for var in spec.attributes.values():
-            raw = _first_field(entry, var.extra["paths"], choices)
-            if raw is None and var.extra.get("fallback") is None and var.extra.get("default") is not None:
-                raw = var.extra["default"]
+            reads = var.reads
+            assert reads is not None
+            raw = _first_field(entry, reads.paths, choices)
+            if raw is None and reads.fallback is None and reads.default is not None:
+                raw = reads.default
             if raw is None:
-                if var.extra.get("fallback") is not None:
+                if reads.fallback is not None:
                     pending.append(var)
                 else:
                     out[var.symbol] = None
                 continue
-            magnitude = checked(var, raw, f"{label} ({entry.key}).{var.extra['paths'][0]}")
+            magnitude = checked(var, raw, f"{label} ({entry.key}).{reads.field}")
             out[var.symbol] = to_base_checked(magnitude, var)
         names = {v.symbol.name: v.symbol for v in spec.attributes.values()}
         names.update({v.name: v.symbol for v in spec.attributes.values()})
         for var in pending:
-            expr = parse_equation(var.extra["fallback"], names)
+            expr = parse_equation(var.reads.fallback, names)   # type: ignore[union-attr,arg-type]
             values = {s: out.get(s) for s in expr.free_symbols}
             # fallbacks are rules of counting (e.g. head_dim = floor(h / a)), evaluated in base units
             out[var.symbol] = None if any(v is None for v in values.values()) else compile_tree(expr, tuple(values))(*values.values())
@@ -387,7 +395,7 @@ class ObjectKind(InputKind):
         bound.scalars.update(self.attributes(spec, entry, spec.name, bound.choices))
 
     def describe(self, spec: InputSpec) -> list[str]:
-        return [f"    symbol {v.symbol} = {v.extra['paths'][0]} [{v.unit_text}] — {v.meaning}" for v in spec.attributes.values()]
+        return [f"    symbol {v.symbol} = {_field(v)} [{v.unit_text}] — {v.meaning}" for v in spec.attributes.values()]
 
     def update(self, spec: InputSpec, current: Any, change: Any) -> Any:
         """A table of fields changes those fields of the bound entry and keeps the rest (a GQA variant:
@@ -514,6 +522,7 @@ class ScenarioKind(InputKind):
     equations as ``input.output`` and its leaves reach the plan, so sensitivity reaches through it."""
 
     name = "scenario"
+    nests = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         check_fields(raw, frozenset({"kind", "type", "link", "required", "meaning", "doc", "argument"}))
@@ -577,6 +586,11 @@ def _first_field(entry: Entry, paths: Iterable[str], choices: Mapping[str, str])
         if raw is not None:
             return raw
     return None
+
+
+def _field(var: Variable) -> str:
+    """The entry field an attribute symbol reads (its first path)."""
+    return var.reads.field if var.reads is not None else var.name
 
 
 def _list_key(value: Any) -> Any:

@@ -81,12 +81,8 @@ def read_variable(name: str, raw: Any, *, role: str, domain: str | None = None) 
             raise InputError(f"'{key}' must be text, got {raw[key]!r}")
     if "options" in raw and not isinstance(raw["options"], (list, tuple)):
         raise InputError("'options' must be a list of names")
-    extra: dict[str, Any] = {"options": tuple(raw["options"])} if "options" in raw else {}
     if "counted" in raw:   # the counted kinds the outside leaves implicit (an output's value is returned without them)
         check_counted(parse_unit(str(raw.get("unit", ""))), raw["counted"])
-        extra["counted"] = raw["counted"]
-    if "default_input" in raw:
-        extra["default_input"] = str(raw["default_input"])
     return Variable.make(
         name,
         symbol=raw.get("symbol"),
@@ -98,7 +94,9 @@ def read_variable(name: str, raw: Any, *, role: str, domain: str | None = None) 
         default=raw.get("default"),
         required="default" not in raw and raw.get("required", True),
         role=role,
-        extra=extra,
+        options=tuple(raw.get("options", ())),
+        counted=raw.get("counted"),
+        default_input=str(raw["default_input"]) if "default_input" in raw else None,
     )
 
 

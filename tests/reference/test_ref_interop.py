@@ -268,7 +268,7 @@ BINDINGS = [(key, name) for key, names in _BOUND for name in names]
 
 def _argument_values(var: Any) -> list[Any]:
     """Fixed values of an argument output's argument: each option of a choice, else 3 in its unit."""
-    options = var.extra.get("options")
+    options = var.options
     return list(options) if options else [f"3 {var.unit_text}" if var.unit_text != "1" else 3]
 
 

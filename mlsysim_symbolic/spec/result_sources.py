@@ -1,0 +1,246 @@
+"""Result-field sources: where each field of a result view (mlsysim's ``scenario.result``) comes from.
+
+One class per source, registered in one table in the order the builder tries them: a field is a nested view, a
+dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
+echo of an input, a composed type's own result, or a text field of a registry entry.  The builder reads each
+declared field into ``(field, source, name)`` with the first source that :meth:`~FieldSource.claims` it;
+:mod:`mlsysim_symbolic.results` then asks that source to :meth:`~FieldSource.compute` the field.  Adding a
+source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads as its name (``str``, ``==``).
+
+>>> list(RESULT_SOURCES)
+['view', 'table', 'member', 'output', 'by option', 'input', 'used result', 'attribute']
+>>> RESULT_SOURCES["member"].equation, RESULT_SOURCES["input"].equation, str(RESULT_SOURCES["input"])
+(True, False, 'input')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import MissingInputError
+from ..units import Q_
+from .kinds import ObjectKind, kind_of
+
+if TYPE_CHECKING:
+    from .definitions import ResultSpec
+    from .types import ScenarioType
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a result table declares besides its fields: nested views, dict fields, and the composed types whose
+    outputs are replaced (those have no result of their own)."""
+
+    views: Mapping[str, Any]
+    tables: Mapping[str, Any]
+    replaced: frozenset[str] | set[str]
+
+
+@dataclass(frozen=True)
+class ResultTools:
+    """What a source needs of the layer above (:mod:`mlsysim_symbolic.results`): a result view of a spec over a
+    planner, a planner of a type over given inputs, a value as mlsysim shows it, and an input as a result repeats it."""
+
+    view: Callable[[ResultSpec, Any], Any]
+    planner: Callable[[ScenarioType, dict[str, Any]], Any]
+    shown: Callable[[Any, str | None], Any]
+    input_value: Callable[[Any, str], Any]
+
+
+class FieldSource:
+    """A kind of result field. Subclasses set :attr:`name` and override :meth:`claims` and :meth:`compute`."""
+
+    name: ClassVar[str] = ""
+    equation: ClassVar[bool] = False   # shows outputs of the type (with equations), not an echo of an input
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        """Whether a declared field (called ``field``, naming ``source``) comes from here."""
+        raise NotImplementedError
+
+    def named(self, field: str, source: str) -> str:
+        """The name kept beside the field: the output, input or type it reads (a view or a table: the field)."""
+        return source
+
+    def outputs(self, t: ScenarioType, name: str) -> tuple[str, ...]:
+        """The outputs of the type the field shows (none for an echo)."""
+        return ()
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        """The field's value for the scenario ``planner`` binds (``plain``: the unit mlsysim states it in, if any)."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return repr(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FieldSource):
+            return other.name == self.name
+        return other == self.name if isinstance(other, str) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return source_named, (self.name,)   # unpickled as the table's own instance
+
+
+class ViewSource(FieldSource):
+    """A nested result over this scenario's own outputs (DistributedResult.node_profile)."""
+
+    name = "view"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.views
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        return tools.view(layout.views[field], planner)
+
+
+class TableSource(FieldSource):
+    """mlsysim's dict of inputs or outputs (``parallelism = {"dp": dp_size, ...}``)."""
+
+    name = "table"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.tables
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        return {key: tools.shown(tools.input_value(planner, n) if n in planner.type.inputs else planner.member(n), plain)
+                for key, n in layout.tables[field]}
+
+
+class MemberSource(FieldSource):
+    """A tuple of outputs, as mlsysim's tuple fields (``detection_window``)."""
+
+    name = "member"
+    equation = True
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return source in t.members and not t.outputs[t.members[source][0][0]].arguments
+
+    def outputs(self, t: ScenarioType, name: str) -> tuple[str, ...]:
+        return t.members[name][0]
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        try:
+            return tuple(tools.shown(planner.member(p), plain) for p in planner.type.members[name][0])
+        except MissingInputError:
+            return None
+
+
+class OutputSource(FieldSource):
+    """An output without arguments; None where an optional input it needs is unset (as mlsysim)."""
+
+    name = "output"
+    equation = True
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        out = t.outputs.get(source)
+        return out is not None and not out.arguments
+
+    def outputs(self, t: ScenarioType, name: str) -> tuple[str, ...]:
+        return (name,)
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        try:
+            value = tools.shown(planner.member(name), plain)
+        except MissingInputError:
+            return None   # as mlsysim, a field whose optional input is unset is None
+        if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
+            value = Q_(value, "count")
+        return value
+
+
+class ByOptionSource(FieldSource):
+    """``{option: value}`` of an output over the options of its one choice argument whose inputs are set."""
+
+    name = "by option"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        out = t.outputs.get(source)
+        return out is not None and len(out.arguments) == 1 and bool(t.arguments[out.arguments[0]].options)
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        argument = planner.type.output(name).arguments[0]
+        out = {}
+        for option in planner.type.arguments[argument].options:
+            try:
+                out[option] = tools.shown(planner.evaluate(name, **{argument: option}), plain)
+            except MissingInputError:
+                continue
+        return out
+
+
+class InputSource(FieldSource):
+    """An echo of an input: a ratio or a count as the plain number mlsysim repeats."""
+
+    name = "input"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return source in t.inputs
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        return tools.shown(tools.input_value(planner, name), plain)
+
+
+class UsedResultSource(FieldSource):
+    """A composed type's own result view over the inputs bound to it (mlsysim's nested result)."""
+
+    name = "used result"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return source in t.use_binds and t.use_binds[source][0].result is not None and source not in declared.replaced
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        sub, bind = planner.type.use_binds[name]
+        assert sub.result is not None
+        return tools.view(sub.result, tools.planner(sub, {s: planner.given[p] for s, p in bind.items()}))
+
+
+class AttributeSource(FieldSource):
+    """A text field of a registry input (``input.field``): a grid's region name."""
+
+    name = "attribute"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        head, _, attr = source.partition(".")
+        if head not in t.inputs or not attr.isidentifier():
+            return False
+        kind = kind_of(t.inputs[head])
+        return isinstance(kind, ObjectKind) and not kind.keyed   # one workload, device or grid
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        head, _, attr = name.partition(".")
+        entry = planner.inputs.get(head)
+        return None if entry is None else getattr(entry, attr)
+
+
+#: Every result-field source, by name, in the order a declared field is matched against them.
+RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
+    ViewSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
+    AttributeSource())}
+
+
+def source_named(name: str) -> FieldSource:
+    """The source called ``name``.
+
+    >>> source_named("output").equation
+    True
+    """
+    return RESULT_SOURCES[name]
+
+
+def source_of(t: ScenarioType, field: str, source: str, declared: Declared) -> FieldSource | None:
+    """The first source that claims a declared field (None: no source does)."""
+    return next((s for s in RESULT_SOURCES.values() if s.claims(t, field, source, declared)), None)
