@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
 from .paths import derivations_dir
+from .plan_cache import declaration_digest
 from .scenario import Scenario, scenario_class
 from .sources import Source, Structure, read_all, read_path
 from .spec import ScenarioType
@@ -372,6 +373,7 @@ class Catalog:
                 except MlsysimSymbolicError as exc:
                     raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
                 stype.named = functools.partial(self.named_of, name)
+                stype.declaration_digest = declaration_digest(name, src.family, raw)   # keys its plans on disk
                 if self is not _CATALOG and not _is_shipped(src.where):   # a user's file: found again by its text
                     cls._origin = TypeOrigin(self, name, cls)
                 entry.stype, entry.cls = stype, cls

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import pint
 import sympy
 
-from . import reductions
+from . import plan_cache, reductions
 from .dimensions import unit_of
 from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
 from .evaluate import compile_chain
@@ -287,7 +287,8 @@ class Planner:
             if spec.kind == "scenario":
                 self._bind_scenario(name, spec)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
-        self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
+        self._present = [s for s, v in self._bound.scalars.items() if v is not None]
+        self._presence = frozenset(map(id, self._present))
 
     def _bind_scenario(self, name: str, spec: Any) -> None:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its
@@ -592,6 +593,30 @@ class Planner:
                 tuple(sorted(bound.choices.items())),
                 tuple((name, sub.signature) for name, sub in sorted(self._subs.items())))
 
+    @cached_property
+    def stable_signature(self) -> tuple[Any, ...]:
+        """:attr:`signature` as another process would see it (leaves by name, class and assumptions, keys by
+        ``repr``): part of the name of a plan's entry in the plan cache on disk."""
+        bound = self._bound
+        return (tuple(sorted((s.name, type(s).__name__, tuple(sorted(s.assumptions0.items()))) for s in self._present)),
+                tuple((index, tuple(map(repr, keys))) for index, keys in sorted(bound.keys.items())),
+                tuple(sorted(bound.choices.items())),
+                tuple((name, sub.stable_signature) for name, sub in sorted(self._subs.items())))
+
+    def _chain(self, output: str, choices: tuple[tuple[str, str], ...]) -> tuple[tuple[sympy.Symbol, sympy.Expr], ...]:
+        """:meth:`definitions` at ``choices``, read from the plan cache on disk when another process (or an earlier
+        run) made them for this type, signature and code; else made and stored there."""
+        key = plan_cache.entry_key(self.type, (output, choices, self.stable_signature))
+        if key is not None:
+            self._require_choices(output, dict(choices))
+            found = plan_cache.read(key)
+            if found is not None:
+                return found
+        definitions = self.definitions(output, dict(choices))
+        if key is not None:
+            plan_cache.write(key, definitions)
+        return definitions
+
     def _derive(self, args: tuple[sympy.Symbol, ...]) -> None:
         """Bind the per-key and nested leaves of a shared plan, as planning it here would have (its values)."""
         scalars = self._bound.scalars
@@ -612,12 +637,13 @@ class Planner:
     def _make_plan(self, output: str, choices: tuple[tuple[str, str], ...], slack: bool) -> Plan:
         t = self.type
         out = t.output(output)
-        definitions = self.definitions(output, dict(choices))
+        definitions = self._chain(output, choices)
         if slack:
             out, definitions = self._slack(out, definitions)
         defined = {sym for sym, _ in definitions}
         free = set().union(*(expr.free_symbols for _, expr in definitions)) - defined
         leaves = tuple(sorted(free, key=lambda s: s.name))
+        self._derive(leaves)   # the per-key and nested leaves of definitions read from the cache
         for sym in leaves:
             if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
                 raise self._missing(output, sym)

@@ -1,0 +1,222 @@
+"""The plan cache on disk: an output's chain of definitions, kept across processes as Python keeps bytecode.
+
+Planning an output (picking branches, substituting composed outputs, writing keyed sums out) runs SymPy's
+automatic simplification over every tree, which is most of the time of a fresh interpreter's first solve.  What
+it produces depends only on the type's declaration (and those it composes), the presence signature of the
+scenario (which leaves are set, the keys, the choices), the output, and this code.  So the chain is stored in a
+folder beside the structure cache (:func:`mlsysim_symbolic.sources.cache_dir`), one file per plan, named by a
+SHA-256 of all of that: the declarations' content, the package's version and source files, SymPy's and Python's
+versions.  An edited derivation file or another version of the code makes another name, so a stale entry is
+never read.
+
+Entries are pickled SymPy trees that this package wrote, rebuilt node by node without SymPy's evaluation (a tree
+read back is the tree written, not a re-simplified one); each is checked equal to what it was made from before it
+is written, and written whole then renamed into place.  A missing, unreadable or malformed entry is ignored (the
+plan is built again and the entry rewritten).  ``MLSYSIM_SYMBOLIC_CACHE=off`` disables it with the structure
+cache; ``MLSYSIM_SYMBOLIC_CACHE=<folder>`` moves both.
+
+>>> import sympy
+>>> x, y = sympy.symbols("x y", positive=True)
+>>> tree = sympy.Max(x, 2 * y) + sympy.ceiling(x / y)
+>>> loads(dumps(((x, tree),))) == ((x, tree),)
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from .paths import derivations_dir
+from .sources import REGISTRY_FILES, cache_dir
+from .variables import NestedSymbol
+
+#: Version of what an entry holds; bump it when the pickled shape changes.
+FORMAT = 1
+
+Definitions = tuple[tuple[sympy.Symbol, sympy.Expr], ...]
+
+_BASIC_SLOTS = frozenset({"_mhash", "_args", "_assumptions", "__weakref__"})
+
+
+class _Unsupported(Exception):
+    """A tree holding something this cache does not store (a symbol carrying its variable): the plan is not cached."""
+
+
+def _rebuild(cls: type[sympy.Basic], args: tuple[Any, ...], commutative: Any) -> sympy.Basic:
+    """A node from its class and arguments, as written (SymPy's constructors would simplify it again)."""
+    obj = sympy.Basic.__new__(cls, *args)
+    if commutative is not None:
+        obj.is_commutative = commutative
+    return obj
+
+
+@cache
+def _plain_node(cls: type) -> bool | None:
+    """Whether a node of ``cls`` is its class and arguments alone (None: whether it also has ``is_commutative``)."""
+    if cls.__reduce_ex__ is not sympy.Basic.__reduce_ex__ or cls.__getnewargs__ is not sympy.Basic.__getnewargs__ \
+            or cls.__getstate__ is not sympy.Basic.__getstate__:
+        return False
+    slots: set[str] = set()
+    for k in cls.__mro__:
+        own = getattr(k, "__slots__", ())
+        slots.update((own,) if isinstance(own, str) else own)
+    extra = slots - _BASIC_SLOTS
+    if extra == {"is_commutative"}:
+        return None
+    return not extra
+
+
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, NestedSymbol):   # carries its variable (units of another registry): not stored
+            raise _Unsupported(obj)
+        if isinstance(obj, sympy.Basic) and obj.args and not isinstance(obj, sympy.Atom):
+            plain = _plain_node(type(obj))
+            if plain is False:
+                raise _Unsupported(obj)
+            return _rebuild, (type(obj), obj.args, obj.is_commutative if plain is None else None)
+        return NotImplemented
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` (tuples of SymPy trees) pickled so that :func:`loads` rebuilds each node as written.
+
+    Raises :class:`_Unsupported` for a tree this cache does not store."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """What :func:`dumps` wrote."""
+    return pickle.loads(data)
+
+
+# ---------------------------------------------------------------------- keys
+@cache
+def code_fingerprint() -> str:
+    """What else a plan depends on: the package's version, source files and unit definitions, the registries
+    (workloads, hardware: the attributes an input reads), SymPy's and Python's versions."""
+    from . import __version__
+
+    digest = hashlib.sha256(repr((FORMAT, __version__, sympy.__version__, sys.version_info[:3])).encode())
+    package = Path(__file__).resolve().parent
+    files = [*sorted(package.rglob("*.py")), *sorted(package.glob("*.txt"))]
+    files += [derivations_dir() / name for name in sorted(REGISTRY_FILES)]
+    for path in files:
+        digest.update(str(path).encode("utf-8", "surrogatepass"))
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0missing")
+    return digest.hexdigest()
+
+
+def type_digest(stype: Any) -> str | None:
+    """The content hash of a type's declaration and of every type it builds on (None: not read from a declaration).
+
+    A type a catalog builds carries the hash of its own ``[types.NAME]`` table (``declaration_digest``)."""
+    seen: set[int] = set()
+    parts: list[str] = []
+
+    def visit(t: Any) -> bool:
+        if id(t) in seen:
+            return True
+        seen.add(id(t))
+        own = getattr(t, "declaration_digest", None)
+        if own is None:
+            return False
+        parts.append(f"{t.name}:{own}")
+        deps = [sub for sub, _ in t.use_binds.values()]
+        deps += [spec.sub_type for spec in t.inputs.values() if getattr(spec, "sub_type", None) is not None]
+        return all(visit(d) for d in deps)
+
+    if not visit(stype):
+        return None
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def declaration_digest(name: str, family: str, raw: Any) -> str:
+    """The hash of one type's declaration as read (its TOML table, which holds its equations).
+
+    >>> declaration_digest("T", "f", {"outputs": {"y": "x"}}) == declaration_digest("T", "f", {"outputs": {"y": "x + 1"}})
+    False
+    """
+    return hashlib.sha256(repr((name, family, raw)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def entry_key(stype: Any, what: Iterable[Any]) -> str | None:
+    """The name of the entry of ``what`` (output, choices, stable signature) of type ``stype``; None: not cacheable."""
+    digest = type_digest(stype)
+    if digest is None:
+        return None
+    text = repr((code_fingerprint(), digest, stype.name, tuple(what)))
+    if " at 0x" in text:   # a key or value printed by identity: not the same in another process
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---------------------------------------------------------------------- entries
+def folder() -> Path | None:
+    """The folder of the plan cache (beside the structure cache), or None when caching is off."""
+    structure = cache_dir()
+    return None if structure is None else structure.parent / f"plans-v{FORMAT}"
+
+
+def read(key: str) -> Definitions | None:
+    """The definitions stored under ``key``, or None (no entry, or one unreadable, malformed or of another key)."""
+    where = folder()
+    if where is None:
+        return None
+    try:
+        stored_key, definitions = loads((where / f"{key}.pickle").read_bytes())
+    except Exception:   # noqa: BLE001 - any damage to the file: ignored, the plan is built again
+        return None
+    if stored_key != key or type(definitions) is not tuple or not all(
+            type(d) is tuple and len(d) == 2 and isinstance(d[0], sympy.Symbol) and isinstance(d[1], sympy.Basic)
+            for d in definitions) or not definitions:
+        return None
+    return definitions
+
+
+def write(key: str, definitions: Definitions) -> bool:
+    """Store ``definitions`` under ``key`` (whole, then renamed into place); False when not stored."""
+    where = folder()
+    if where is None:
+        return False
+    try:
+        data = dumps((key, definitions))
+        if loads(data) != (key, definitions):   # read back exactly as made, or not stored
+            return False
+        _atomic_write(where / f"{key}.pickle", data)
+    except (_Unsupported, OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        return False
+    return True
+
+
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """``data`` written whole to a temporary file beside ``path``, then renamed into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,119 @@
+"""The plan cache on disk (:mod:`mlsysim_symbolic.plan_cache`): keyed by content, damage ignored, results unchanged."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import sympy
+
+from mlsysim_symbolic import Scenarios, load_derivations, plan_cache
+from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.paths import derivations_dir
+from mlsysim_symbolic.solvers import SensitivitySolver
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache folder of its own (structure and plans)."""
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
+    folder = plan_cache.folder()
+    assert folder is not None
+    return folder
+
+
+def _forget() -> None:
+    """Drop the plans and compiled functions kept in this process, so that the next plan is made (or read) again."""
+    cat = catalog()
+    for name in cat.info:
+        entry = cat._entry(name)
+        if entry is not None and entry.stype is not None:
+            entry.stype.plans.clear()
+            entry.stype.compiled.clear()
+
+
+def _solve() -> dict[str, object]:
+    """One solve's values, its LaTeX and its expanded tree (each read from a plan)."""
+    result = SensitivitySolver().solve("Llama3_8B", "H100")
+    scenario = result.scenario
+    return {"binding": result.binding_constraint, "sensitivities": dict(result.sensitivities),
+            "baseline": result.baseline_latency, "latex": str(scenario.latex("baseline_latency")),
+            "tree": scenario.equation("baseline_latency", expand=True),
+            "per_batch": Scenarios.DpSgdPerExampleGradients.per_batch("GPT-2"),
+            "dp_latex": str(Scenarios.DpSgdPerExampleGradients.latex("per_batch", "GPT-2"))}
+
+
+def _dp(source: Path) -> float:
+    return load_derivations(source, standalone=True).scenario("DpSgdPerExampleGradients").per_batch("GPT-2").magnitude
+
+
+def test_round_trip_keeps_trees_as_written() -> None:
+    x, y = sympy.symbols("x y", positive=True)
+    unevaluated = sympy.Max(x, x + 1, evaluate=False)   # SymPy would fold it to x + 1
+    back = plan_cache.loads(plan_cache.dumps(((x, unevaluated), (y, sympy.Piecewise((x, sympy.Le(x, y)), (y, True))))))
+    assert back[0][1].args == unevaluated.args and back[0][1].func is sympy.Max
+    assert back[1][1] == sympy.Piecewise((x, sympy.Le(x, y)), (y, True))
+
+
+def test_values_equal_with_and_without_the_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _forget()
+    first = _solve()                      # planned, and stored
+    assert any(cache.glob("*.pickle"))
+    _forget()
+    second = _solve()                     # read back
+    monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", "off")
+    assert plan_cache.folder() is None
+    _forget()
+    third = _solve()                      # no cache at all
+    assert first == second == third
+
+
+def test_a_damaged_entry_is_ignored_and_rebuilt(cache: Path) -> None:
+    _forget()
+    expected = _solve()
+    entries = sorted(cache.glob("*.pickle"))
+    assert entries
+    for i, entry in enumerate(entries):   # truncated, garbage, empty, and a valid pickle of something else
+        entry.write_bytes([entry.read_bytes()[:20], b"\x80\x05not a pickle", b"", plan_cache.dumps(("other", ()))][i % 4])
+    _forget()
+    assert _solve() == expected
+    for entry in entries:                 # each rewritten whole
+        key = entry.name.removesuffix(".pickle")
+        assert plan_cache.read(key) is not None
+
+
+def test_an_edited_derivation_never_reads_a_stale_entry(cache: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "dp.toml"
+    shutil.copy(derivations_dir() / "dp.toml", copy)
+    assert _dp(copy) == 1.536e12
+    assert any(cache.glob("*.pickle"))
+    copy.write_text(copy.read_text().replace('equation = "per_example * B"', 'equation = "per_example * B * 2"'))
+    assert _dp(copy) == 2 * 1.536e12      # another declaration, another entry
+
+    # the test can tell: were the key blind to the declaration, the edited copy would read the stale plan
+    monkeypatch.setattr(plan_cache, "type_digest", lambda stype: "blind")
+    shutil.copy(derivations_dir() / "dp.toml", copy)
+    assert _dp(copy) == 1.536e12
+    copy.write_text(copy.read_text().replace('equation = "per_example * B"', 'equation = "per_example * B * 2"'))
+    assert _dp(copy) == 1.536e12
+
+
+def test_the_key_covers_declaration_code_and_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    stype = Scenarios.DpSgdPerExampleGradients.type
+    what = ("per_batch", (), ("signature",))
+    key = plan_cache.entry_key(stype, what)
+    assert key is not None
+    assert plan_cache.entry_key(stype, ("per_batch", (), ("another",))) != key
+    monkeypatch.setattr(stype, "declaration_digest", "edited")
+    assert plan_cache.entry_key(stype, what) != key
+    monkeypatch.undo()
+    monkeypatch.setattr(plan_cache, "code_fingerprint", lambda: "another version")
+    assert plan_cache.entry_key(stype, what) != key
+
+
+def test_a_type_not_read_from_a_declaration_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    stype = Scenarios.DpSgdPerExampleGradients.type
+    monkeypatch.setattr(stype, "declaration_digest", None)
+    assert plan_cache.entry_key(stype, ("per_batch", (), ())) is None
