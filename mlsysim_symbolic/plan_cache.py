@@ -27,13 +27,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
+import linecache
 import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import sympy
@@ -206,6 +209,112 @@ def write(key: str, definitions: Definitions) -> bool:
     return True
 
 
+
+# ---------------------------------------------------------------------- compiled functions
+_MISSING = "<not a global>"
+_ERRORS = (ZeroDivisionError, ValueError, OverflowError)   # those a guarded function answers from its slow form
+
+
+def _describe(value: Any) -> str:
+    """What a global name of a compiled function stands for, comparable across processes."""
+    if value is _NOT_FOUND:
+        return _MISSING
+    if isinstance(value, type(sys)):
+        return f"module {value.__name__}"
+    if hasattr(value, "__qualname__") and hasattr(value, "__module__"):
+        return f"{type(value).__name__} {value.__module__}.{value.__qualname__}"
+    return f"{type(value).__qualname__} {value!r}"
+
+
+_NOT_FOUND = object()
+
+
+def _global_names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def compiled(key: str, definitions: Definitions, args: tuple[sympy.Symbol, ...],
+             make: Callable[[Definitions, tuple[sympy.Symbol, ...]], Callable[..., Any]],
+             namespace: Callable[[], dict[str, Any]]) -> Callable[..., Any]:
+    """``make(definitions, args)`` (the scalar compiled chain of the plan whose entry is ``key``, with what the plan
+    makes of it: its value or its slack), or the same function from the source ``make`` produced for it in an
+    earlier process, run in a fresh ``namespace()`` only when every global name it reads stands for what it stood
+    for when it was stored.
+
+    >>> import sympy
+    >>> from mlsysim_symbolic.evaluate import compile_chain, scalar_namespace
+    >>> x, y = sympy.symbols("x y", positive=True)
+    >>> compiled("doctest-ceiling", ((y, sympy.ceiling(x / 3)),), (x,), compile_chain, scalar_namespace)(7.0)
+    3
+    """
+    where = folder()
+    if where is None:
+        return make(definitions, args)
+    key = hashlib.sha256(f"{code_fingerprint()}\n{key}".encode()).hexdigest()
+    found = _read_function(where / f"{key}.function.json", key, namespace, lambda: make(definitions, args))
+    if found is not None:
+        return found
+    function = make(definitions, args)
+    _write_function(where / f"{key}.function.json", key, function)
+    return function
+
+
+def _read_function(path: Path, key: str, namespace: Callable[[], dict[str, Any]],
+                   full: Callable[[], Callable[..., Any]]) -> Callable[..., Any] | None:
+    try:
+        entry = json.loads(path.read_bytes())
+        if not (isinstance(entry, dict) and entry.get("key") == key and isinstance(entry.get("source"), str)
+                and isinstance(entry.get("names"), dict) and isinstance(entry.get("guarded"), bool)):
+            return None
+        space = namespace()
+        if any(_describe(space.get(name, _NOT_FOUND)) != described for name, described in entry["names"].items()):
+            return None   # a name that stands for something else in this process: compiled again
+        filename = f"<lambdifygenerated-cached-{key[:16]}>"
+        local: dict[str, Any] = {}
+        exec(compile(entry["source"], filename, "exec"), space, local)   # noqa: S102 - source this package generated
+        fast = local["_lambdifygenerated"]                                  # (sympy.lambdify), stored under its hash
+        if _global_names(fast.__code__) != set(entry["names"]):
+            return None
+    except Exception:   # noqa: BLE001 - any damage to the entry: compiled again
+        return None
+    linecache.cache[filename] = (len(entry["source"]), None, entry["source"].splitlines(True), filename)
+    if not entry["guarded"]:
+        return fast
+    slow: list[Callable[..., Any]] = []
+
+    def guarded(*values: Any) -> Any:   # as evaluate's guard: where the fast form fails, the full compile answers
+        try:
+            return fast(*values)
+        except _ERRORS:
+            if not slow:
+                slow.append(full())
+            return slow[0](*values)
+
+    guarded.fast = fast   # type: ignore[attr-defined]
+    return guarded
+
+
+def _write_function(path: Path, key: str, function: Callable[..., Any]) -> None:
+    fast = getattr(function, "fast", function)
+    code = getattr(fast, "__code__", None)
+    if code is None or not code.co_filename.startswith("<lambdifygenerated-") or fast.__name__ != "_lambdifygenerated":
+        return
+    lines = linecache.cache.get(code.co_filename)
+    if lines is None:
+        return
+    names = {name: _describe(fast.__globals__.get(name, _NOT_FOUND)) for name in sorted(_global_names(code))}
+    if any(" at 0x" in described for described in names.values()):
+        return   # an object known only by identity: not found again in another process
+    entry = {"key": key, "source": "".join(lines[2]), "guarded": fast is not function, "names": names}
+    try:
+        text = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        _atomic_write(path, text)
+    except (OSError, TypeError, ValueError, UnicodeError):
+        return
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 import sympy
 
-from mlsysim_symbolic import Scenarios, load_derivations, plan_cache
+from mlsysim_symbolic import Scenarios, load_derivations, plan, plan_cache
 from mlsysim_symbolic.catalog import catalog
+from mlsysim_symbolic.evaluate import compile_chain, scalar_namespace
 from mlsysim_symbolic.paths import derivations_dir
 from mlsysim_symbolic.solvers import SensitivitySolver
 
@@ -117,3 +119,59 @@ def test_a_type_not_read_from_a_declaration_is_not_cached(monkeypatch: pytest.Mo
     stype = Scenarios.DpSgdPerExampleGradients.type
     monkeypatch.setattr(stype, "declaration_digest", None)
     assert plan_cache.entry_key(stype, ("per_batch", (), ())) is None
+
+
+def test_compiled_functions_are_read_back_not_compiled_again(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _forget()
+    expected = _solve()
+    assert any(cache.glob("*.function.json"))
+    _forget()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(plan, "compile_chain", refuse)
+    assert _solve() == expected
+
+
+def _guarded_chain() -> tuple[tuple[tuple[sympy.Symbol, sympy.Expr], ...], tuple[sympy.Symbol, ...]]:
+    x, y, out = sympy.symbols("x y out", nonnegative=True)
+    tree = sympy.Piecewise((1 / x, x > 0), (y, True)) + x**2 + y**2 + x * y   # a common 1/x where x = 0: guarded
+    return ((out, tree),), (x, y)
+
+
+def test_a_guarded_function_keeps_its_slow_form(cache: Path) -> None:
+    definitions, args = _guarded_chain()
+    made = plan_cache.compiled("guarded", definitions, args, compile_chain, scalar_namespace)
+    read = plan_cache.compiled("guarded", definitions, args, compile_chain, scalar_namespace)
+    assert read is not made and hasattr(read, "fast")
+    for values in ((0.0, 2.0), (2.0, 3.0)):
+        assert read(*values) == made(*values) == compile_chain(definitions, args)(*values)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "renamed global", "other key"])
+def test_a_damaged_function_entry_is_compiled_again(cache: Path, damage: str) -> None:
+    definitions, args = _guarded_chain()
+    plan_cache.compiled("guarded", definitions, args, compile_chain, scalar_namespace)
+    (entry,) = cache.glob("*.function.json")
+    text = entry.read_text()
+    data = json.loads(text)
+    if damage == "truncated":
+        entry.write_text(text[: len(text) // 2])
+    elif damage == "garbage":
+        entry.write_bytes(b"\xff\x00")
+    elif damage == "renamed global":   # a name that stood for another function when stored
+        data["names"] = {name: "function elsewhere.other" for name in data["names"]} or {"sqrt": "function elsewhere.other"}
+        entry.write_text(json.dumps(data))
+    else:
+        data["key"] = "0" * 64
+        entry.write_text(json.dumps(data))
+    calls = []
+
+    def make(*a: object) -> object:
+        calls.append(1)
+        return compile_chain(*a)   # type: ignore[arg-type]
+
+    function = plan_cache.compiled("guarded", definitions, args, make, scalar_namespace)
+    assert calls == [1] and function(0.0, 2.0) == compile_chain(definitions, args)(0.0, 2.0)
+    assert json.loads(entry.read_text())["key"] == entry.name.removesuffix(".function.json")   # rewritten whole
