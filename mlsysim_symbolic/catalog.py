@@ -19,8 +19,10 @@ What listing needs (names, families, summaries, which type each named scenario
 uses, the lines of their headers) is read by :mod:`mlsysim_symbolic.sources`, which
 keeps it in a cache in the user's cache directory the way Python keeps bytecode
 (checked against each file's content or modification time and size; a stale or
-malformed entry is ignored and rewritten; nothing in it is ever executed).  Set
-``MLSYSIM_SYMBOLIC_CACHE=off`` to disable it, or to a folder to move it.
+malformed entry is ignored and rewritten; nothing in it is ever executed).  Beside it,
+:mod:`mlsysim_symbolic.plan_cache` keeps each planned output's definitions and compiled
+function, named by a hash of the declarations and the code.  Set
+``MLSYSIM_SYMBOLIC_CACHE=off`` to disable both, or to a folder to move both.
 
 >>> from mlsysim_symbolic import Scenarios
 >>> Scenarios.DpSgdPerExampleGradients.name
