@@ -102,8 +102,11 @@ WARM_TARGET, COLD_TARGET = 1.0, 3.0
 
 
 def child_once(code: str, env: dict[str, str]) -> float:
+    """Seconds ``code`` takes in a fresh interpreter, started outside any checkout (the current folder comes first on
+    ``sys.path`` for ``-c``, and would shadow a ``PYTHONPATH`` baseline)."""
     out = subprocess.run([sys.executable, "-c", f"import time; t=time.perf_counter(); {code}; print(time.perf_counter()-t)"],
-                         capture_output=True, text=True, check=True, env={**os.environ, **env}, timeout=600)
+                         capture_output=True, text=True, check=True, env={**os.environ, **env}, timeout=600,
+                         cwd=tempfile.gettempdir())
     return float(out.stdout.strip().splitlines()[-1])
 
 
