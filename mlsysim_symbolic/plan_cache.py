@@ -3,16 +3,17 @@
 Planning an output (picking branches, substituting composed outputs, writing keyed sums out) runs SymPy's
 automatic simplification over every tree, which is most of the time of a fresh interpreter's first solve.  What
 it produces depends only on the type's declaration (and those it composes), the presence signature of the
-scenario (which leaves are set, the keys, the choices), the output, and this code.  So the chain is stored in a
-folder beside the structure cache (:func:`mlsysim_symbolic.sources.cache_dir`), one file per plan, named by a
-SHA-256 of all of that: the declarations' content, the package's version and source files, SymPy's and Python's
-versions.  An edited derivation file or another version of the code makes another name, so a stale entry is
-never read.
+scenario (which leaves are set, the keys, the choices), the output, and this code.  So the chain, and the source
+``sympy.lambdify`` generated for its scalar function, are stored in a folder beside the structure cache
+(:func:`mlsysim_symbolic.sources.cache_dir`), two files per plan, named by a SHA-256 of all of that: the
+declarations' content, the package's version, source files and registries, SymPy's and Python's versions.  An
+edited derivation file or another version of the code makes another name, so a stale entry is never read.
 
-Entries are pickled SymPy trees that this package wrote, rebuilt node by node without SymPy's evaluation (a tree
-read back is the tree written, not a re-simplified one); each is checked equal to what it was made from before it
-is written, and written whole then renamed into place.  A missing, unreadable or malformed entry is ignored (the
-plan is built again and the entry rewritten).  ``MLSYSIM_SYMBOLIC_CACHE=off`` disables it with the structure
+Definitions are pickled SymPy trees that this package wrote, rebuilt node by node without SymPy's evaluation (a
+tree read back is the tree written, not a re-simplified one), each checked equal to what it was made from before
+it is written; a function's source runs only where every global name it reads stands for what it stood for when
+stored.  Entries are written whole then renamed into place.  A missing, unreadable or malformed entry is ignored
+(the plan is built again and the entry rewritten).  ``MLSYSIM_SYMBOLIC_CACHE=off`` disables it with the structure
 cache; ``MLSYSIM_SYMBOLIC_CACHE=<folder>`` moves both.
 
 >>> import sympy
@@ -67,7 +68,8 @@ def _rebuild(cls: type[sympy.Basic], args: tuple[Any, ...], commutative: Any) ->
 
 @cache
 def _plain_node(cls: type) -> bool | None:
-    """Whether a node of ``cls`` is its class and arguments alone (None: whether it also has ``is_commutative``)."""
+    """Whether a node of ``cls`` is its class and arguments alone (None: those and its ``is_commutative``; False: it
+    keeps more, or pickles its own way, and is not stored)."""
     if cls.__reduce_ex__ is not sympy.Basic.__reduce_ex__ or cls.__getnewargs__ is not sympy.Basic.__getnewargs__ \
             or cls.__getstate__ is not sympy.Basic.__getstate__:
         return False
