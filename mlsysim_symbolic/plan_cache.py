@@ -47,7 +47,7 @@ from .sources import REGISTRY_FILES, cache_dir
 from .variables import NestedSymbol
 
 #: Version of what an entry holds; bump it when the pickled shape changes.
-FORMAT = 1
+FORMAT = 2   # 2: a node's instance attributes (Max's _argset) kept
 
 Definitions = tuple[tuple[sympy.Symbol, sympy.Expr], ...]
 
@@ -58,11 +58,14 @@ class _Unsupported(Exception):
     """A tree holding something this cache does not store (a symbol carrying its variable): the plan is not cached."""
 
 
-def _rebuild(cls: type[sympy.Basic], args: tuple[Any, ...], commutative: Any) -> sympy.Basic:
-    """A node from its class and arguments, as written (SymPy's constructors would simplify it again)."""
+def _rebuild(cls: type[sympy.Basic], args: tuple[Any, ...], commutative: Any, state: dict[str, Any] | None = None) -> sympy.Basic:
+    """A node from its class and arguments, as written (SymPy's constructors would simplify it again), with what its
+    constructor kept beside them (``Max``'s set of arguments, which its printing reads)."""
     obj = sympy.Basic.__new__(cls, *args)
     if commutative is not None:
         obj.is_commutative = commutative
+    if state:
+        obj.__dict__.update(state)
     return obj
 
 
@@ -91,7 +94,8 @@ class _Pickler(pickle.Pickler):
             plain = _plain_node(type(obj))
             if plain is False:
                 raise _Unsupported(obj)
-            return _rebuild, (type(obj), obj.args, obj.is_commutative if plain is None else None)
+            state = getattr(obj, "__dict__", None) or None
+            return _rebuild, (type(obj), obj._args, obj.is_commutative if plain is None else None, state)   # as stored (LatticeOp.args sorts)
         return NotImplemented
 
 

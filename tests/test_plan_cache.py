@@ -56,6 +56,9 @@ def test_round_trip_keeps_trees_as_written() -> None:
     back = plan_cache.loads(plan_cache.dumps(((x, unevaluated), (y, sympy.Piecewise((x, sympy.Le(x, y)), (y, True))))))
     assert back[0][1].args == unevaluated.args and back[0][1].func is sympy.Max
     assert back[1][1] == sympy.Piecewise((x, sympy.Le(x, y)), (y, True))
+    s, c, n = sympy.symbols("S S_c n_min", positive=True)
+    tree = sympy.Max(s - c, n) * s * sympy.Min(c, n)   # Max keeps its argument set beside its args: printing reads it
+    assert sympy.latex(plan_cache.loads(plan_cache.dumps(tree))) == sympy.latex(tree)
 
 
 def test_values_equal_with_and_without_the_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
