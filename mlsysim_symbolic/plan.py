@@ -287,8 +287,7 @@ class Planner:
             if spec.kind == "scenario":
                 self._bind_scenario(name, spec)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
-        self._present = [s for s, v in self._bound.scalars.items() if v is not None]
-        self._presence = frozenset(map(id, self._present))
+        self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
 
     def _bind_scenario(self, name: str, spec: Any) -> None:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its
@@ -599,8 +598,9 @@ class Planner:
     def stable_signature(self) -> tuple[Any, ...]:
         """:attr:`signature` as another process would see it (leaves by name, class and assumptions, keys by
         ``repr``): part of the name of a plan's entry in the plan cache on disk."""
-        bound = self._bound
-        return (tuple(sorted((s.name, type(s).__name__, tuple(sorted(s.assumptions0.items()))) for s in self._present)),
+        bound, presence = self._bound, self._presence
+        present = [s for s in bound.scalars if id(s) in presence]   # the set leaves (a restored binding keeps only ids)
+        return (tuple(sorted((s.name, type(s).__name__, tuple(sorted(s.assumptions0.items()))) for s in present)),
                 tuple((index, tuple(map(repr, keys))) for index, keys in sorted(bound.keys.items())),
                 tuple(sorted(bound.choices.items())),
                 tuple((name, sub.stable_signature) for name, sub in sorted(self._subs.items())))
