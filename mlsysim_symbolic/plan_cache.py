@@ -58,15 +58,60 @@ class _Unsupported(Exception):
     """A tree holding something this cache does not store (a symbol carrying its variable): the plan is not cached."""
 
 
-def _rebuild(cls: type[sympy.Basic], args: tuple[Any, ...], commutative: Any, state: dict[str, Any] | None = None) -> sympy.Basic:
+#: What a node's constructor keeps beside its arguments that is stored (``LatticeOp``'s and ``FiniteSet``'s sets of
+#: arguments, a function's numbers of arguments), each a node or a set of nodes; a node holding anything else is not
+#: stored.
+_STATE = frozenset({"_argset", "_args_set", "nargs"})
+
+
+def _state_ok(state: Any) -> bool:
+    return type(state) is dict and set(state) <= _STATE and all(
+        isinstance(v, sympy.Basic) or (type(v) in (set, frozenset) and all(isinstance(a, sympy.Basic) for a in v))
+        for v in state.values())
+
+
+class _NodeClass:
+    """A node class as :func:`loads` hands it out: only :func:`_rebuild` takes it, so no constructor of a node class
+    (some of which sympify their arguments) is ever called on what an entry holds."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type[sympy.Basic]) -> None:
+        self.cls = cls
+
+
+def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str, Any] | None = None) -> sympy.Basic:
     """A node from its class and arguments, as written (SymPy's constructors would simplify it again), with what its
     constructor kept beside them (``Max``'s set of arguments, which its printing reads)."""
+    if isinstance(cls, _NodeClass):
+        cls = cls.cls
+    if not (isinstance(cls, type) and issubclass(cls, sympy.Basic)) or type(args) is not tuple \
+            or not all(isinstance(a, sympy.Basic) for a in args) or commutative not in (None, True, False) \
+            or (state is not None and not _state_ok(state)):
+        raise pickle.UnpicklingError("not a node this cache wrote")
     obj = sympy.Basic.__new__(cls, *args)
     if commutative is not None:
         obj.is_commutative = commutative
     if state:
         obj.__dict__.update(state)
     return obj
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads only what :class:`_Pickler` writes: SymPy's (and our symbols') classes and :func:`_rebuild`.  An atom's
+    class (a symbol by its name and assumptions, a number by its digits, a singleton) is handed out as itself; any
+    other node class only wrapped for :func:`_rebuild`; any other global refuses the entry."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "_rebuild"):
+            return _rebuild
+        if module.split(".", 1)[0] == "sympy" or module == "mlsysim_symbolic.variables":
+            found = super().find_class(module, name)
+            if isinstance(found, type) and issubclass(found, sympy.Basic):
+                if issubclass(found, sympy.Atom) or isinstance(found, sympy.core.singleton.Singleton):
+                    return found
+                return _NodeClass(found)
+        raise pickle.UnpicklingError(f"{module}.{name} is not read from the plan cache")
 
 
 @cache
@@ -95,6 +140,8 @@ class _Pickler(pickle.Pickler):
             if plain is False:
                 raise _Unsupported(obj)
             state = getattr(obj, "__dict__", None) or None
+            if state is not None and not _state_ok(state):
+                raise _Unsupported(obj)
             return _rebuild, (type(obj), obj._args, obj.is_commutative if plain is None else None, state)   # as stored (LatticeOp.args sorts)
         return NotImplemented
 
@@ -109,8 +156,15 @@ def dumps(value: Any) -> bytes:
 
 
 def loads(data: bytes) -> Any:
-    """What :func:`dumps` wrote."""
-    return pickle.loads(data)
+    """What :func:`dumps` wrote (nothing else: see :class:`_Unpickler`).
+
+    >>> import pickle, os
+    >>> loads(pickle.dumps(os.getcwd))
+    Traceback (most recent call last):
+    ...
+    _pickle.UnpicklingError: posix.getcwd is not read from the plan cache
+    """
+    return _Unpickler(io.BytesIO(data)).load()
 
 
 # ---------------------------------------------------------------------- keys

@@ -178,3 +178,36 @@ def test_a_damaged_function_entry_is_compiled_again(cache: Path, damage: str) ->
     function = plan_cache.compiled("guarded", definitions, args, make, scalar_namespace)
     assert calls == [1] and function(0.0, 2.0) == compile_chain(definitions, args)(0.0, 2.0)
     assert json.loads(entry.read_text())["key"] == entry.name.removesuffix(".function.json")   # rewritten whole
+
+
+class _Calls:
+    """Pickles as a call of ``func`` on ``args`` (what a crafted entry would hold)."""
+
+    def __init__(self, func: object, *args: object) -> None:
+        self.func, self.args = func, args
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return self.func, self.args
+
+
+def test_an_entry_calls_nothing_but_what_the_cache_writes(cache: Path, tmp_path: Path) -> None:
+    import os
+    import pickle
+
+    marker = tmp_path / "marker"
+    marker.write_text("kept")
+    x = sympy.Symbol("x", positive=True)
+    key = "0" * 64
+    crafted = {   # a global outside SymPy; a node's constructor (ExprCondPair sympifies text); a wrong argument
+        "remove": (key, ((x, _Calls(os.remove, str(marker))),)),
+        "constructor": (key, ((x, _Calls(sympy.functions.elementary.piecewise.ExprCondPair, "x + 1", True)),)),
+        "rebuild text": (key, ((x, _Calls(plan_cache._rebuild, sympy.Add, ("x + 1",), True)),)),
+    }
+    cache.mkdir(parents=True, exist_ok=True)
+    for what, value in crafted.items():
+        (cache / f"{key}.pickle").write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        assert plan_cache.read(key) is None, what
+    assert marker.read_text() == "kept"
+    with pytest.raises(pickle.UnpicklingError):
+        plan_cache.loads(pickle.dumps(_Calls(os.remove, str(marker))))
+    assert marker.exists()
