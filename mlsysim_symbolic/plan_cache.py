@@ -11,7 +11,8 @@ edited derivation file or another version of the code makes another name, so a s
 
 Definitions are pickled SymPy trees that this package wrote, rebuilt node by node without SymPy's evaluation (a
 tree read back is the tree written, not a re-simplified one), each checked equal to what it was made from before
-it is written; a function's source runs only where every global name it reads stands for what it stood for when
+it is written, and read by an unpickler that finds nothing but SymPy's classes, our symbols and the rebuilding
+function (no other callable, no node constructor that could sympify text); a function's source runs only where every global name it reads stands for what it stood for when
 stored.  Entries are written whole then renamed into place.  A missing, unreadable or malformed entry is ignored
 (the plan is built again and the entry rewritten).  ``MLSYSIM_SYMBOLIC_CACHE=off`` disables it with the structure
 cache; ``MLSYSIM_SYMBOLIC_CACHE=<folder>`` moves both.
