@@ -19,8 +19,10 @@ What listing needs (names, families, summaries, which type each named scenario
 uses, the lines of their headers) is read by :mod:`mlsysim_symbolic.sources`, which
 keeps it in a cache in the user's cache directory the way Python keeps bytecode
 (checked against each file's content or modification time and size; a stale or
-malformed entry is ignored and rewritten; nothing in it is ever executed).  Set
-``MLSYSIM_SYMBOLIC_CACHE=off`` to disable it, or to a folder to move it.
+malformed entry is ignored and rewritten; nothing in it is ever executed).  Beside it,
+:mod:`mlsysim_symbolic.plan_cache` keeps each planned output's definitions and compiled
+function, named by a hash of the declarations and the code.  Set
+``MLSYSIM_SYMBOLIC_CACHE=off`` to disable both, or to a folder to move both.
 
 >>> from mlsysim_symbolic import Scenarios
 >>> Scenarios.DpSgdPerExampleGradients.name
@@ -43,6 +45,7 @@ from typing import Any, NamedTuple
 
 from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
 from .paths import derivations_dir
+from .plan_cache import declaration_digest
 from .scenario import Scenario, scenario_class
 from .sources import Source, Structure, read_all, read_path
 from .spec import ScenarioType
@@ -372,6 +375,7 @@ class Catalog:
                 except MlsysimSymbolicError as exc:
                     raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
                 stype.named = functools.partial(self.named_of, name)
+                stype.declaration_digest = declaration_digest(name, src.family, raw)   # keys its plans on disk
                 if self is not _CATALOG and not _is_shipped(src.where):   # a user's file: found again by its text
                     cls._origin = TypeOrigin(self, name, cls)
                 entry.stype, entry.cls = stype, cls

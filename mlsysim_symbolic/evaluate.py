@@ -19,6 +19,7 @@ import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -213,7 +214,24 @@ def _guarded(fast: Callable[..., Any], expr: sympy.Expr, args: Sequence[sympy.Sy
                                            printer=_printer(False, modules)))
             return slow[0](*values)
 
+    guarded.fast = fast   # type: ignore[attr-defined]   # what the plan cache stores (the slow form is made on demand)
     return guarded
+
+
+@cache
+def _scalar_namespace() -> Mapping[str, Any]:
+    namespace = sympy.lambdify([], sympy.Integer(0), modules=_modules(False), docstring_limit=0).__globals__
+    return MappingProxyType(dict(namespace))
+
+
+def scalar_namespace() -> dict[str, Any]:
+    """A fresh copy of the globals ``sympy.lambdify`` gives a scalar function compiled here (the math module, our
+    floor/ceil/log2/special functions, builtins): where the plan cache runs the source it stored of one.
+
+    >>> scalar_namespace()["ceiling"](2.0000000000000004)   # our snapping ceiling, not math.ceil
+    2
+    """
+    return dict(_scalar_namespace())
 
 
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:

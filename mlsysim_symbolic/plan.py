@@ -31,10 +31,10 @@ from typing import Any, Protocol
 import pint
 import sympy
 
-from . import reductions
+from . import plan_cache, reductions
 from .dimensions import unit_of
 from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
-from .evaluate import compile_chain
+from .evaluate import compile_chain, scalar_namespace
 from .registry import Entry
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
 from .spec.definitions import ReadOnlyDict
@@ -484,11 +484,13 @@ class Planner:
         return self._compiled(plan.definitions, plan.args, varying)
 
     def _compiled(self, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...], args: tuple[sympy.Symbol, ...],
-                  varying: frozenset[sympy.Symbol] | None) -> Callable[..., Any]:
+                  varying: frozenset[sympy.Symbol] | None, disk_key: str | None = None) -> Callable[..., Any]:
         key = (definitions, args, varying)
         function = self.type.compiled.get(key)
         if function is None:
-            if varying is None:
+            if varying is None and disk_key is not None:   # a plan's scalar function: its source kept on disk too
+                function = plan_cache.compiled(disk_key, definitions, args, compile_chain, scalar_namespace)
+            elif varying is None:
                 function = compile_chain(definitions, args)
             else:
                 function = compile_chain(definitions, args, vector=True, varying=set(varying))
@@ -595,6 +597,32 @@ class Planner:
                 tuple(sorted(bound.choices.items())),
                 tuple((name, sub.signature) for name, sub in sorted(self._subs.items())))
 
+    @cached_property
+    def stable_signature(self) -> tuple[Any, ...]:
+        """:attr:`signature` as another process would see it (leaves by name, class and assumptions, keys by
+        ``repr``): part of the name of a plan's entry in the plan cache on disk."""
+        bound, presence = self._bound, self._presence
+        present = [s for s in bound.scalars if id(s) in presence]   # the set leaves (a restored binding keeps only ids)
+        return (tuple(sorted((s.name, type(s).__name__, tuple(sorted(s.assumptions0.items()))) for s in present)),
+                tuple((index, tuple(map(repr, keys))) for index, keys in sorted(bound.keys.items())),
+                tuple(sorted(bound.choices.items())),
+                tuple((name, sub.stable_signature) for name, sub in sorted(self._subs.items())))
+
+    def _chain(self, output: str, choices: tuple[tuple[str, str], ...]) -> tuple[Any, str | None]:
+        """:meth:`definitions` at ``choices``, read from the plan cache on disk when another process (or an earlier
+        run) made them for this type, signature and code; else made and stored there.  With the entry's key
+        (None: not cached on disk)."""
+        key = plan_cache.entry_key(self.type, (output, choices, self.stable_signature))
+        if key is not None:
+            self._require_choices(output, dict(choices))
+            found = plan_cache.read(key)
+            if found is not None:
+                return found, key
+        definitions = self.definitions(output, dict(choices))
+        if key is not None and not plan_cache.write(key, definitions):
+            key = None   # not storable (a nested scenario's symbols): its function is not stored either
+        return definitions, key
+
     def _derive(self, args: tuple[sympy.Symbol, ...]) -> None:
         """Bind the per-key and nested leaves of a shared plan, as planning it here would have (its values)."""
         scalars = self._bound.scalars
@@ -615,17 +643,19 @@ class Planner:
     def _make_plan(self, output: str, choices: tuple[tuple[str, str], ...], slack: bool) -> Plan:
         t = self.type
         out = t.output(output)
-        definitions = self.definitions(output, dict(choices))
+        definitions, disk_key = self._chain(output, choices)
         if slack:
             out, definitions = self._slack(out, definitions)
         defined = {sym for sym, _ in definitions}
         free = set().union(*(expr.free_symbols for _, expr in definitions)) - defined
         leaves = tuple(sorted(free, key=lambda s: s.name))
+        self._derive(leaves)   # the per-key and nested leaves of definitions read from the cache
         for sym in leaves:
             if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
                 raise self._missing(output, sym)
         factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
-        plan = Plan(out, definitions, leaves, self._compiled(definitions, leaves, None), out.variable.unit,
+        function = self._compiled(definitions, leaves, None, disk_key and f"{disk_key}-{'slack' if slack else 'value'}")
+        plan = Plan(out, definitions, leaves, function, out.variable.unit,
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,

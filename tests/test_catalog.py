@@ -410,7 +410,7 @@ def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_bl
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
     path = write(tmp_path, GOOD_TYPE.replace("{equation}", "P * b") + '[scenarios.S]\ntype = "Tiny"\ninputs.params = 10\ninputs.width = "4 B/param"\n')
     assert load_derivations(path).scenario("S").size.magnitude == 40
-    cached = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "cache").rglob("*.json"))
+    cached = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "cache").rglob("derivations-v*/*.json"))   # (plans beside)
     assert cached == ["head.json", "scenarios.json", "types.json"]
 
     def no_parse(*args, **kwargs):
@@ -422,7 +422,7 @@ def test_the_structure_cache_is_checked_against_the_content_and_never_trusted_bl
     monkeypatch.setenv("MLSYSIM_SYMBOLIC_CACHE", str(tmp_path / "cache"))
     path.write_text(path.read_text().replace("inputs.params = 10", "inputs.params = 11"))
     assert load_derivations(path).scenario("S").size.magnitude == 44          # new content: the entry is stale, parsed again
-    assert len(list((tmp_path / "cache").rglob("*.json"))) == 3               # ... and its entry rewritten, not added to
+    assert len(list((tmp_path / "cache").rglob("derivations-v*/*.json"))) == 3   # ... and its entry rewritten, not added to
     for entry in (tmp_path / "cache").rglob("*.head.json"):
         entry.write_text('{"format": 1, "types": "garbage"}')
     assert load_derivations(path).scenario("S").size.magnitude == 44          # a malformed entry is ignored

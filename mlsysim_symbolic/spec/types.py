@@ -72,6 +72,7 @@ class ScenarioType:
         self.plans: dict[Any, Any] = {}
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
         self.named: Callable[[str], Any] | None = None          # the named scenario of this type by its key (set by a catalog)
+        self.declaration_digest: str | None = None               # hash of the declaration read (set by a catalog): keys plans on disk
         self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs under one name: (parts, doc)
 
     @classmethod
