@@ -41,7 +41,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
+from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest
 from .paths import derivations_dir
 from .scenario import Scenario, scenario_class
 from .sources import Source, Structure, read_all, read_path
@@ -386,8 +386,7 @@ class Catalog:
         'mlsysim_symbolic.scenarios'
         """
         if self._entry(name) is None:
-            hint = closest(name, self._all_names())
-            raise UnknownNameError(f"unknown scenario type {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
+            raise UnknownNameError("scenario type", name, self._all_names(), listed=False)
         cls = self._built(name).cls
         assert cls is not None
         return cls
@@ -399,10 +398,8 @@ class Catalog:
         self._declare(key)
         d = self._declared.get(key) or self._early.get(key)
         if d is None and key not in self.declared:
-            hint = closest(key, list(self.declared))
-            raise UnknownNameError(
-                f"unknown scenario {key!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
-                + " (mlsysim-symbolic list shows the catalog)")
+            raise UnknownNameError("scenario", key, self.declared, note="(mlsysim-symbolic list shows the catalog)",
+                                   listed=False)
         d = d or self.declared[key]
         cls = self.type_class(d.type_name)
         try:
@@ -421,8 +418,7 @@ class Catalog:
         """
         d = self.declared.get(key)
         if d is None:
-            raise UnknownNameError(f"unknown {type_name} scenario {key!r}{did_you_mean(key, self.scenarios_of(type_name))}; "
-                                   f"its named scenarios: {', '.join(self.scenarios_of(type_name)) or 'none'}")
+            raise UnknownNameError(f"{type_name} scenario", key, self.scenarios_of(type_name))
         if d.type_name != type_name:
             raise InputError(f"{key} is a scenario of type {d.type_name}; expected one of type {type_name}")
         return self.scenario(key)
@@ -453,7 +449,7 @@ class Catalog:
         for name in names:
             entry = self._entry(name)
             if entry is None:
-                raise UnknownNameError(f"unknown scenario type {name!r}")
+                raise UnknownNameError("scenario type", name, self._all_names(), listed=False)
             sub._add(entry)
             sub.titles.setdefault(entry.info.family, self.titles.get(entry.info.family, entry.info.family))
         sub.declared = {k: d for k, d in self.declared.items() if d.type_name in sub._entries}
