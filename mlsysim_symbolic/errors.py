@@ -93,22 +93,31 @@ class UndefinedUnitError(UnitError):
 
 
 class DimensionalityError(UnitError):
-    """A value whose dimension is not the one expected (pint's ``DimensionalityError``): ``name`` is the input,
-    ``got`` the value (or its unit) as shown, ``expected`` the unit (and dimension) it should have, ``note`` any
-    more advice.
+    """A value whose dimension is not the one expected (pint's ``DimensionalityError``).
 
-    >>> print(DimensionalityError("TARGET", "80 s", "B ([information])", what="per_batch"))
-    TARGET: per_batch is in B ([information]); got '80 s'
+    Fields: ``name`` (the input, argument or option), ``got`` (the value, with its unit described), ``expected``
+    (the unit expected, described), ``dimensions`` (the value's and the expected dimension, when shown), ``what``
+    (the output the value is a bound of, for a target) and ``note``.
+
+    >>> print(DimensionalityError("batch_size", "256 token (tokens)", "sample (samples)", dimensions=("[token]", "[sample]")))
+    batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
+    >>> print(DimensionalityError("TARGET", "80 s ([time])", "B ([information])", what="per_batch"))
+    TARGET: per_batch is in B ([information]); got 80 s ([time])
     """
 
-    def __init__(self, name: str, got: str, expected: str, *, what: str = "", note: str = "") -> None:
+    def __init__(self, name: str, got: str, expected: str, *, dimensions: tuple[str, str] | None = None, what: str = "",
+                 note: str = "") -> None:
         super().__init__(name)
-        self.name, self.got, self.expected, self.what, self.note = name, got, expected, what, note
+        self.name, self.got, self.expected, self.dimensions, self.what, self.note = name, got, expected, dimensions, what, note
 
     def render(self) -> str:
-        head = f"{self.name}: " if self.name else ""
-        return f"{head}{self.what or 'expected a value that'} is in {self.expected}; got {self.got!r}" + (
-            f" ({self.note})" if self.note else "")
+        if self.what:
+            text = f"{self.name}: {self.what} is in {self.expected}; got {self.got}"
+        else:
+            text = f"{self.name} expects {self.expected}; got {self.got}"
+        if self.dimensions:
+            text += f": dimension {self.dimensions[0]}, not {self.dimensions[1]}"
+        return text + (f" {self.note}" if self.note else "")
 
 
 def _hint(name: object, known: tuple[str, ...]) -> str:

@@ -495,7 +495,7 @@ def field_quantity(value: pint.Quantity, unit: str | None, label: str) -> pint.Q
     >>> field_quantity(pint.UnitRegistry().Quantity(2, "GB"), "param", "parameters")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 2 GB (bytes): dimension [information], not [param]
+    mlsysim_symbolic.errors.DimensionalityError: parameters expects param (parameters); got 2 GB (bytes): dimension [information], not [param]
     """
     ours = value
     if value._REGISTRY is not ureg:
@@ -512,7 +512,7 @@ def field_quantity(value: pint.Quantity, unit: str | None, label: str) -> pint.Q
     if value._REGISTRY is not ureg and not ours.dimensionality and target.dimensionality and is_counted_only(target):
         ours = Q_(ours.to("dimensionless").magnitude, target)   # mlsysim's count: what the field counts (its GB is not plain)
     if ours.dimensionality != target.dimensionality:
-        raise UnitError(_unit_variable(unit).unit_mismatch(ours, label))
+        raise _unit_variable(unit).mismatch(ours, label)
     return ours
 
 
