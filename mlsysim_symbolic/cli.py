@@ -733,7 +733,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     path = Path(args.path) if args.path else None
     try:
         # a folder with its own workloads.toml is a whole catalog (a copy of derivations/): checked on its own
-        cat = _catalog() if path is None else load_derivations(path, standalone=(path / "workloads.toml").is_file())
+        cat = _catalog() if path is None else load_derivations(path)
         report = cat.check()
     except DerivationError as exc:
         raise NoAnswerError(exc) from None   # a problem in the catalog: exit status 1, the file, line and reason
