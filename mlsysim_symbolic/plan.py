@@ -379,7 +379,7 @@ class Planner:
             if name == sym or name in (var.name, sym.name):
                 return i, var
         names = sorted({self.variable(s).name for s in args})
-        raise UnknownNameError("input of this output", name, names, owner=self.type.name)
+        raise UnknownNameError("input", name, names, owner=self.type.name, note="(not an input of this output)")
 
     # ------------------------------------------------------------------ trees
     def available(self, expr: sympy.Expr) -> bool:
