@@ -410,7 +410,7 @@ def _read(path: Path) -> dict[str, Application]:
         where = f"{path.name}: applications.{key}"
         unknown = [k for k in raw if k not in _FIELDS]
         if unknown:
-            raise DerivationError(f"{where}: unknown field {unknown[0]!r}" + did_you_mean(unknown[0], list(_FIELDS)), path=str(path))
+            raise DerivationError(UnknownNameError("field", unknown[0], _FIELDS, owner=where), path=str(path))
         systems = [k for k in ("hardware", "fleet") if k in raw]
         if len(systems) != 1 or "workload" not in raw or "name" not in raw:
             raise DerivationError(f"{where}: needs a name, a workload and exactly one of hardware or fleet", path=str(path))
