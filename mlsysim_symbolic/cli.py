@@ -115,8 +115,9 @@ def _scenario(name: str) -> Any:
                            f"'{PROG} eval {name}' give its evaluation")
     try:
         return cat.scenario(name)
-    except UnknownNameError as exc:
-        raise exc.within("NAME") from None
+    except UnknownNameError as exc:   # the hint reaches the application scenarios too
+        raise UnknownNameError(exc.what, name, [*exc.known, *_applications()], note=f"(see '{PROG} list')",
+                               listed=False).within("NAME") from None
 
 
 def _application_page(name: str, app: Any, *, as_json: bool = False) -> int:
@@ -165,8 +166,15 @@ def _is_type(name: str) -> bool:
         return True
     if _application(name) is not None:
         _scenario(name)   # refused there, by name, as an application scenario
-    raise UnknownNameError("scenario or scenario type", name, [*cat.declared, *cat.info], note=f"(see '{PROG} list')",
-                           listed=False).within("NAME")
+    raise UnknownNameError("scenario or scenario type", name, [*cat.declared, *cat.info, *_applications()],
+                           note=f"(see '{PROG} list')", listed=False).within("NAME")
+
+
+def _applications() -> list[str]:
+    """The keys of the application scenarios (for the hints of an unknown NAME)."""
+    from .solvers import Applications
+
+    return list(Applications)
 
 
 def _family(family: str | None) -> None:
