@@ -81,7 +81,7 @@ def types(family: str | None = None) -> list[type[Scenario]]:
     """
     cat = _shipped()
     if family is not None and family not in cat.families:
-        raise UnknownNameError(f"unknown family {family!r}; known: {', '.join(sorted(cat.families))}")
+        raise UnknownNameError("family", family, sorted(cat.families))
     names = list(cat.info) if family is None else cat.families[family]
     return [cat.classes[name] for name in names]
 

@@ -43,12 +43,14 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError, closest, did_you_mean
+from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError
 from .paths import derivations_dir
 from .plan_cache import declaration_digest
+from .registry import clusters, fabrics, grids, hardware, nodes, workloads
 from .scenario import Scenario, scenario_class
-from .sources import Source, Structure, read_all, read_path
-from .spec import ScenarioType
+from .sources import REGISTRY_FILES, Source, Structure, read_all, read_path
+from .spec import ScenarioType, kind_of
+from .spec.kinds import ObjectKind, WorkloadKind
 
 _BUILD_LOCK = threading.RLock()
 
@@ -245,6 +247,11 @@ class Catalog:
         self.types: Mapping[str, ScenarioType] = _Built(self, "types")
         self.classes: Mapping[str, type[Scenario]] = _Built(self, "classes")
         self._info: Mapping[str, TypeInfo] = _Built(self, "info")
+        #: A whole catalog's own registries (a copy of ``derivations/``), by input kind and system table: its named
+        #: scenarios bind the entries their text names here.  Empty for the shipped catalog and a user's files.
+        self.registries: dict[str, Any] = {}
+        #: A whole catalog's ``applications.toml`` (mlsysim's application scenarios as data), if it has one.
+        self.applications_path: Path | None = None
 
     # ------------------------------------------------------------------ metadata (no build)
     @property
@@ -390,8 +397,7 @@ class Catalog:
         'mlsysim_symbolic.scenarios'
         """
         if self._entry(name) is None:
-            hint = closest(name, self._all_names())
-            raise UnknownNameError(f"unknown scenario type {name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
+            raise UnknownNameError("scenario type", name, self._all_names(), listed=False)
         cls = self._built(name).cls
         assert cls is not None
         return cls
@@ -403,19 +409,39 @@ class Catalog:
         self._declare(key)
         d = self._declared.get(key) or self._early.get(key)
         if d is None and key not in self.declared:
-            hint = closest(key, list(self.declared))
-            raise UnknownNameError(
-                f"unknown scenario {key!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else "")
-                + " (mlsysim-symbolic list shows the catalog)")
+            raise UnknownNameError("scenario", key, self.declared, note="(mlsysim-symbolic list shows the catalog)",
+                                   listed=False)
         d = d or self.declared[key]
         cls = self.type_class(d.type_name)
         try:
-            instance = cls(name=d.name, description=d.description, **d.inputs)
+            inputs = self._own_entries(cls, d.inputs) if self.registries else d.inputs
+            instance = cls(name=d.name, description=d.description, **inputs)
         except (MlsysimSymbolicError, TypeError, ValueError) as exc:
             raise DerivationError(f"scenario {key} ({d.type_name}): {exc}", path=d.path, line=d.line, scenario=key) from None
         instance.key = key
         self._instances[key] = instance
         return instance
+
+    def _own_entries(self, cls: type[Scenario], inputs: dict[str, Any]) -> dict[str, Any]:
+        """``inputs`` with each registry key (a workload's, a device's, a grid's) replaced by the entry of this
+        catalog's own registry: a copy of ``derivations/`` prices its named scenarios with its own registry files."""
+        found = dict(inputs)
+        for name, value in inputs.items():
+            spec = cls._type.inputs.get(name)
+            kind = kind_of(spec) if spec is not None else None
+            if not isinstance(kind, ObjectKind):   # a registry input: a workload (or a table of them), a device, a grid
+                continue
+            registry = self.registries.get("workload" if isinstance(kind, WorkloadKind) else kind.name)
+            if registry is None:
+                continue
+            try:
+                if kind.keyed and isinstance(value, Mapping):
+                    found[name] = {k: registry[v] if isinstance(v, str) else v for k, v in value.items()}
+                elif isinstance(value, str):
+                    found[name] = registry[value]
+            except UnknownNameError as exc:
+                raise exc.within(name) from None
+        return found
 
     def named_of(self, type_name: str, key: str) -> Any:
         """The named scenario ``key``, which must be of type ``type_name`` (a scenario input bound by name).
@@ -425,8 +451,7 @@ class Catalog:
         """
         d = self.declared.get(key)
         if d is None:
-            raise UnknownNameError(f"unknown {type_name} scenario {key!r}{did_you_mean(key, self.scenarios_of(type_name))}; "
-                                   f"its named scenarios: {', '.join(self.scenarios_of(type_name)) or 'none'}")
+            raise UnknownNameError(f"{type_name} scenario", key, self.scenarios_of(type_name))
         if d.type_name != type_name:
             raise InputError(f"{key} is a scenario of type {d.type_name}; expected one of type {type_name}")
         return self.scenario(key)
@@ -457,7 +482,7 @@ class Catalog:
         for name in names:
             entry = self._entry(name)
             if entry is None:
-                raise UnknownNameError(f"unknown scenario type {name!r}")
+                raise UnknownNameError("scenario type", name, self._all_names(), listed=False)
             sub._add(entry)
             sub.titles.setdefault(entry.info.family, self.titles.get(entry.info.family, entry.info.family))
         sub.declared = {k: d for k, d in self.declared.items() if d.type_name in sub._entries}
@@ -512,10 +537,8 @@ def _assemble(structure: Structure, known: Catalog | None = None) -> Catalog:
         for i, (key, type_name) in enumerate(zip(src.scenario_keys, src.scenario_types)):
             line = src.scenario_line(i)
             if type_name not in entries and cat._entry(type_name) is None:
-                hint = closest(type_name, cat._all_names())
-                raise DerivationError(
-                    f"unknown scenario type {type_name!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""),
-                    path=src.where, line=line, scenario=key)
+                raise DerivationError(UnknownNameError("scenario type", type_name, cat._all_names(), listed=False),
+                                      path=src.where, line=line, scenario=key)
             if key in declared or key in known_keys:
                 raise DerivationError(f"named scenario {key} is declared twice", path=src.where, line=line, scenario=key)
             declared[key] = NamedScenario.declared_in(key, type_name, src.family, src.where, line, src)
@@ -550,30 +573,71 @@ def _others(*paths: str | Path) -> Catalog:
     return others
 
 
-def load_derivations(path: str | Path | None = None, *, register: bool = False, standalone: bool = False) -> Catalog:
+def is_whole_catalog(path: str | Path) -> bool:
+    """Whether ``path`` is a folder holding a whole catalog (a copy of ``derivations/``: it has ``workloads.toml``)."""
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, "workloads.toml"))
+
+
+def load_derivations(path: str | Path | None = None, *, register: bool = False, standalone: bool | None = None) -> Catalog:
     """Read a derivation file or folder the way the shipped catalog is read.
 
     The structural checks run now; each type is built (parsed, dimension-checked,
     compiled) on first use, and :meth:`Catalog.check` builds and checks them all.
     Types of the shipped catalog may be composed (``uses``) and may not be declared
-    again, unless ``standalone=True``: then the files are a catalog of their own (a
-    modified copy of ``derivations/``, say) and compose only each other.  With
-    ``register=True`` the files' types and scenarios join :data:`Scenarios`.
+    again, unless ``standalone=True``: then the files are a catalog of their own and
+    compose only each other.  A folder holding a whole catalog (a copy of
+    ``derivations/``, with its ``workloads.toml``) is standalone unless ``standalone=False``
+    or ``register=True``: every file the package ships is read from it, its registries
+    (``workloads``, ``hardware``, ``grids``, ``systems``) bind its named scenarios
+    (:attr:`Catalog.registries`) and its ``applications.toml`` is
+    :attr:`Catalog.applications_path`.  A registry file alone gives its registry and no
+    types.  With ``register=True`` the files' types and scenarios join :data:`Scenarios`.
 
     >>> cat = load_derivations(derivations_dir() / "dp.toml")
     >>> sorted(cat.info), cat.check().types
     (['PerExampleGradientScenario'], 1)
+    >>> sorted(load_derivations(derivations_dir() / "grids.toml").registries)
+    ['grid']
     """
     if path is None:
         return catalog()
+    if standalone is None:
+        standalone = not register and is_whole_catalog(path)
     if standalone and register:
         raise ValueError("a standalone catalog cannot join the shipped one (register=True)")
+    if os.path.basename(path) in REGISTRY_FILES and os.path.isfile(path):
+        result = Catalog(catalog())
+        _attach_registries(result, Path(path).parent, only=os.path.basename(path))
+        return result
     with _no_collection():
         files, structure = read_path(path)
         result = _assemble(structure, None if standalone else _others(*files))
+    if standalone and os.path.isdir(path):
+        _attach_registries(result, Path(path))
     if register:
         catalog().merge(result)
     return result
+
+
+def _attach_registries(cat: Catalog, folder: Path, only: str | None = None) -> None:
+    """Read the registry files of ``folder`` (or the one named ``only``) into ``cat``: each is checked now (a
+    :class:`DerivationError` names the file, entry and reason), as the shipped ones are on first use."""
+    def wanted(name: str) -> bool:
+        return (only is None or only == name) and (folder / name).is_file()
+
+    hardware_path = str(folder / "hardware.toml") if (folder / "hardware.toml").is_file() else None
+    if wanted("workloads.toml"):
+        cat.registries["workload"] = workloads(str(folder / "workloads.toml"))
+    if wanted("hardware.toml"):
+        cat.registries["hardware"] = hardware(str(folder / "hardware.toml"))
+    if wanted("grids.toml"):
+        cat.registries["grid"] = grids(str(folder / "grids.toml"))
+    if wanted("systems.toml"):
+        systems = str(folder / "systems.toml")
+        cat.registries.update(fabrics=fabrics(systems), nodes=nodes(systems, hardware_path),
+                              clusters=clusters(systems, hardware_path))
+    if wanted("applications.toml"):
+        cat.applications_path = folder / "applications.toml"
 
 
 _CATALOG: Catalog | None = None

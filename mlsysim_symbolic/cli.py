@@ -43,14 +43,17 @@ from . import printing as latex
 from .catalog import Catalog, catalog, load_derivations
 from .docs import build_site, markdown_page, write_docs
 from .errors import (
+    CommandLineError,
     DerivationError,
+    DimensionalityError,
     FloatRangeError,
     InfeasibleError,
     InputError,
     MissingInputError,
     MlsysimSymbolicError,
+    NoAnswerError,
+    UnexpectedNameError,
     UnknownNameError,
-    closest,
 )
 from .printing import LatexConfig, escape_text
 from .spec.kinds import QuantityKind, kind_of
@@ -63,12 +66,19 @@ PROG = "mlsysim-symbolic"
 _VALUE_ERRORS = (pint.errors.PintError, OverflowError, ValueError, TypeError, ZeroDivisionError, ArithmeticError)
 
 
-class CliError(Exception):
-    """A bad command-line argument: printed to stderr, exit code 2."""
+#: A bad command-line argument that no library call refuses (exit status 2); kept under its old name.
+CliError = CommandLineError
+#: A well-formed command with no answer or whose work failed (exit status 1); kept under its old name.
+CliFailure = NoAnswerError
 
-
-class CliFailure(Exception):
-    """A well-formed command with no answer (an infeasible target) or whose work failed: printed to stderr, exit code 1."""
+#: The exit status of each error class and the words before its message on standard error: the first class the
+#: error is an instance of decides (``main`` is the one place that reads it).  A library error said of an option
+#: (``exc.within("--set")``) keeps its class, so its status, and prints ``--set: <its message>``.
+EXIT_STATUS: tuple[tuple[type[MlsysimSymbolicError], int, str], ...] = (
+    (NoAnswerError, 1, ""),          # a well-formed question with no answer, a failed check or site build
+    (InfeasibleError, 1, ""),        # no value of the input meets the target
+    (MlsysimSymbolicError, 2, "error: "),   # a bad argument: the error names it and what was expected
+)
 
 
 def _catalog() -> Catalog:
@@ -104,11 +114,11 @@ def _scenario(name: str) -> Any:
             raise CliError(f"NAME: {name!r} is an application scenario (mlsysim's Scenario: a workload on a system, "
                            f"evaluated in three levels), not a scenario of outputs; '{PROG} show {name}' and "
                            f"'{PROG} eval {name}' give its evaluation")
-        from .solvers import Applications
-
-        hint = closest(name, [*cat.declared, *cat.info, *Applications], n=5)
-        raise CliError(f"NAME: unknown scenario {name!r}" + (f"; closest: {', '.join(hint)}" if hint else "") + f" (see '{PROG} list')")
-    return cat.scenario(name)
+    try:
+        return cat.scenario(name)
+    except UnknownNameError as exc:   # the hint reaches the application scenarios too
+        raise UnknownNameError(exc.what, name, [*exc.known, *_applications()], note=f"(see '{PROG} list')",
+                               listed=False).within("NAME") from None
 
 
 def _application_page(name: str, app: Any, *, as_json: bool = False) -> int:
@@ -157,8 +167,15 @@ def _is_type(name: str) -> bool:
         return True
     if _application(name) is not None:
         _scenario(name)   # refused there, by name, as an application scenario
-    hint = closest(name, [*cat.declared, *cat.info], n=5)
-    raise CliError(f"NAME: unknown scenario or scenario type {name!r}" + (f"; closest: {', '.join(hint)}" if hint else "") + f" (see '{PROG} list')")
+    raise UnknownNameError("scenario or scenario type", name, [*cat.declared, *cat.info, *_applications()],
+                           note=f"(see '{PROG} list')", listed=False).within("NAME")
+
+
+def _applications() -> list[str]:
+    """The keys of the application scenarios (for the hints of an unknown NAME)."""
+    from .solvers import Applications
+
+    return list(Applications)
 
 
 def _family(family: str | None) -> None:
@@ -166,17 +183,14 @@ def _family(family: str | None) -> None:
         return
     families = _catalog().families
     if family not in families:
-        hint = closest(family, list(families))
-        raise CliError(f"--family: unknown family {family!r}; known: {', '.join(sorted(families))}" + (f" (closest: {', '.join(hint)})" if hint else ""))
+        raise UnknownNameError("family", family, sorted(families)).within("--family")
 
 
 def _output(s: Any, output: str, arguments: dict[str, Any] | None = None, *, label: str = "OUTPUT") -> Any:
-    outputs = s.type.outputs
-    if output not in outputs:
-        hint = closest(output, list(outputs))
-        raise CliError(f"{label}: {s.key if hasattr(s, 'key') else s.type.name} has no output {output!r}; outputs: {', '.join(outputs)}"
-                       + (f" (closest: {', '.join(hint)})" if hint else ""))
-    spec = outputs[output]
+    try:
+        spec = s.type.output(output)
+    except UnknownNameError as exc:
+        raise exc.within(label) from None
     arguments = arguments or {}
     missing = [a for a in spec.arguments if a not in arguments and not _optional_argument(s, a)]
     if missing:
@@ -200,7 +214,7 @@ def _check_value(var: Any, name: str, value: Any, option: str) -> None:
     try:
         var.check(value, label=name)
     except MlsysimSymbolicError as exc:
-        raise CliError(f"{option}: {exc}") from None
+        raise exc.within(option) from None
     except _VALUE_ERRORS as exc:   # a package function should have raised a named error: reported, not a traceback
         raise CliError(f"{option}: {name}: cannot read {value!r} as a value in {var.unit_text} ({_one_line(exc)})") from None
 
@@ -211,10 +225,8 @@ def _arguments(s: Any, pairs: Sequence[str]) -> dict[str, Any]:
     known = s.type.arguments
     for name, value in arguments.items():
         if name not in known:
-            hint = closest(name, list(known))
-            raise CliError(f"--arg: unknown argument {name!r}; "
-                           + (f"arguments: {', '.join(known)}" if known else f"{s.type.name} has no method outputs")
-                           + (f" (closest: {', '.join(hint)})" if hint else ""))
+            raise UnexpectedNameError("argument", name, known, owner=s.type.name,
+                                      note="" if known else "(it has no method outputs)").within("--arg")
         options = known[name].options
         if options and value not in options:
             raise CliError(f"--arg: {name} must be one of {', '.join(map(repr, options))}, got {value!r}")
@@ -227,8 +239,7 @@ def _match_key(known: Sequence[Any], model: str, what: str) -> Any:
     for k in known:
         if str(k) == model:
             return k
-    hint = closest(model, [str(k) for k in known])
-    raise CliError(f"--model: unknown {what} key {model!r}; known: {', '.join(map(str, known))}" + (f" (closest: {', '.join(hint)})" if hint else ""))
+    raise UnknownNameError(f"{what} key", model, known).within("--model")
 
 
 def _key(scenario: Any, model: str | None) -> tuple[Any, ...]:
@@ -253,7 +264,7 @@ def _output_keys(s: Any, output: str, models: Sequence[str] | None) -> tuple[Any
     try:
         indices = s.planner.plan(output).indices
     except MlsysimSymbolicError as exc:
-        raise CliError(f"OUTPUT: {exc}") from None
+        raise exc.within("OUTPUT") from None
     if not indices:
         if models:
             raise CliError(f"--model: output {output} is not keyed")
@@ -459,18 +470,14 @@ def _parse_sets(pairs: Sequence[str], *, option: str = "--set", example: str = "
 def _variant(s: Any, changes: dict[str, Any]) -> Any:
     """The scenario with ``--set`` changes: each quantity checked against its input first, so a bad one is named."""
     inputs = s.type.inputs
-    unknown = [k for k in changes if k not in inputs]
-    if unknown:
-        hint = closest(unknown[0], list(inputs))
-        raise CliError(f"--set: unknown input {unknown[0]!r}; inputs: {', '.join(inputs)}" + (f" (closest: {', '.join(hint)})" if hint else ""))
     for name, value in changes.items():
-        spec = inputs[name]
-        if type(kind_of(spec)) is QuantityKind and spec.variable is not None:
+        spec = inputs.get(name)   # an unknown name: refused by the scenario itself, below
+        if spec is not None and type(kind_of(spec)) is QuantityKind and spec.variable is not None:
             _check_value(spec.variable, name, value, "--set")
     try:
         return s.variant(**changes)
     except MlsysimSymbolicError as exc:
-        raise CliError(f"--set: {exc}") from None
+        raise exc.within("--set") from None
     except _VALUE_ERRORS as exc:
         names = ", ".join(f"{k}={v!r}" for k, v in changes.items())
         raise CliError(f"--set: cannot use {names} ({_one_line(exc)})") from None
@@ -506,7 +513,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             except FloatRangeError as exc:
                 raise CliFailure(f"output {name!r} has no float64 value: {exc}") from None
             except InputError as exc:
-                raise CliError(f"--arg: {exc}") from None
+                raise exc.within("--arg") from None
         else:
             try:
                 value = s.planner.member(name)
@@ -542,7 +549,7 @@ def _latex_config(args: argparse.Namespace) -> Any:
     try:
         return LatexConfig(siunitx=args.siunitx, sig=args.sig, prefix=args.prefix)
     except InputError as exc:
-        raise CliError(f"--sig: {exc}") from None
+        raise exc.within("--sig") from None
 
 
 def cmd_latex(args: argparse.Namespace) -> int:
@@ -594,7 +601,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     try:
         rows = s.elasticities(args.output, *keys, **arguments)
     except InputError as exc:
-        raise CliError(f"--arg: {exc}") from None
+        raise exc.within("--arg") from None
     if args.json:
         _print_json({"scenario": args.name, "output": args.output, "keys": list(keys),
                      "elasticities": [{"input": r.input, "symbol": str(r.symbol), "elasticity": str(r.expression), "value": _number_json(r.value),
@@ -633,13 +640,13 @@ def _solve_target(s: Any, args: argparse.Namespace, spec: Any) -> tuple[Any, str
                            f"({output} is in {var.unit_text}; only a plain-number output takes a bare number)")
         return Q_(number, var.unit), args.target
     try:
-        target = parse_quantity(args.target, name="TARGET")
+        target = parse_quantity(args.target, name="TARGET")   # its errors name TARGET
         if target.dimensionality != var.unit.dimensionality:
-            raise CliError(f"TARGET: {output} is in {var.unit_text} ({var.unit.dimensionality}); "
-                           f"got {args.target!r} ({target.units.dimensionality or 'dimensionless'})")
+            raise DimensionalityError("TARGET", f"{args.target!r} ({target.units.dimensionality or 'dimensionless'})",
+                                      f"{var.unit_text} ({var.unit.dimensionality})", what=output)
         finite = math.isfinite(float(target.to(var.unit).magnitude))
-    except InputError as exc:
-        raise CliError(str(exc) if str(exc).startswith("TARGET") else f"TARGET: {exc}") from None
+    except MlsysimSymbolicError:
+        raise
     except _VALUE_ERRORS as exc:   # units.parse_quantity should have raised an InputError
         raise CliError(f"TARGET: cannot read {args.target!r} as a quantity in {var.unit_text} ({_one_line(exc)})") from None
     if not finite:
@@ -655,17 +662,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     spec = _output(s, args.output, arguments)
     inputs = _plan_inputs(s, args.output)
     if args.input not in inputs:
-        hint = closest(args.input, inputs)
-        raise CliError(f"INPUT: {args.output} does not depend on {args.input!r}; its inputs: {', '.join(inputs)}" + (f" (closest: {', '.join(hint)})" if hint else ""))
+        raise UnknownNameError("input", args.input, inputs, owner=args.output).within("INPUT")
     target, constraint = _solve_target(s, args, spec)
     keys = _output_keys(s, args.output, args.model)
     sense = None if target is None else (args.sense or "<=")
     try:
         sol = s.solve(args.output, args.input, target, *keys, sense=sense, **arguments)
-    except InfeasibleError as exc:
-        raise CliFailure(str(exc)) from None
+    except InfeasibleError:
+        raise   # exit status 1 (EXIT_STATUS): a well-formed question with no answer
     except MlsysimSymbolicError as exc:
-        raise CliError(f"no solution: {exc}") from None
+        raise exc.within("no solution") from None
     if args.json:
         _print_json({"scenario": args.name, "output": args.output, "input": args.input,
                      "target": None if target is None else _quantity_json(target),
@@ -736,11 +742,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     path = Path(args.path) if args.path else None
     try:
         # a folder with its own workloads.toml is a whole catalog (a copy of derivations/): checked on its own
-        cat = _catalog() if path is None else load_derivations(path, standalone=(path / "workloads.toml").is_file())
+        cat = _catalog() if path is None else load_derivations(path)
         report = cat.check()
     except DerivationError as exc:
-        print(f"{PROG} check: {exc}", file=sys.stderr)
-        return 1
+        raise NoAnswerError(exc) from None   # a problem in the catalog: exit status 1, the file, line and reason
     where = args.path or "the shipped catalog"
     print(f"{where}: {report}")
     return 0
@@ -906,12 +911,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     try:
         return int(args.func(args) or 0)
-    except (CliError, MlsysimSymbolicError, UnknownNameError) as exc:
-        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except CliFailure as exc:
-        print(f"{PROG} {args.command}: {exc}", file=sys.stderr)
-        return 1
+    except MlsysimSymbolicError as exc:
+        code, words = next((code, words) for cls, code, words in EXIT_STATUS if isinstance(exc, cls))
+        print(f"{PROG} {args.command}: {words}{exc}", file=sys.stderr)
+        return code
     except BrokenPipeError:   # e.g. piped into head
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter flushes stdout at exit
         return 0

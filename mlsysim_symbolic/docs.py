@@ -85,10 +85,9 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
     cat = catalog if catalog is not None else shipped()
     if isinstance(t, str):
         if t not in cat.types:
-            from .errors import UnknownNameError, closest
+            from .errors import UnknownNameError
 
-            hint = closest(t, list(cat.types))
-            raise UnknownNameError(f"unknown scenario type {t!r}" + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""))
+            raise UnknownNameError("scenario type", t, cat.types, listed=False)
         t = cat.types[t]
     named = _named(t, cat) if examples else []
     return kept((t, cat), ("markdown page", tuple(named)), lambda: _markdown_page(t, cat, named))
@@ -200,7 +199,7 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
     if family is not None and family not in cat.families:
         from .errors import UnknownNameError
 
-        raise UnknownNameError(f"unknown family {family!r}; known: {', '.join(sorted(cat.families))}")
+        raise UnknownNameError("family", family, sorted(cat.families))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []

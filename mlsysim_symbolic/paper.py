@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import MlsysimSymbolicError, UnknownNameError, closest
+from .errors import LatexCompileError, UnknownNameError
 from .printing import (
     LatexConfig,
     Row,
@@ -53,10 +53,6 @@ if TYPE_CHECKING:
 #: Lines wider than this (printed characters, roughly: see :func:`printed_length`) break at each ``=`` (long sides at ``+``/``-``).
 BREAK_AT = 80
 
-
-
-class LatexCompileError(MlsysimSymbolicError, RuntimeError):
-    """pdflatex reported an error (or is not installed); the message quotes the log."""
 
 
 def preamble(*, siunitx: bool = False) -> str:
@@ -292,9 +288,7 @@ def document(catalog: Catalog | None = None, *, family: str | None = None, confi
     cat = catalog if catalog is not None else shipped()
     config = config or LatexConfig()
     if family is not None and family not in cat.families:
-        hint = closest(family, list(cat.families))
-        raise UnknownNameError(f"unknown family {family!r}; known: {', '.join(sorted(cat.families))}"
-                               + (f" (closest: {', '.join(hint)})" if hint else ""))
+        raise UnknownNameError("family", family, sorted(cat.families))
     wanted = set(types) if types is not None else None
     chosen = set(scenarios) if scenarios is not None else None
     body = []

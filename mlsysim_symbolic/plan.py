@@ -33,7 +33,7 @@ import sympy
 
 from . import plan_cache, reductions
 from .dimensions import unit_of
-from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError
 from .evaluate import compile_chain, scalar_namespace
 from .registry import Entry
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
@@ -263,8 +263,7 @@ class Planner:
         t = self.type
         unknown = [k for k in inputs if k not in t.inputs]
         if unknown:
-            raise UnexpectedNameError(f"{t.name}() got an unexpected input {unknown[0]!r}" + did_you_mean(unknown[0], t.inputs)
-                                      + f" Inputs: {', '.join(t.inputs)}")
+            raise UnexpectedNameError("input", unknown[0], t.inputs, owner=f"{t.name}()")
         # choices first: attribute paths such as precision_flops.{precision} read them
         for name, spec in sorted(t.inputs.items(), key=lambda item: not kind_of(item[1]).chooses):
             value = inputs.get(name, spec.default)
@@ -374,7 +373,7 @@ class Planner:
             return leaves[sym.base]
         if isinstance(sym, NestedSymbol) and sym.variable is not None:
             return sym.variable
-        raise UnknownNameError(f"{self.type.name}: no variable for symbol {sym}")
+        raise UnknownNameError("symbol", str(sym), owner=self.type.name, note="(no variable declares it)")
 
     def resolve(self, name: str | sympy.Symbol, args: tuple[sympy.Symbol, ...]) -> tuple[int, Variable]:
         """Where input ``name`` (an input, attribute or argument name, or a symbol) sits among a plan's leaves."""
@@ -383,8 +382,7 @@ class Planner:
             if name == sym or name in (var.name, sym.name):
                 return i, var
         names = sorted({self.variable(s).name for s in args})
-        raise UnknownNameError(f"{self.type.name}: {name!r} is not an input of this output" + did_you_mean(str(name), names)
-                               + f" Its inputs: {', '.join(names)}")
+        raise UnknownNameError("input", name, names, owner=self.type.name, note="(not an input of this output)")
 
     # ------------------------------------------------------------------ trees
     def available(self, expr: sympy.Expr) -> bool:
@@ -444,8 +442,7 @@ class Planner:
         for choice in used:
             spec = self.type.inputs.get(choice)
             if spec is not None and spec.required and choice not in self._bound.choices and choice not in (choices or {}):
-                raise MissingInputError(f"{self.type.name}.{output} needs input {choice!r} (one of "
-                                        f"{', '.join(map(repr, spec.options))}), which this scenario does not set")
+                raise MissingInputError(f"{self.type.name}.{output}", [choice], options=spec.options)
 
     def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
         t = self.type
@@ -717,8 +714,8 @@ class Planner:
         key_of = self._key_of(plan, keys)
         unknown = [a for a in arguments if a not in plan.arguments]
         if unknown:
-            raise UnexpectedNameError(f"{t.name}.{plan.output.name} got an unexpected argument {unknown[0]!r}; "
-                                      f"arguments: {', '.join(plan.arguments) or 'none'}")
+            raise UnexpectedNameError("argument", unknown[0], plan.arguments, owner=f"{t.name}.{plan.output.name}",
+                                      note="" if plan.arguments else "(it takes no arguments)")
         given = {t.arguments[a].symbol: self._argument(plan, a, arguments.get(a)) for a in plan.arguments}
         values = []
         for sym in plan.args:
@@ -742,21 +739,19 @@ class Planner:
         t = self.type
         if len(keys) < len(plan.indices):
             missing = plan.indices[len(keys):]
-            raise MissingInputError(f"{t.name}.{plan.output.name} needs a key for {', '.join(missing)}"
-                                    f" (one of {', '.join(map(repr, self._bound.keys.get(missing[0], [])))})")
+            raise MissingInputError(f"{t.name}.{plan.output.name}", missing, what="a key for",
+                                    options=self._bound.keys.get(missing[0], ()), reason="")
         key_of: dict[str, Any] = {}
         for index, key in zip(plan.indices, keys):
             known = self._bound.keys.get(index)
             if known is None:
-                inputs = ", ".join(map(repr, t.index_inputs.get(index, [index])))
-                raise MissingInputError(f"{t.name}.{plan.output.name} needs input {inputs}, which this scenario does not set")
+                raise MissingInputError(f"{t.name}.{plan.output.name}", t.index_inputs.get(index, [index]))
             try:
                 present = key in self._bound.keyed[index]
             except TypeError:
                 present = False
             if not present:
-                raise UnknownNameError(f"unknown {index} key {key!r}" + did_you_mean(str(key), [str(k) for k in known])
-                                       + f" Known: {', '.join(map(repr, known))}")
+                raise UnknownNameError(f"{index} key", key, known)
             key_of[index] = key
         return key_of
 
@@ -768,8 +763,8 @@ class Planner:
         source = var.default_input
         bound = self._bound.scalars.get(t.inputs[source].variable.symbol) if source else None
         if bound is None:
-            also = f" (or set input {source!r})" if source else ""
-            raise MissingInputError(f"{t.name}.{plan.output.name}() missing required argument: {name}{also}")
+            raise MissingInputError(f"{t.name}.{plan.output.name}()", [name], what="argument",
+                                    reason=f"or set input {source!r}" if source else "")
         return bound
 
     # ------------------------------------------------------------------ evaluation
@@ -796,21 +791,22 @@ class Planner:
         plan = self.plan(output, choice_value)
         if len(keys) != len(plan.indices):
             if not plan.indices:
-                raise UnexpectedNameError(f"{t.name}.{output} takes no key, got {len(keys)}: {', '.join(map(repr, keys))}")
-            raise MissingInputError(f"{t.name}.{output} needs a key for {', '.join(plan.indices)}"
-                                    f" (one of {', '.join(map(repr, self._bound.keys.get(plan.indices[0], [])))})")
+                raise UnexpectedNameError("key", keys[0], owner=f"{t.name}.{output}", note=f"(it takes no key; got {len(keys)})")
+            raise MissingInputError(f"{t.name}.{output}", plan.indices, what="a key for",
+                                    options=self._bound.keys.get(plan.indices[0], ()), reason="")
         cache_key = (output, choice_value, keys)
         try:
             args = None if plan.arguments else self._argcache.get(cache_key)
         except TypeError:
-            raise UnknownNameError(f"{t.name}.{output}: a key must be a name such as "
-                                   f"{next(iter(self._bound.keys.get(plan.indices[0], ['GPT-2'])))!r}, got {keys!r}") from None
+            raise UnknownNameError(f"{plan.indices[0]} key", keys, self._bound.keys.get(plan.indices[0], ()),
+                                   owner=f"{t.name}.{output}", note="(a key must be a name)") from None
         if args is None:
             args = self.values(plan, keys, arguments)
             if not plan.arguments:
                 self._argcache[cache_key] = args
         elif arguments:
-            raise UnexpectedNameError(f"{t.name}.{output} takes no arguments, got {', '.join(arguments)}")
+            raise UnexpectedNameError("argument", next(iter(arguments)), owner=f"{t.name}.{output}",
+                                      note="(it takes no arguments)")
         result = self._run(output, keys, plan, args)
         if not plan.arguments and not choice_value:
             self._fast[(output, keys)] = (plan, args)
@@ -871,8 +867,7 @@ class Planner:
             return self.evaluate(name, *prefix)
         index = indices[len(prefix)]
         if index not in self._bound.keys:
-            inputs = ", ".join(self.type.index_inputs.get(index, [index]))
-            raise MissingInputError(f"{self.type.name}.{name} needs input {inputs}, which this scenario does not set")
+            raise MissingInputError(f"{self.type.name}.{name}", self.type.index_inputs.get(index, [index]))
         return {k: self.as_dict(name, (*prefix, k)) for k in self._bound.keys[index]}
 
     def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, pint.Quantity]:

@@ -431,8 +431,7 @@ class Registry(Mapping[str, Entry]):
             return self._entries[key]
         if key in self._by_name:
             return self._by_name[key]
-        more = did_you_mean(key, [*self._entries, *self._by_name])
-        raise UnknownNameError(f"unknown {self.kind} {key!r}{more} Known: {', '.join(sorted(self._entries))}")
+        raise UnknownNameError(self.kind, key, sorted(self._entries))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._entries)
@@ -496,7 +495,7 @@ def field_quantity(value: pint.Quantity, unit: str | None, label: str) -> pint.Q
     >>> field_quantity(pint.UnitRegistry().Quantity(2, "GB"), "param", "parameters")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 2 GB (bytes): dimension [information], not [param]
+    mlsysim_symbolic.errors.DimensionalityError: parameters expects param (parameters); got 2 GB (bytes): dimension [information], not [param]
     """
     ours = value
     if value._REGISTRY is not ureg:
@@ -513,7 +512,7 @@ def field_quantity(value: pint.Quantity, unit: str | None, label: str) -> pint.Q
     if value._REGISTRY is not ureg and not ours.dimensionality and target.dimensionality and is_counted_only(target):
         ours = Q_(ours.to("dimensionless").magnitude, target)   # mlsysim's count: what the field counts (its GB is not plain)
     if ours.dimensionality != target.dimensionality:
-        raise UnitError(_unit_variable(unit).unit_mismatch(ours, label))
+        raise _unit_variable(unit).mismatch(ours, label)
     return ours
 
 
@@ -543,7 +542,7 @@ def make_entry(cls: type[Entry], key: str, raw: Mapping[str, Any], schema: Mappi
     for name in checked:
         if name not in schema and name not in texts and name != "source":
             known = sorted({*schema, *texts})
-            raise UnknownNameError(f"{key}: unknown field {name!r}" + did_you_mean(name, known) + f" Fields: {', '.join(known)}")
+            raise UnknownNameError("field", name, known, owner=key)
     fields: dict[str, Any] = {}
     info: dict[str, Any] = {}
     for name, value in raw.items():
@@ -665,7 +664,7 @@ def _reference_value(entry: Entry, field: str, value: Any, loader: str) -> Entry
         try:
             return registry[value]
         except UnknownNameError as exc:
-            raise UnknownNameError(f"{entry.key}.{field}: {exc}") from None
+            raise exc.within(f"{entry.key}.{field}") from None
     if not isinstance(value, expected):
         raise InputError(f"{entry.key}.{field}: expected a {registry.kind} (its key or entry), got {type(value).__name__}")
     return value

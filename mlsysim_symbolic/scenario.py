@@ -25,7 +25,7 @@ import pint
 import sympy
 
 from . import printing as latex_module
-from .errors import InputError, MissingInputError, UnexpectedNameError
+from .errors import InputError, MissingInputError, call_error
 from .output_ref import OutputRef, analysis_surface
 from .plan import NeededBy, Planner, needed_by, thawed
 from .registry import Entry
@@ -286,9 +286,8 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
             return self._planner.evaluate(name, *args)
         try:
             bound = sig.bind(self, *args, **kwargs)
-        except TypeError as exc:
-            error = MissingInputError if "missing" in str(exc) else UnexpectedNameError
-            raise error(f"{stype.name}.{name}(): {exc}") from None
+        except TypeError:
+            raise call_error(sig, (self, *args), kwargs, f"{stype.name}.{name}()") from None
         values = dict(bound.arguments)
         values.pop("self")
         peers = {p: values.pop(p) for p in spec.peers}   # the other scenario(s) of this call, bound like any input

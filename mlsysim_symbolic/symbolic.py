@@ -45,7 +45,7 @@ def _symbol(scenario: Analysable, wrt: str | sympy.Symbol) -> sympy.Symbol:
         if wrt in (var.name, sym.name):
             return sym
     known = sorted(v.name for v in t.leaves.values())
-    raise UnknownNameError(f"{t.name} has no input {wrt!r}; inputs: {', '.join(known)}")
+    raise UnknownNameError("input", wrt, known, owner=t.name)
 
 
 #: Expanded trees above this many nodes are not differentiated or simplified symbolically: the catalog's largest
@@ -123,8 +123,8 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
         results.append(Elasticity(var.name, sym, e, value, d, derivative_value))
     unknown = sorted(set(only or ()) - seen)
     if unknown:
-        raise UnknownNameError(f"elasticities of {output}: {', '.join(unknown)} is not an input of it; inputs: "
-                               + ", ".join(scenario.planner.variable(s).name for s in plan.args))
+        raise UnknownNameError("input", unknown[0], [scenario.planner.variable(s).name for s in plan.args],
+                               owner=f"elasticities of {output}")
     results.sort(key=lambda r: (-abs(r.value), r.input))
     return results
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import pint
 
-from .errors import InputError, UnitError
+from .errors import DimensionalityError, InputError, UndefinedUnitError, UnitError
 
 DEFINITIONS = Path(__file__).with_name("units.txt")
 
@@ -123,7 +123,7 @@ def parse_unit(text: str) -> pint.Unit:
     >>> parse_unit("furlong")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.UnitError: unknown unit 'furlong': not in the mlsysim_symbolic unit registry
+    mlsysim_symbolic.errors.UndefinedUnitError: unknown unit 'furlong': not in the mlsysim_symbolic unit registry
     """
     if not isinstance(text, str) or not _UNIT_TEXT.match(text):
         raise UnitError(f"unit {text!r} has characters a unit cannot have")
@@ -133,7 +133,7 @@ def parse_unit(text: str) -> pint.Unit:
     try:
         unit = ureg.parse_units(stripped.replace("^", "**"))
     except Exception as exc:   # pint's parser raises many types (AssertionError on 'log(log2())', TokenError ...)
-        raise UnitError(f"unknown unit {text!r}: not in the mlsysim_symbolic unit registry") from exc
+        raise UndefinedUnitError(text) from exc
     if not isinstance(unit, pint.Unit):
         raise UnitError(f"unit {text!r} is not a unit")
     return unit
@@ -173,7 +173,7 @@ def parse_quantity(text: str, *, name: str = "value") -> pint.Quantity:
     try:
         unit = parse_unit(unit_text)
     except UnitError as exc:
-        raise UnitError(f"{name}: {exc}") from None
+        raise exc.within(name) from None
     return Q_(number, unit)
 
 
@@ -456,6 +456,6 @@ def output_bound(value: Any, unit: pint.Unit, *, output: str, name: str = "targe
     if isinstance(magnitude, bool) or not isinstance(magnitude, (int, float)) or not math.isfinite(magnitude):
         raise InputError(f"{name}: expected a finite quantity such as '80 GB' for {output}, got {value!r}")
     if value.dimensionality != unit.dimensionality:
-        raise UnitError(f"{name}: {output} is in {shown}; got {value:~C} "
-                        f"({format_dimensionality(value.dimensionality) if value.dimensionality else 'dimensionless'})")
+        raise DimensionalityError(name, f"{value:~C} ({format_dimensionality(value.dimensionality) if value.dimensionality else 'dimensionless'})",
+                                  shown, what=output)
     return value

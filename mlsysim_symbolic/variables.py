@@ -28,7 +28,7 @@ from typing import Any
 import pint
 import sympy
 
-from .errors import InputError, UnitError
+from .errors import DimensionalityError, InputError, UnitError
 from .units import (
     COUNTED_KINDS,
     PRECISION_BYTES,
@@ -412,7 +412,7 @@ class Variable:
             try:
                 value = carry_in(value)
             except UnitError as exc:
-                raise UnitError(f"{label}: {exc}") from None
+                raise exc.within(label) from None
         if value.dimensionality != self.unit.dimensionality and self.counted:
             implicit = parse_unit(self.counted)   # the declared reading: the outer unit times the counted kinds
             if (value.units * implicit).dimensionality == self.unit.dimensionality:
@@ -420,7 +420,7 @@ class Variable:
         if value.dimensionality != self.unit.dimensionality:
             value = self.with_counted(value)
         if value.dimensionality != self.unit.dimensionality:
-            raise UnitError(self.unit_mismatch(value, label) + (" (from another pint registry)" if foreign else ""))
+            raise self.mismatch(value, label, note="(from another pint registry)" if foreign else "")
         return value
 
     def expects(self, label: str | None = None) -> str:
@@ -476,18 +476,19 @@ class Variable:
             return value
         return relabel(value, self.outer_unit, self.unit)
 
-    def unit_mismatch(self, value: pint.Quantity, label: str | None = None) -> str:
-        """The message refusing ``value`` for this variable, in the field's words and with both units.
+    def mismatch(self, value: pint.Quantity, label: str | None = None, note: str = "") -> DimensionalityError:
+        """The error refusing ``value`` for this variable, in the field's words and with both units.
 
-        >>> print(Variable.make("bytes_per_param", unit="B/param").unit_mismatch(Q_(2, "GB/s")))
+        >>> print(Variable.make("bytes_per_param", unit="B/param").mismatch(Q_(2, "GB/s")))
         bytes_per_param expects B/param (bytes per parameter); got 2 GB/s (bytes per second): dimension [information] / [time], not [information] / [param]
-        >>> print(Variable.make("batch_size", unit="sample").unit_mismatch(Q_(256, "token")))
+        >>> print(Variable.make("batch_size", unit="sample").mismatch(Q_(256, "token")))
         batch_size expects sample (samples); got 256 token (tokens): dimension [token], not [sample]
         """
-        got = f"{value:~C}".strip()
-        want, have = self.outer_unit.dimensionality, value.units.dimensionality
-        return (f"{self.expects(label)}; got {got} ({describe_unit(value.units)}): "
-                f"dimension {str(have) or 'dimensionless'}, not {str(want) or 'dimensionless'}")
+        unit = self.outer_unit
+        want, have = unit.dimensionality, value.units.dimensionality
+        return DimensionalityError(label or self.name, f"{f'{value:~C}'.strip()} ({describe_unit(value.units)})",
+                                   f"{f'{unit:~C}' or '1'} ({describe_unit(unit)})",
+                                   dimensions=(str(have) or "dimensionless", str(want) or "dimensionless"), note=note)
 
     def _parse_text(self, text: str, label: str) -> pint.Quantity:
         """Text in the package's units; a precision name (``fp16``) is bytes per whatever this variable counts."""
@@ -512,7 +513,7 @@ class Variable:
         >>> v.check(Q_(1024, "token"))
         Traceback (most recent call last):
         ...
-        mlsysim_symbolic.errors.UnitError: parameters expects param (parameters); got 1024 token (tokens): dimension [token], not [param]
+        mlsysim_symbolic.errors.DimensionalityError: parameters expects param (parameters); got 1024 token (tokens): dimension [token], not [param]
         """
         have, want = counted_part(value.units), counted_part(self.unit)
         if any(want.get(d) != p for d, p in have.items()):

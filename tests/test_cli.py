@@ -108,7 +108,7 @@ def test_list_family_and_json(capsys):
 
 def test_list_unknown_family(capsys):
     err = fails(capsys, "list", "--family", "trainig")
-    assert "mlsysim-symbolic list: error: --family: unknown family 'trainig'" in err and "closest: training" in err
+    assert "mlsysim-symbolic list: error: --family: unknown family 'trainig'" in err and "did you mean 'training'" in err
 
 
 # ---------------------------------------------------------------------- show
@@ -141,7 +141,7 @@ def test_show_a_scenario_with_two_keys_and_methods(capsys):
 
 def test_show_unknown_scenario_suggests_the_closest(capsys):
     err = fails(capsys, "show", "DpSgdPerExampleGradient")
-    assert "NAME: unknown scenario or scenario type 'DpSgdPerExampleGradient'" in err and "closest: DpSgdPerExampleGradients" in err
+    assert "NAME: unknown scenario or scenario type 'DpSgdPerExampleGradient'" in err and "did you mean 'DpSgdPerExampleGradients'" in err
 
 
 # ---------------------------------------------------------------------- eval
@@ -175,11 +175,11 @@ def test_eval_scenario_without_keys_as_json(capsys):
     (["eval", "NoSuchScenario"], "NAME: unknown scenario 'NoSuchScenario'"),
     (["eval", NAME, "--set", "batch_size"], "--set: 'batch_size' is not input=value"),
     (["eval", NAME, "--set", "=3"], "--set: '=3' is not input=value"),
-    (["eval", NAME, "--set", "batch_sise=8"], "--set: unknown input 'batch_sise'; inputs: models, batch_size, bytes_per_param (closest: batch_size)"),
+    (["eval", NAME, "--set", "batch_sise=8"], "--set: PerExampleGradientScenario(): unexpected input 'batch_sise'; did you mean 'batch_size'? Known: models, batch_size, bytes_per_param"),
     (["eval", NAME, "--set", "batch_size=0"], "--set: batch_size: expected a value in (0, inf)"),
     (["eval", NAME, "--set", "batch_size=2.5"], "--set: batch_size: expected a whole number"),
     (["eval", NAME, "--set", "bytes_per_param=4 s"], "--set: bytes_per_param"),
-    (["eval", NAME, "--model", "GPT-3"], "--model: unknown model key 'GPT-3'; known: KWS, GPT-2 (closest: GPT-2)"),
+    (["eval", NAME, "--model", "GPT-3"], "--model: unknown model key 'GPT-3'; did you mean 'GPT-2'? Known: KWS, GPT-2"),
     (["eval", "GPipeFourStageWalkthrough", "--model", "x"], "--model: scenario GPipeFourStageWalkthrough has no keyed inputs"),
     (["eval"], "the following arguments are required: NAME"),
 ])
@@ -215,7 +215,7 @@ def test_latex_document(capsys, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["latex"], "NAME: a scenario name is required unless --document"),
     (["latex", "Nope"], "NAME: unknown scenario or scenario type 'Nope'"),
-    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; known: " + ", ".join(sorted(catalog().families)) + " (closest: serving)"),
+    (["latex", "--document", "--family", "servng"], "--family: unknown family 'servng'; did you mean 'serving'? Known: " + ", ".join(sorted(catalog().families))),
     (["latex", NAME, "--family", "dp"], "--family: selects the family of a --document"),
     (["latex", NAME, "--sig", "0"], "--sig: sig must be a whole number of significant figures"),
     (["latex", NAME, "--sig", "three"], "argument --sig: invalid int value: 'three'"),
@@ -254,7 +254,7 @@ def test_sensitivity_of_a_two_key_output(capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (["sensitivity", "Nope", "per_batch"], "NAME: unknown scenario 'Nope'"),
-    (["sensitivity", NAME, "per_bach"], "OUTPUT: DpSgdPerExampleGradients has no output 'per_bach'; outputs: per_example, per_batch (closest: per_batch"),
+    (["sensitivity", NAME, "per_bach"], "OUTPUT: PerExampleGradientScenario: unknown output 'per_bach'; did you mean 'per_batch', 'per_example'? Known: per_example, per_batch"),
     (["sensitivity", "Gpt3CheckpointInterval10K", "waste_at"], "OUTPUT: waste_at is a method of tau"),
     (["sensitivity", NAME, "per_batch", "--model", "GPT-3"], "--model: unknown models key 'GPT-3'"),
     (["sensitivity", NAME, "per_batch"], "--model: per_batch has one value per models key (KWS, GPT-2); choose one with --model"),
@@ -294,8 +294,8 @@ def test_solve_sense_and_bare_number_target(capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (["solve", "Nope", "per_batch", "batch_size", "80 GB"], "NAME: unknown scenario 'Nope'"),
-    (["solve", NAME, "per_bach", "batch_size", "80 GB"], "OUTPUT: DpSgdPerExampleGradients has no output 'per_bach'"),
-    (["solve", NAME, "per_batch", "batch_sise", "80 GB"], "INPUT: per_batch does not depend on 'batch_sise'; its inputs: batch_size, bytes_per_param, parameters (closest: batch_size)"),
+    (["solve", NAME, "per_bach", "batch_size", "80 GB"], "OUTPUT: PerExampleGradientScenario: unknown output 'per_bach'"),
+    (["solve", NAME, "per_batch", "batch_sise", "80 GB"], "INPUT: per_batch: unknown input 'batch_sise'; did you mean 'batch_size'? Known: batch_size, bytes_per_param, parameters"),
     (["solve", NAME, "per_batch", "batch_size", "80 s"], "TARGET: per_batch is in B ([information]); got '80 s' ([time])"),
     (["solve", NAME, "per_batch", "batch_size", "80 furlongs"], "TARGET: unknown unit 'furlongs'"),
     (["solve", NAME, "per_batch", "batch_size", "lots"], "TARGET: 'lots' is not a quantity"),
@@ -429,10 +429,10 @@ def test_sensitivity_and_solve_with_an_argument(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["eval", CKPT, "--arg", "tua=600s"], "--arg: unknown argument 'tua'; arguments: tau, factor (closest: tau)"),
+    (["eval", CKPT, "--arg", "tua=600s"], "--arg: CheckpointIntervalScenario: unexpected argument 'tua'; did you mean 'tau'? Known: tau, factor"),
     (["eval", CKPT, "--arg", "tau"], "--arg: 'tau' is not argument=value (e.g. --arg tau=600s)"),
     (["eval", CKPT, "--arg", "tau=600 B"], "--arg: "),
-    (["eval", NAME, "--arg", "tau=1"], f"--arg: unknown argument 'tau'; {'PerExampleGradientScenario'} has no method outputs"),
+    (["eval", NAME, "--arg", "tau=1"], "--arg: PerExampleGradientScenario: unexpected argument 'tau' (it has no method outputs)"),
     (["sensitivity", CKPT, "waste_at", "--arg", "factor=2"], "OUTPUT: waste_at is a method of tau; give --arg tau=VALUE"),
     (["sensitivity", CKPT, "waste", "--arg", "tau=1s"], "--arg: waste takes no argument 'tau'; it has no arguments"),
 ])
@@ -522,7 +522,7 @@ def test_show_values_table_header(capsys):
     (["sensitivity", "AlphaBetaNdrRoce", "times"], "--model: times has one value per path key"),
     (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR"],
      "--model: times is keyed by path and message; give a second --model for message: one of control, shard"),
-    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "small"], "--model: unknown message key 'small'; known: control, shard"),
+    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "small"], "--model: unknown message key 'small'. Known: control, shard"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-2", "--model", "KWS"],
      "--model: per_batch is keyed by models, so it takes 1 --model (one per index, in that order); got 2"),
 ])

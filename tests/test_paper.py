@@ -157,7 +157,7 @@ def test_document_of_a_family_and_of_chosen_types():
     assert text.count(r"\section{") == len(catalog().families["reliability"]) and text.count(r"\part{") == 1
     one = paper.document(types=["PerExampleGradientScenario"], scenarios=["DpSgdPerExampleGradients"], title="One")
     assert one.count(r"\section{") == 1 and r"\title{One}" in one
-    with pytest.raises(UnknownNameError, match="reliabilty.*closest: reliability"):
+    with pytest.raises(UnknownNameError, match="unknown family 'reliabilty'; did you mean 'reliability'"):
         paper.document(family="reliabilty")
 
 

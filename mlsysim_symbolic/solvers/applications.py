@@ -43,7 +43,7 @@ from typing import Any
 
 import pint
 
-from ..errors import DerivationError, InputError, UnexpectedNameError, UnknownNameError, did_you_mean
+from ..errors import DerivationError, InputError, SLAViolation, UnexpectedNameError, UnknownNameError, did_you_mean
 from ..output_ref import OutputRef, analysis_surface
 from ..paths import derivations_dir
 from ..registry import clusters, hardware, workloads
@@ -91,8 +91,7 @@ class EvaluationLevel:
     def source(self, metric: str) -> tuple[Scenario, str]:
         """The scenario and the output that computed ``metric``."""
         if metric not in self.metrics:
-            raise UnexpectedNameError(f"the {self.level_name} level has no metric {metric!r}"
-                                      + did_you_mean(metric, list(self.metrics)) + f" Metrics: {', '.join(self.metrics)}")
+            raise UnexpectedNameError("metric", metric, self.metrics, owner=f"the {self.level_name} level")
         where = self._sources.get(metric)
         if where is None:
             raise InputError(f"the {self.level_name} level's {metric!r} repeats an input or is not computed here; "
@@ -299,8 +298,7 @@ class Application:
         """A copy with some fields changed (mlsysim's ``model_copy(update=...)``)."""
         unknown = [k for k in changes if k not in self.__dataclass_fields__]
         if unknown:
-            raise UnexpectedNameError(f"Application has no field {unknown[0]!r}"
-                                      + did_you_mean(unknown[0], list(self.__dataclass_fields__)))
+            raise UnexpectedNameError("field", unknown[0], self.__dataclass_fields__, owner="Application")
         return replace(self, **changes)
 
     def model_copy(self, update: Mapping[str, Any] | None = None) -> Application:
@@ -377,10 +375,6 @@ class Application:
         return True
 
 
-class SLAViolation(InputError):
-    """The performance level failed: the latency exceeds the SLA (mlsysim's ``SLAViolation``)."""
-
-
 def _system(key: str, label: str) -> Any:
     """A device or a fleet by registry key (the hardware registry first, then the clusters)."""
     devices, fleets = hardware(), clusters()
@@ -388,8 +382,7 @@ def _system(key: str, label: str) -> Any:
         return devices[key]
     if key in fleets:
         return fleets[key]
-    raise UnknownNameError(f"{label}: {key!r} is neither a hardware key nor a cluster key"
-                           + did_you_mean(key, [*devices, *fleets]))
+    raise UnknownNameError("hardware or cluster key", key, [*devices, *fleets], owner=label, listed=False)
 
 
 def _read(path: Path) -> dict[str, Application]:
@@ -403,7 +396,7 @@ def _read(path: Path) -> dict[str, Application]:
         where = f"{path.name}: applications.{key}"
         unknown = [k for k in raw if k not in _FIELDS]
         if unknown:
-            raise DerivationError(f"{where}: unknown field {unknown[0]!r}" + did_you_mean(unknown[0], list(_FIELDS)), path=str(path))
+            raise DerivationError(UnknownNameError("field", unknown[0], _FIELDS, owner=where), path=str(path))
         systems = [k for k in ("hardware", "fleet") if k in raw]
         if len(systems) != 1 or "workload" not in raw or "name" not in raw:
             raise DerivationError(f"{where}: needs a name, a workload and exactly one of hardware or fleet", path=str(path))
@@ -434,7 +427,7 @@ class _Applications(Mapping[str, Application]):
     def __getitem__(self, key: str) -> Application:
         apps = _shipped()
         if key not in apps:
-            raise UnknownNameError(f"no application scenario {key!r}" + did_you_mean(key, list(apps)))
+            raise UnknownNameError("application scenario", key, apps)
         return apps[key]
 
     def __getattr__(self, key: str) -> Application:

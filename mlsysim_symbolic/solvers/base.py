@@ -30,7 +30,13 @@ from typing import Any, ClassVar
 import pint
 
 from ..catalog import catalog
-from ..errors import InfeasibleError, InputError, MissingInputError, UnexpectedNameError, did_you_mean
+from ..errors import (
+    InputError,
+    OutOfMemoryError,
+    UnexpectedNameError,
+    call_error,
+    did_you_mean,
+)
 from ..output_ref import OutputRef, analysis_surface
 from ..results import ResultView, result_layout
 from ..scenario import Scenario
@@ -92,10 +98,6 @@ class Arg:
     def input(self) -> str | None:   # read on every call of every argument: found once
         """The input of ours this argument binds (``None`` for fixed, ignored and ``raises`` arguments)."""
         return None if (self.fixed or self.ignored or self.raises or self.indirect) else (self.to or self.name)
-
-
-class OutOfMemoryError(InfeasibleError):
-    """``raise_errors=True`` and the configuration does not fit (mlsysim's ``OOMError``)."""
 
 
 @analysis_surface(whole=lambda result: result.scenario, members=RESULT_MEMBERS)
@@ -169,8 +171,7 @@ class SolverResult:
     def output(self, field: str) -> str:
         """The output of the scenario behind ``field`` (a field that echoes an input has none)."""
         if field not in self._sources:
-            raise UnexpectedNameError(f"{self._name} has no field {field!r}"
-                                      + did_you_mean(field, list(self._sources)) + f" Fields: {', '.join(self._sources)}")
+            raise UnexpectedNameError("field", field, self._sources, owner=self._name)
         source, name = self._sources[field]
         if not source.equation:
             raise InputError(f"{self._name}.{field} repeats the {source} {name!r}; it has no equation")
@@ -264,14 +265,8 @@ class Solver:
                     return {n: values[n] for n in names}
         try:
             bound = self._signature.bind(self, *args, **kwargs)
-        except TypeError as exc:
-            error = MissingInputError if "missing" in str(exc) else UnexpectedNameError
-            message = f"{type(self).__name__}.solve(): {exc}"
-            if error is UnexpectedNameError:
-                names = [a.name for a in self.arguments]
-                wrong = str(exc).rsplit("'", 2)[-2] if str(exc).count("'") >= 2 else ""
-                message += did_you_mean(wrong, names) + f" Arguments: {', '.join(names)}"
-            raise error(message) from None
+        except TypeError:
+            raise call_error(self._signature, (self, *args), kwargs, f"{type(self).__name__}.solve()") from None
         bound.apply_defaults()
         values = dict(bound.arguments)
         values.pop("self")

@@ -32,7 +32,7 @@ def _keyed(registry: Any, argument: str, value: Any) -> Any:
         try:
             return registry()[value]
         except UnknownNameError as exc:
-            raise UnknownNameError(f"{argument}: {exc}") from None
+            raise exc.within(argument) from None
     return value
 
 

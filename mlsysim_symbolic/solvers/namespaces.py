@@ -17,11 +17,11 @@ matches; nothing is invented.
 >>> Models.Language.Llama3_9B
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.solvers.namespaces.UnknownEntryError: Models.Language has no entry 'Llama3_9B'; did you mean 'Llama3_8B', ...
+mlsysim_symbolic.errors.UnknownEntryError: Models.Language: unknown entry 'Llama3_9B'; did you mean 'Llama3_8B', ...
 >>> Systems.Storage
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.solvers.namespaces.UnknownEntryError: Systems has no group 'Storage' Groups: Fabrics, Nodes, Clusters
+mlsysim_symbolic.errors.UnknownEntryError: Systems: unknown group 'Storage'. Known: Fabrics, Nodes, Clusters
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import FrozenEntryError, UnknownNameError, did_you_mean
+from ..errors import FrozenEntryError, UnknownEntryError
 from ..registry import Entry, clusters, fabrics, hardware, nodes, workloads
 
 #: mlsysim 0.3.0's group of ``Models`` -> the ``registry`` field of our workload entries.
@@ -43,11 +43,6 @@ MODEL_GROUPS: dict[str, str] = {
 HARDWARE_GROUPS: dict[str, str] = {
     "Cloud": "cloud", "Edge": "edge", "Embodied": "edge", "Mobile": "mobile", "Tiny": "tiny", "Workstation": "workstation",
 }
-
-
-class UnknownEntryError(UnknownNameError, AttributeError):
-    """A group or entry the namespace does not have: an :class:`UnknownNameError` and the ``AttributeError``
-    an attribute lookup raises (so ``hasattr`` and ``getattr(..., default)`` keep working)."""
 
 
 def _read_only(label: str, item: str) -> FrozenEntryError:
@@ -96,8 +91,7 @@ class Group(_ReadOnly):
         members = self._members()
         if key in members:
             return members[key]
-        raise UnknownEntryError(f"{self._label} has no entry {key!r}" + did_you_mean(key, list(members))
-                                + f" Entries: {', '.join(members)}")
+        raise UnknownEntryError("entry", key, members, owner=self._label)
 
     def list(self) -> list[str]:
         """The keys of the group's entries, in registry order."""
@@ -127,8 +121,7 @@ class Namespace(_ReadOnly):
             raise AttributeError(group)
         if group in self._groups:
             return self._groups[group]
-        raise UnknownEntryError(f"{self._label} has no group {group!r}" + did_you_mean(group, list(self._groups))
-                                + f" Groups: {', '.join(self._groups)}")
+        raise UnknownEntryError("group", group, self._groups, owner=self._label)
 
     def list(self) -> list[str]:
         """The group names."""

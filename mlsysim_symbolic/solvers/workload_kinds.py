@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..errors import MissingInputError, WorkloadFieldError, WorkloadKindError
+from ..errors import MissingInputError, UndeclaredKindsError, WorkloadFieldError, WorkloadKindError
 from ..spec.definitions import ResultSpec
 from ..spec.kinds import WorkloadKind, kind_of
 from ..spec.result_sources import ViewSource
@@ -38,10 +38,6 @@ if TYPE_CHECKING:
 TRANSFORMERS: tuple[str, ...] = ("TransformerWorkload", "SparseTransformerWorkload")
 #: Every workload class of mlsysim 0.3.0 (``mlsysim.models.types``): a solver whose equations describe any workload.
 WORKLOADS: tuple[str, ...] = (*TRANSFORMERS, "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", "Workload")
-
-
-class UndeclaredKindsError(TypeError):
-    """A solver argument binds a workload input but declares no ``kinds`` (a programming error of the solver)."""
 
 
 def workload_arguments(arguments: Iterable[Arg], stype: ScenarioType) -> Iterator[Arg]:

@@ -326,12 +326,12 @@ class ObjectKind(InputKind):
             try:
                 return registry[value]
             except UnknownNameError as exc:
-                raise UnknownNameError(f"{label}: {exc}") from None
+                raise exc.within(label) from None
         if isinstance(value, Mapping):
             try:
                 return make_entry(self.entry_class, str(value.get("name", label)), value, self.schema, strict=True)
             except (InputError, UnknownNameError) as exc:
-                raise type(exc)(f"{label}: {exc}") from None
+                raise exc.within(label) from None
         converted = from_mlsysim(value, self.entry_class, label)   # mlsysim's own workload or HardwareNode
         if converted is not None:
             return converted
@@ -404,7 +404,7 @@ class ObjectKind(InputKind):
             try:
                 return current.with_fields(change)
             except (InputError, UnknownNameError) as exc:
-                raise type(exc)(f"{spec.name}: {exc}") from None
+                raise exc.within(spec.name) from None
         return change
 
 

@@ -28,7 +28,7 @@ import pint
 import sympy
 
 from .. import reductions
-from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError, did_you_mean
+from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError
 from ..variables import Variable
 from .builder import Locate, TypeBuilder
 from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
@@ -259,16 +259,12 @@ class ScenarioType:
             if spec.name == name and spec.variable is not None:
                 return spec.variable
         known = sorted({v.name for v in self.leaves.values()} | set(self.outputs))
-        raise UnknownNameError(
-            f"{self.name} has no input or output {name!r}" + did_you_mean(name, known)
-            + f" Known: {', '.join(known)}")
+        raise UnknownNameError("input or output", name, known, owner=self.name)
 
     def output(self, name: str) -> OutputSpec:
         """The declared output ``name`` (an :class:`UnknownNameError` with the close names otherwise)."""
         if name not in self.outputs:
-                raise UnknownNameError(
-                f"{self.name} has no output {name!r}" + did_you_mean(name, self.outputs)
-                + f" Outputs: {', '.join(self.outputs)}")
+            raise UnknownNameError("output", name, self.outputs, owner=self.name)
         return self.outputs[name]
 
     @property

@@ -62,7 +62,7 @@ def test_a_scenario_input_bound_by_its_scenarios_name_equals_the_instance_and_ml
 
 
 def test_a_wrong_scenario_name_is_refused_with_the_types_names():
-    with pytest.raises(UnknownNameError, match="did you mean 'Gpt3ActivationsMicrobatch4'.*its named scenarios: "):
+    with pytest.raises(UnknownNameError, match="unknown ActivationMemoryScenario scenario .*did you mean 'Gpt3ActivationsMicrobatch4'.* Known: "):
         Scenarios.Gpt3Zero3On64.variant(activations="Gpt3ActivationsMicrobatch")
     with pytest.raises(InputError, match="DpSgdPerExampleGradients is a scenario of type PerExampleGradientScenario; "
                                          "expected one of type ActivationMemoryScenario"):

@@ -178,7 +178,7 @@ def test_single_node_bad_arguments_are_named() -> None:
         SingleNodeModel().solve("ResNet50", "A100", batch_size="4 GB")
     with pytest.raises(InputError, match="memory_model: expected one of 'transformer', 'weights'"):
         SingleNodeTrainingModel().scenario_type()(name="x", workload="ResNet50", hardware="A100", memory_model="cnn")
-    with pytest.raises(UnknownNameError, match="Models.Vision has no entry 'ResNet51'; did you mean 'ResNet50'"):
+    with pytest.raises(UnknownNameError, match="Models.Vision: unknown entry 'ResNet51'; did you mean 'ResNet50'"):
         _ = Models.Vision.ResNet51
 
 
@@ -208,7 +208,7 @@ def test_single_node_fields_have_equations_sweeps_and_solves() -> None:
         best = r.solve("latency", "batch_size", "30 ms")
     assert best.value >= 1
     assert r.output("feasible") == "feasible"
-    with pytest.raises(UnexpectedNameError, match="PerformanceProfile has no field 'latncy'; did you mean 'latency'"):
+    with pytest.raises(UnexpectedNameError, match="PerformanceProfile: unexpected field 'latncy'; did you mean 'latency'"):
         r.equation("latncy")
     with pytest.raises(AttributeError, match="constraint_trace"):
         _ = r.constraint_trace

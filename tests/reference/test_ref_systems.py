@@ -178,9 +178,9 @@ def test_systems_namespace_reads_as_mlsysims() -> None:
     assert Systems.Clusters.Frontier_8K.fabric is Systems.Fabrics.InfiniBand_NDR
     assert Systems.Nodes.DGX_H100.accelerator is hardware()["H100"]
     assert Systems.Clusters.Research_256.datacenter is None and Systems.Clusters.Research_256.region is None
-    with pytest.raises(UnknownEntryError, match=r"Systems.Clusters has no entry 'Research_265'; did you mean 'Research_256'"):
+    with pytest.raises(UnknownEntryError, match=r"Systems.Clusters: unknown entry 'Research_265'; did you mean 'Research_256'"):
         _ = Systems.Clusters.Research_265
-    with pytest.raises(UnknownEntryError, match=r"Systems has no group 'Storage'"):
+    with pytest.raises(UnknownEntryError, match=r"Systems: unknown group 'Storage'"):
         _ = Systems.Storage
     assert not hasattr(Systems.Fabrics, "InfiniBand_NRD")
 
