@@ -53,6 +53,7 @@ from .errors import (
     MlsysimSymbolicError,
     NoAnswerError,
     UnexpectedNameError,
+    UnknownKeyError,
     UnknownNameError,
 )
 from .printing import LatexConfig, escape_text
@@ -239,7 +240,7 @@ def _match_key(known: Sequence[Any], model: str, what: str) -> Any:
     for k in known:
         if str(k) == model:
             return k
-    raise UnknownNameError(f"{what} key", model, known).within("--model")
+    raise UnknownKeyError(f"{what} key", model, known).within("--model")
 
 
 def _key(scenario: Any, model: str | None) -> tuple[Any, ...]:

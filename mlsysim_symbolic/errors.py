@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 #: At most this many known names are listed after ``Known:`` (a catalog has hundreds of scenarios).
 MAX_LISTED = 30
@@ -125,11 +125,12 @@ def _hint(name: object, known: tuple[str, ...]) -> str:
     return f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""
 
 
-def _listed(text: str, known: tuple[str, ...]) -> str:
-    """``text`` and the known names: ``... 'x'? Known: a, b`` after a hint, ``... 'x'. Known: a, b`` without one."""
+def _listed(text: str, known: tuple[str, ...], quoted: bool = False) -> str:
+    """``text`` and the known names: ``... 'x'? Known: a, b`` after a hint, ``... 'x'. Known: a, b`` without one
+    (``quoted``: each name as its ``repr``, for data such as a model key that may hold spaces or commas)."""
     if not known:
         return text
-    shown = ", ".join(known[:MAX_LISTED]) + (f", ... ({len(known)} in all)" if len(known) > MAX_LISTED else "")
+    shown = ", ".join(map(repr, known[:MAX_LISTED]) if quoted else known[:MAX_LISTED]) + (f", ... ({len(known)} in all)" if len(known) > MAX_LISTED else "")
     return f"{text}{'' if text.endswith('?') else '.'} Known: {shown}"
 
 
@@ -151,6 +152,7 @@ class UnknownNameError(MlsysimSymbolicError, KeyError):
     """
 
     verb = "unknown"
+    quoted: ClassVar[bool] = False   # the known names listed as their repr (keys: data, not identifiers)
 
     def __init__(self, what: str, name: Any, known: Iterable[Any] = (), *, owner: str = "", note: str = "",
                  listed: bool = True) -> None:
@@ -163,7 +165,18 @@ class UnknownNameError(MlsysimSymbolicError, KeyError):
         text = f"{head}{self.verb} {self.what} {self.name!r}" + _hint(self.name, self.known)
         if self.note:
             text += f" {self.note}" if self.note.startswith("(") else f"; {self.note}"
-        return _listed(text, self.known) if self.listed else text
+        return _listed(text, self.known, self.quoted) if self.listed else text
+
+class UnknownKeyError(UnknownNameError):
+    """A key of a keyed input (a model's name in a table of models) that the scenario does not have: the known keys
+    are listed as written, quoted (a key is data: ``'GPT-2'``, ``'Llama 3, 8B'``).
+
+    >>> print(UnknownKeyError("models key", "GPT-3", ["KWS", "GPT-2"]))
+    unknown models key 'GPT-3'; did you mean 'GPT-2'? Known: 'KWS', 'GPT-2'
+    """
+
+    quoted = True
+
 
 class UnexpectedNameError(UnknownNameError, TypeError):
     """An unexpected input, argument or key: an :class:`UnknownNameError` naming it, and the ``TypeError``

@@ -33,7 +33,7 @@ import sympy
 
 from . import plan_cache, reductions
 from .dimensions import unit_of
-from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownNameError
+from .errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownKeyError, UnknownNameError
 from .evaluate import compile_chain, scalar_namespace
 from .registry import Entry
 from .spec import Bound, OutputSpec, ScenarioType, kind_of
@@ -751,7 +751,7 @@ class Planner:
             except TypeError:
                 present = False
             if not present:
-                raise UnknownNameError(f"{index} key", key, known)
+                raise UnknownKeyError(f"{index} key", key, known)
             key_of[index] = key
         return key_of
 
@@ -798,7 +798,7 @@ class Planner:
         try:
             args = None if plan.arguments else self._argcache.get(cache_key)
         except TypeError:
-            raise UnknownNameError(f"{plan.indices[0]} key", keys, self._bound.keys.get(plan.indices[0], ()),
+            raise UnknownKeyError(f"{plan.indices[0]} key", keys, self._bound.keys.get(plan.indices[0], ()),
                                    owner=f"{t.name}.{output}", note="(a key must be a name)") from None
         if args is None:
             args = self.values(plan, keys, arguments)

@@ -179,7 +179,7 @@ def test_eval_scenario_without_keys_as_json(capsys):
     (["eval", NAME, "--set", "batch_size=0"], "--set: batch_size: expected a value in (0, inf)"),
     (["eval", NAME, "--set", "batch_size=2.5"], "--set: batch_size: expected a whole number"),
     (["eval", NAME, "--set", "bytes_per_param=4 s"], "--set: bytes_per_param"),
-    (["eval", NAME, "--model", "GPT-3"], "--model: unknown model key 'GPT-3'; did you mean 'GPT-2'? Known: KWS, GPT-2"),
+    (["eval", NAME, "--model", "GPT-3"], "--model: unknown model key 'GPT-3'; did you mean 'GPT-2'? Known: 'KWS', 'GPT-2'"),
     (["eval", "GPipeFourStageWalkthrough", "--model", "x"], "--model: scenario GPipeFourStageWalkthrough has no keyed inputs"),
     (["eval"], "the following arguments are required: NAME"),
 ])
@@ -525,7 +525,7 @@ def test_show_values_table_header(capsys):
     (["sensitivity", "AlphaBetaNdrRoce", "times"], "--model: times has one value per path key"),
     (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR"],
      "--model: times is keyed by path and message; give a second --model for message: one of control, shard"),
-    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "small"], "--model: unknown message key 'small'. Known: control, shard"),
+    (["sensitivity", "AlphaBetaNdrRoce", "times", "--model", "NDR", "--model", "small"], "--model: unknown message key 'small'. Known: 'control', 'shard'"),
     (["solve", NAME, "per_batch", "batch_size", "80 GB", "--model", "GPT-2", "--model", "KWS"],
      "--model: per_batch is keyed by models, so it takes 1 --model (one per index, in that order); got 2"),
 ])

@@ -20,6 +20,7 @@ from mlsysim_symbolic.errors import (
     UndefinedUnitError,
     UnexpectedNameError,
     UnknownEntryError,
+    UnknownKeyError,
     UnknownNameError,
 )
 
@@ -30,6 +31,7 @@ SAMPLES: dict[type, MlsysimSymbolicError] = {
     UnknownNameError: UnknownNameError("input", "batch_sise", ["batch_size", "models"], owner="T"),
     UnexpectedNameError: UnexpectedNameError("argument", "tua", ["tau"], owner="T.waste_at()", note="(a note)"),
     UnknownEntryError: UnknownEntryError("entry", "Llama3_9B", ["Llama3_8B"], owner="Models.Language"),
+    UnknownKeyError: UnknownKeyError("models key", "GPT-3", ["KWS", "GPT-2"]),
     MissingInputError: MissingInputError("T.total", ["tokens"], options=["a", "b"]),
     UndefinedUnitError: UndefinedUnitError("furlongs", name="TARGET"),
     DimensionalityError: DimensionalityError("TARGET", "80 s", "B", what="per_batch"),
