@@ -66,6 +66,54 @@ def test_imports_flow_one_way():
         visit(m, ())
 
 
+#: The layers, lowest first (README, "Layout"): a module imports only from its own layer or below.  ``sources`` reads
+#: the files' structure with the spec's reader alone, so it sits with the spec (the plan cache finds its folder).
+LAYERS = [
+    {"errors", "paths", "units", "variables", "parse", "dimensions", "evaluate", "registry", "reductions", "special",
+     "underflow", "interop", "distributions"},
+    {"spec", "sources"},
+    {"plan", "plan_cache"},
+    {"symbolic", "sweep", "solve", "sensitivity", "results", "printing", "tables", "plots", "output_ref"},
+    {"scenario"},
+    {"catalog", "scenarios"},
+    {"docs", "paper", "cli", "solvers", "__main__"},
+]
+#: Imports under ``if TYPE_CHECKING:`` that climb a layer (type hints only, never run): the printers annotate their
+#: argument as the Scenario they print.  Counted, so a new one is a decision, not a drift.
+TYPE_CHECKING_CLIMBS = {("mlsysim_symbolic.printing.answers", "mlsysim_symbolic.scenario"),
+                        ("mlsysim_symbolic.printing.equations", "mlsysim_symbolic.scenario"),
+                        ("mlsysim_symbolic.printing.symbols", "mlsysim_symbolic.scenario")}
+
+
+def _layer(module: str) -> int:
+    part = module.split(".")[1]
+    found = [i for i, names in enumerate(LAYERS) if part in names]
+    assert found, f"{module} is in no layer of LAYERS (add it where it belongs)"
+    return found[0]
+
+
+def test_no_import_climbs_a_layer_and_type_checking_climbs_are_counted():
+    climbs: dict[str, set[tuple[str, str]]] = {"runtime": set(), "TYPE_CHECKING": set()}
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        if module == "mlsysim_symbolic":
+            continue
+        tree = ast.parse(path.read_text())
+        hinted = {id(x) for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+                  for x in ast.walk(n)}
+        pkg = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.ImportFrom) or not n.level:
+                continue
+            target = ".".join(pkg.split(".")[: len(pkg.split(".")) - (n.level - 1)] + ([n.module] if n.module else []))
+            if target == "mlsysim_symbolic" or target == module:
+                continue
+            if _layer(target) > _layer(module):
+                climbs["TYPE_CHECKING" if id(n) in hinted else "runtime"].add((module, target))
+    assert not climbs["runtime"], sorted(climbs["runtime"])
+    assert climbs["TYPE_CHECKING"] == TYPE_CHECKING_CLIMBS, sorted(climbs["TYPE_CHECKING"] ^ TYPE_CHECKING_CLIMBS)
+
+
 @pytest.mark.parametrize("analysis", ["sweep", "solve", "sensitivity", "symbolic"])
 def test_analyses_depend_on_the_plan_not_on_scenario(analysis):
     edges = _imports()
