@@ -2,8 +2,9 @@
 
 A :class:`Planner` binds a type's inputs (each through its kind), then answers for any
 output a frozen :class:`Plan`: the tree (branch picked, earlier outputs substituted,
-keyed sums expanded), its leaves in order, the compiled function (cached on the type,
-shared by every scenario of it) and the scaling from base units to the declared unit.
+keyed sums expanded), its leaves in order, the compiled function (cached for the type by
+:func:`caches`, shared by every scenario of it) and the scaling from base units to the
+declared unit.
 Analyses (:mod:`~mlsysim_symbolic.symbolic`, :mod:`~mlsysim_symbolic.sweep`,
 :mod:`~mlsysim_symbolic.solve`, :mod:`~mlsysim_symbolic.sensitivity`, the printers) reach a
 scenario only through this public layer.
@@ -22,6 +23,7 @@ scenario only through this public layer.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -109,6 +111,39 @@ def placeholder(var: Variable) -> Any:
         return 1
     value = var.domain.low if var.domain.contains(var.domain.low) else var.domain.low + 1
     return int(value) if var.integer else value
+
+
+class TypeCaches:
+    """What the plan layer keeps for one (frozen) scenario type, shared by every scenario of it: its plans by
+    (output, choices, slack, presence signature) and its compiled trees; an analysis may keep more by its own key.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> caches(Scenarios.DpSgdPerExampleGradients.type) is caches(Scenarios.DpSgdPerExampleGradients.type)
+    True
+    """
+
+    __slots__ = ("plans", "compiled", "__weakref__")
+
+    def __init__(self) -> None:
+        self.plans: dict[Any, Any] = {}
+        self.compiled: dict[Any, Callable[..., Any]] = {}
+
+    def clear(self) -> None:
+        """Forget every plan and compiled function (the next plan is made, or read from disk, again)."""
+        self.plans.clear()
+        self.compiled.clear()
+
+
+#: type -> its caches: held weakly, so a type dropped (one a test built) takes its plans with it
+_CACHES: weakref.WeakKeyDictionary[ScenarioType, TypeCaches] = weakref.WeakKeyDictionary()
+
+
+def caches(stype: ScenarioType) -> TypeCaches:
+    """The plans and compiled functions kept for ``stype`` (made empty on first use)."""
+    found = _CACHES.get(stype)
+    if found is None:
+        found = _CACHES[stype] = TypeCaches()
+    return found
 
 
 @dataclass(frozen=True)
@@ -296,10 +331,11 @@ class Planner:
         outputs our equations use, in base units (choice arguments taken from the linked choice inputs)."""
         value = self._bound.values.get(name)
         if isinstance(value, str):   # a named scenario of the input's type, by its Scenarios key
-            if spec.sub_type.named is None:
+            resolver = spec.sub_type.resolver   # the catalog that built the input's type names its scenarios
+            if resolver is None:
                 raise InputError(f"{name}: {value!r} names a scenario, but {spec.sub_type.name} was not read from a catalog; "
                                  "pass the scenario itself or a table of its inputs")
-            value = self._bound.values[name] = spec.sub_type.named(value)
+            value = self._bound.values[name] = resolver.named_of(spec.sub_type.name, value)
         proxies = [(sym, var) for sym, var in self.type.leaves.items() if var.scenario_input == name]
         if value is None:
             for sym, _ in proxies:
@@ -483,7 +519,8 @@ class Planner:
     def _compiled(self, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...], args: tuple[sympy.Symbol, ...],
                   varying: frozenset[sympy.Symbol] | None, disk_key: str | None = None) -> Callable[..., Any]:
         key = (definitions, args, varying)
-        function = self.type.compiled.get(key)
+        compiled = self._caches.compiled
+        function = compiled.get(key)
         if function is None:
             if varying is None and disk_key is not None:   # a plan's scalar function: its source kept on disk too
                 function = plan_cache.compiled(disk_key, definitions, args, compile_chain, scalar_namespace)
@@ -491,7 +528,7 @@ class Planner:
                 function = compile_chain(definitions, args)
             else:
                 function = compile_chain(definitions, args, vector=True, varying=set(varying))
-            self.type.compiled[key] = function
+            compiled[key] = function
         return function
 
     def definitions(self, output: str, choices: Mapping[str, str] | None = None) -> tuple[tuple[sympy.Symbol, sympy.Expr], ...]:
@@ -567,22 +604,27 @@ class Planner:
         # a plan is the type's at a presence signature (which leaves are set, the keys, the choices), not this
         # scenario's: every scenario of the type with the same signature (each solver call) shares it
         shared = (output, choices, slack, self.signature)
-        plan = self.type.plans.get(shared)
+        plans = self._caches.plans
+        plan = plans.get(shared)
         if plan is None:
             try:
                 plan = self._make_plan(output, choices, slack)
             except MissingInputError as exc:   # an optional input unset: as much a property of the signature
                 leaf = getattr(exc, "leaf", None)
                 if leaf is not None:
-                    self.type.plans[shared] = _Unset(leaf)
+                    plans[shared] = _Unset(leaf)
                 raise
-            self.type.plans[shared] = plan
+            plans[shared] = plan
         elif isinstance(plan, _Unset):   # the message names this scenario's entry
             raise self._missing(output, plan.leaf)
         else:
             self._derive(plan.args)
         self._plans[key] = plan
         return plan
+
+    @cached_property
+    def _caches(self) -> TypeCaches:
+        return caches(self.type)
 
     @cached_property
     def signature(self) -> tuple[Any, ...]:
