@@ -67,3 +67,19 @@ def test_a_type_built_outside_a_catalog_refuses_a_name():
     outer = ScenarioType.from_mapping("Outer", OUTER, types={"Bytes": ScenarioType.from_mapping("Bytes", BYTES)})
     with pytest.raises(InputError, match="copy: 'Small' names a scenario, but Bytes was not read from a catalog"):
         Planner(outer, {"copy": "Small", "copies": 3})
+
+
+def test_a_dropped_type_takes_its_caches_with_it():
+    import gc
+
+    from mlsysim_symbolic.plan import compiling
+    from mlsysim_symbolic.plan.binding import _BINDINGS
+
+    t = ScenarioType.from_mapping("Bytes", BYTES)
+    assert Planner(t, {"params": 10, "width": "4 B/param"}).evaluate("size").to("B").magnitude == 40   # 10 * 4 B
+    key = id(t)
+    assert caches(t).plans and key in compiling._CACHES
+    del t
+    _BINDINGS.clear()   # a kept binding holds its type (so that its id is never reused under it)
+    gc.collect()
+    assert key not in compiling._CACHES

@@ -44,17 +44,22 @@ class TypeCaches:
         self.compiled.clear()
 
 
-#: type -> its caches: held weakly, so a type dropped (one a test built) takes its plans with it
-_CACHES: weakref.WeakKeyDictionary[ScenarioType, TypeCaches] = weakref.WeakKeyDictionary()
+#: id of a type -> (a weak reference to the type, its caches).  Keyed by id for speed (a solver call looks its type up:
+#: a plain dict lookup, where a WeakKeyDictionary makes a weak reference each time), yet never by id alone: the entry
+#: holds the type's weak reference, checked on every lookup, and is dropped when the type is (so an id reused by a
+#: later object never finds it), and a dropped type takes its plans with it (one a test built).
+_CACHES: dict[int, tuple[weakref.ReferenceType[ScenarioType], TypeCaches]] = {}
 
 
 def caches(stype: ScenarioType) -> TypeCaches:
     """The plans and compiled functions kept for ``stype`` (made empty on first use)."""
-    found = _CACHES.get(stype)
-    if found is None:
-        found = _CACHES[stype] = TypeCaches()
-    return found
-
+    found = _CACHES.get(id(stype))
+    if found is not None and found[0]() is stype:
+        return found[1]
+    made = TypeCaches()
+    key = id(stype)
+    _CACHES[key] = (weakref.ref(stype, lambda _, key=key: _CACHES.pop(key, None)), made)
+    return made
 
 
 def stored_definitions(stype: ScenarioType, what: tuple[Any, ...], make: Callable[[], Any],
