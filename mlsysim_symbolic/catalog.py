@@ -32,7 +32,6 @@ function, named by a hash of the declarations and the code.  Set
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import os
 import threading
@@ -374,15 +373,14 @@ class Catalog:
                 for dep in entry.info.uses:   # dependency order: what this type composes is built first
                     if self._entry(dep) is not None:
                         self._built(dep, (*trail, name))
-                stype = ScenarioType.from_mapping(
+                stype = ScenarioType.from_mapping(   # frozen once built: who names its scenarios and its hash given here
                     name, raw, family=src.family, path=src.where, types=_Resolver(self, (*trail, name)),
-                    locate=lambda *keys, n=name, s=src: s.locate("types", n, *keys))
+                    locate=lambda *keys, n=name, s=src: s.locate("types", n, *keys),
+                    resolver=self, digest=declaration_digest(name, src.family, raw))   # the digest keys its plans on disk
                 try:
                     cls = scenario_class(stype)
                 except MlsysimSymbolicError as exc:
                     raise DerivationError(str(exc), path=src.where, line=entry.info.line, scenario=name) from None
-                stype.named = functools.partial(self.named_of, name)
-                stype.declaration_digest = declaration_digest(name, src.family, raw)   # keys its plans on disk
                 if self is not _CATALOG and not _is_shipped(src.where):   # a user's file: found again by its text
                     cls._origin = TypeOrigin(self, name, cls)
                 entry.stype, entry.cls = stype, cls

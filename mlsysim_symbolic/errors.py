@@ -261,6 +261,11 @@ class FrozenEntryError(MlsysimSymbolicError, AttributeError, TypeError):
     (as a frozen dataclass raises) and the ``TypeError`` a read-only mapping raises."""
 
 
+class FrozenTypeError(MlsysimSymbolicError, AttributeError):
+    """An attribute of a scenario type set or deleted after it was built (a built type is shared and frozen: what
+    its catalog adds is given to ``ScenarioType.from_mapping``)."""
+
+
 class DimensionError(MlsysimSymbolicError, ValueError):
     """An equation whose terms or result disagree in dimension."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from mlsysim_symbolic.errors import InputError
-from mlsysim_symbolic.plan import _BINDINGS, _binding_key
+from mlsysim_symbolic.plan.binding import _BINDINGS, _binding_key
 from mlsysim_symbolic.registry import workloads
 from mlsysim_symbolic.scenario import scenario_class
 from mlsysim_symbolic.spec import ScenarioType

@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 import sympy
 
-from mlsysim_symbolic import Scenarios, load_derivations, plan, plan_cache
+from mlsysim_symbolic import Scenarios, load_derivations, plan_cache
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.evaluate import compile_chain, scalar_namespace
 from mlsysim_symbolic.paths import derivations_dir
+from mlsysim_symbolic.plan import caches, compiling
+from mlsysim_symbolic.plan.binding import _BINDINGS
 from mlsysim_symbolic.solvers import SensitivitySolver
+from mlsysim_symbolic.spec import ScenarioType
 
 
 @pytest.fixture
@@ -26,13 +29,15 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _forget() -> None:
-    """Drop the plans and compiled functions kept in this process, so that the next plan is made (or read) again."""
+    """Drop the plans and compiled functions kept in this process, so that the next plan is made (or read) again:
+    each type's, and the kept bindings' (whose evaluate fast path holds plans: a solve bound to the same inputs
+    earlier in the process would otherwise never plan again, whichever tests ran before)."""
     cat = catalog()
     for name in cat.info:
         entry = cat._entry(name)
         if entry is not None and entry.stype is not None:
-            entry.stype.plans.clear()
-            entry.stype.compiled.clear()
+            caches(entry.stype).clear()
+    _BINDINGS.clear()
 
 
 def _solve() -> dict[str, object]:
@@ -42,7 +47,7 @@ def _solve() -> dict[str, object]:
     return {"binding": result.binding_constraint, "sensitivities": dict(result.sensitivities),
             "baseline": result.baseline_latency, "latex": str(scenario.latex("baseline_latency")),
             "tree": scenario.equation("baseline_latency", expand=True),
-            "per_batch": Scenarios.DpSgdPerExampleGradients.per_batch("GPT-2"),
+            "per_batch": Scenarios.DpSgdPerExampleGradients.variant().per_batch("GPT-2"),   # a planner of its own
             "dp_latex": str(Scenarios.DpSgdPerExampleGradients.latex("per_batch", "GPT-2"))}
 
 
@@ -105,23 +110,24 @@ def test_an_edited_derivation_never_reads_a_stale_entry(cache: Path, tmp_path: P
     assert _dp(copy) == 1.536e12
 
 
+BYTES = {"inputs": {"params": {"symbol": "P", "unit": "param"}, "width": {"symbol": "b", "unit": "B/param"}},
+         "outputs": {"size": {"symbol": "W", "unit": "B", "equation": "P * b"}}}
+
+
 def test_the_key_covers_declaration_code_and_signature(monkeypatch: pytest.MonkeyPatch) -> None:
-    stype = Scenarios.DpSgdPerExampleGradients.type
-    what = ("per_batch", (), ("signature",))
+    stype = ScenarioType.from_mapping("Bytes", BYTES, digest="read")   # a type is frozen: its digest given when built
+    what = ("size", (), ("signature",))
     key = plan_cache.entry_key(stype, what)
     assert key is not None
-    assert plan_cache.entry_key(stype, ("per_batch", (), ("another",))) != key
-    monkeypatch.setattr(stype, "declaration_digest", "edited")
-    assert plan_cache.entry_key(stype, what) != key
-    monkeypatch.undo()
+    assert plan_cache.entry_key(stype, ("size", (), ("another",))) != key
+    assert plan_cache.entry_key(ScenarioType.from_mapping("Bytes", BYTES, digest="edited"), what) != key
     monkeypatch.setattr(plan_cache, "code_fingerprint", lambda: "another version")
     assert plan_cache.entry_key(stype, what) != key
 
 
-def test_a_type_not_read_from_a_declaration_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
-    stype = Scenarios.DpSgdPerExampleGradients.type
-    monkeypatch.setattr(stype, "declaration_digest", None)
-    assert plan_cache.entry_key(stype, ("per_batch", (), ())) is None
+def test_a_type_not_read_from_a_declaration_is_not_cached() -> None:
+    assert plan_cache.entry_key(ScenarioType.from_mapping("Bytes", BYTES), ("size", (), ())) is None
+    assert plan_cache.entry_key(Scenarios.DpSgdPerExampleGradients.type, ("per_batch", (), ())) is not None
 
 
 def test_compiled_functions_are_read_back_not_compiled_again(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,7 +139,7 @@ def test_compiled_functions_are_read_back_not_compiled_again(cache: Path, monkey
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("compiled again")
 
-    monkeypatch.setattr(plan, "compile_chain", refuse)
+    monkeypatch.setattr(compiling, "compile_chain", refuse)   # the plan layer's compile step
     assert _solve() == expected
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..errors import MissingInputError, UndeclaredKindsError, WorkloadFieldError, WorkloadKindError
+from ..plan import caches
 from ..spec.definitions import ResultSpec
 from ..spec.kinds import WorkloadKind, kind_of
 from ..spec.result_sources import ViewSource
@@ -88,9 +89,10 @@ def check_fields(solver: str, arguments: Iterable[Arg], scenario: Scenario) -> N
     where the state fits), which stand as ``None`` by design."""
     planner = scenario.planner
     key = ("workload fields", solver, planner.signature)
-    entries = scenario.type.plans.get(key)
+    kept = caches(scenario.type).plans
+    entries = kept.get(key)
     if entries is None:
-        entries = scenario.type.plans[key] = _field_needs(arguments, scenario)
+        entries = kept[key] = _field_needs(arguments, scenario)
     if not entries:
         return
     needs: dict[tuple[str, str], list[str]] = {}

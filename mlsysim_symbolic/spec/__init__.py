@@ -20,8 +20,8 @@ from .kinds import KINDS, Bound, InputKind, kind_of
 from .outputs import OUTPUT_KINDS, OutputKind, output_kind
 from .page import type_docstring
 from .surface import ACCESSORS, CORE_MEMBERS, RESERVED, RESULT_MEMBERS, clash, result_clash
-from .types import ScenarioType
+from .types import Resolver, ScenarioType
 
 __all__ = ["ACCESSORS", "CORE_MEMBERS", "KINDS", "OUTPUT_KINDS", "RESERVED", "RESULT_MEMBERS", "Bound", "Branch", "InputKind",
-           "InputSpec", "OutputKind", "OutputSpec", "Reference", "ResultSpec", "ScenarioType", "TypeBuilder", "clash",
+           "InputSpec", "OutputKind", "OutputSpec", "Reference", "Resolver", "ResultSpec", "ScenarioType", "TypeBuilder", "clash",
            "kind_of", "output_kind", "result_clash", "type_docstring"]

@@ -5,6 +5,10 @@ the notes of its reference page.  :meth:`ScenarioType.from_mapping` builds and c
 (:mod:`~mlsysim_symbolic.spec.builder`); the rest answers questions: which branch, the
 tree expanded to the leaves, which leaves and keys an output reaches.
 
+A built type is frozen: whatever its builder's caller adds (the :class:`Resolver` of named
+scenarios, the hash of its declaration) is passed to :meth:`ScenarioType.from_mapping`, and
+later attribute writes are refused (the plan layer keeps its caches outside the type).
+
 >>> t = ScenarioType.from_mapping("Bytes", {
 ...     "summary": "Bytes of P parameters at b bytes each.",
 ...     "inputs": {"params": {"symbol": "P", "unit": "param"}, "width": {"symbol": "b", "unit": "B/param"}},
@@ -22,20 +26,51 @@ mlsysim_symbolic.errors.DerivationError: <derivations>: Bad: output y: equation 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import pint
 import sympy
 
 from .. import reductions
-from ..errors import DerivationError, MlsysimSymbolicError, UnknownNameError
+from ..errors import DerivationError, FrozenTypeError, MlsysimSymbolicError, UnknownNameError
 from ..variables import Variable
 from .builder import Locate, TypeBuilder
 from .definitions import Branch, InputSpec, OutputSpec, Reference, ResultSpec
 
 
+@runtime_checkable
+class Resolver(Protocol):
+    """Who built a type and can name its scenarios: a scenario input given by name is looked up here (a catalog)."""
+
+    def named_of(self, type_name: str, key: str) -> Any:
+        """The named scenario ``key``, of type ``type_name``."""
+        ...
+
+
 class ScenarioType:
-    """A declared scenario type: inputs, arguments, outputs (SymPy trees with units) and notes."""
+    """A declared scenario type: inputs, arguments, outputs (SymPy trees with units) and notes.
+
+    Frozen once built (:meth:`from_mapping`): setting an attribute afterwards raises :class:`FrozenTypeError`
+    (the containers it holds are the builder's, and the memo of expanded trees is its own).
+
+    >>> t = ScenarioType.from_mapping("T", {"inputs": {"x": {"unit": "s"}}, "outputs": {"y": {"unit": "s", "equation": "x"}}})
+    >>> t.summary = "changed"
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FrozenTypeError: ScenarioType T is frozen once built: summary cannot be set
+    """
+
+    _frozen = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._frozen:
+            raise FrozenTypeError(f"ScenarioType {self.name} is frozen once built: {name} cannot be set")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._frozen:
+            raise FrozenTypeError(f"ScenarioType {self.name} is frozen once built: {name} cannot be deleted")
+        object.__delattr__(self, name)
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -67,32 +102,36 @@ class ScenarioType:
         self.composed_forms: dict[sympy.Symbol, tuple[ScenarioType, str, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
         self.composed_variables: dict[sympy.Symbol, Variable] = {}
         self._expanded: dict[tuple[str, tuple[tuple[str, str], ...]], sympy.Expr] = {}
-        self.compiled: dict[Any, Any] = {}                      # compiled trees, shared by every scenario of the type
-        # plans by (output, choices, slack, presence signature), shared by every scenario of the type (see plan.Planner)
-        self.plans: dict[Any, Any] = {}
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
-        self.named: Callable[[str], Any] | None = None          # the named scenario of this type by its key (set by a catalog)
-        self.declaration_digest: str | None = None               # hash of the declaration read (set by a catalog): keys plans on disk
+        self.resolver: Resolver | None = None                    # who names this type's scenarios (its catalog), if any
+        self.declaration_digest: str | None = None               # hash of the declaration read (from a catalog): keys plans on disk
         self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs under one name: (parts, doc)
 
     @classmethod
     def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,
-                     locate: Locate | None = None, types: Mapping[str, ScenarioType] | None = None) -> ScenarioType:
-        """Build and check a scenario type from a ``[types.NAME]`` mapping.
+                     locate: Locate | None = None, types: Mapping[str, ScenarioType] | None = None,
+                     resolver: Resolver | None = None, digest: str | None = None) -> ScenarioType:
+        """Build and check a scenario type from a ``[types.NAME]`` mapping, then freeze it.
 
-        ``types`` holds the already-built types that a ``uses`` table may compose.  Whatever is
-        wrong with the mapping, the error is a :class:`DerivationError` naming the type.
+        ``types`` holds the already-built types that a ``uses`` table may compose; ``resolver`` names the
+        scenarios of this type (a scenario input given by name; none: a name is refused) and ``digest`` is the
+        hash of the declaration (none: its plans are not kept on disk), both from the catalog reading it.
+        Whatever is wrong with the mapping, the error is a :class:`DerivationError` naming the type.
         """
         self = cls(name)
         self.source_path = path
+        self.resolver = resolver
+        self.declaration_digest = digest
         try:
-            return TypeBuilder(self, data, family=family, path=path, locate=locate, types=types).build()
+            built = TypeBuilder(self, data, family=family, path=path, locate=locate, types=types).build()
         except DerivationError:
             raise
         except (MlsysimSymbolicError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
             # a value of the wrong shape that no specific check names (a number where a table belongs ...)
             line = locate() if locate else None
             raise DerivationError(f"malformed declaration: {exc}", path=path, line=line, scenario=name) from None
+        built._frozen = True
+        return built
 
     # ------------------------------------------------------------------ queries
     def closure(self, name: str) -> tuple[set[sympy.Symbol], set[str]]:

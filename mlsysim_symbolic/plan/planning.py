@@ -1,0 +1,285 @@
+"""Planning: the tree of each output at a scenario's choices and available inputs (earlier outputs, composed and
+nested scenarios' outputs, keyed sums written out), made into a :class:`~mlsysim_symbolic.plan.model.Plan` once per
+type and signature, and a predicate's slack.
+
+>>> from mlsysim_symbolic import Scenarios
+>>> Scenarios.DpSgdPerExampleGradients.planner.expression("per_batch")
+B*M_example
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy
+
+from .. import reductions
+from ..dimensions import unit_of
+from ..errors import InputError, MissingInputError
+from ..spec import OutputSpec
+from ..units import base_ratio, scaling
+from ..variables import KeyedSymbol, NestedSymbol
+from .binding import Binding
+from .compiling import Compiling, stored_definitions
+from .model import Plan
+
+
+@dataclass(frozen=True)
+class _Unset:
+    """A shared plan that cannot be made: the leaf its signature leaves unset."""
+
+    leaf: sympy.Symbol
+
+
+class Planning(Binding, Compiling):
+    """The trees and plans of a bound scenario's outputs (a plan shared by every scenario of the type with the same
+    signature)."""
+
+    # ------------------------------------------------------------------ trees
+    def available(self, expr: sympy.Expr) -> bool:
+        """Whether every leaf ``expr`` reaches is set (picks the first available form of an output)."""
+        t = self.type
+        for sym in expr.free_symbols:
+            if sym in t.output_symbols:
+                if not any(self.available(b.expr) for b in t.outputs[t.output_symbols[sym]].branches):
+                    return False
+            elif sym in t.leaf_index:
+                if t.leaf_index[sym] not in self._bound.keys:
+                    return False
+            elif sym in t.leaves and t.leaf_input.get(sym) not in t.arguments:
+                if self._bound.scalars.get(sym) is None:
+                    return False
+        return True
+
+    def composed_tree(self, sym: sympy.Symbol) -> sympy.Expr:
+        """A used type's output over our leaves, at the options our choice inputs bound to its choices pick, through
+        the first of its alternatives whose inputs the bind table binds and this scenario sets (a latent-attention KV
+        cache only for a model that states its latent rank)."""
+        t = self.type
+        form = t.composed_forms.get(sym)
+        if form is None:
+            return t.composed[sym]
+        sub, output, mapping, choice_map = form
+        choices = {c: self._bound.choices[ours] for c, ours in choice_map.items() if ours in self._bound.choices}
+
+        def available(expr: sympy.Expr) -> bool:   # through the used type's own outputs too
+            return (all(any(available(b.expr) for b in sub.outputs[sub.output_symbols[s]].branches)
+                        for s in expr.free_symbols if s in sub.output_symbols)
+                    and all(s in mapping for s in expr.free_symbols if s in sub.leaves)
+                    and self.available(expr.xreplace(mapping)))
+
+        return sub.expand(output, choices, available=available).xreplace(mapping)
+
+    def expression(self, output: str, expand: bool = False, choices: Mapping[str, str] | None = None) -> sympy.Expr:
+        """The tree of ``output`` at this scenario's choices: over inputs and earlier outputs, or the leaves only."""
+        picked = {**self._bound.choices, **(choices or {})}
+        if expand:
+            if self._subs:   # reach through bound scenario inputs to their leaves (needs their values)
+                try:
+                    return self.plan(output, tuple((choices or {}).items())).expr
+                except MissingInputError:
+                    pass
+            return self.type.expand(output, picked, available=self.available, composed=self.composed_tree)
+        return self.type.branch(output, picked, self.available).expr
+
+    def expanded(self, output: str, choices: Mapping[str, str] | None = None) -> sympy.Expr:
+        """The tree of ``output`` over its leaves, keyed sums written out term by term."""
+        self.type.output(output)
+        self._require_choices(output, choices)
+        return self._expand_reductions(self.expression(output, expand=True, choices=choices))
+
+    def _require_choices(self, output: str, choices: Mapping[str, str] | None) -> None:
+        _, used = self.type.closure(output)
+        for choice in used:
+            spec = self.type.inputs.get(choice)
+            if spec is not None and spec.required and choice not in self._bound.choices and choice not in (choices or {}):
+                raise MissingInputError(f"{self.type.name}.{output}", [choice], options=spec.options)
+
+    def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
+        t = self.type
+        if not expr.has(*reductions.NODES):
+            return expr
+        bound = self._bound
+
+        def expand(node: Any) -> Any:
+            if isinstance(node, reductions.NODES):
+                inner = expand(node.function)
+                index = t.reductions.get(node.limits[0][0], node.limits[0][0].name)
+                if index not in bound.keys:
+                    raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input "
+                                            f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
+                upper = node.limits[0][2]
+                identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
+                terms = []
+                for position, key in enumerate(bound.keys[index], start=1):
+                    subs = {}
+                    for sym in inner.free_symbols:
+                        if t.leaf_index.get(sym) == index and sym not in t.positions:
+                            subs[sym] = KeyedSymbol(sym, key)
+                            bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
+                    term = inner.xreplace(subs)
+                    if upper in t.positions:   # the keys up to this one: the term counts where the key's position n >= its own
+                        term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
+                    terms.append(term)
+                return reductions.write_out(node, terms)
+            return node.func(*[expand(a) for a in node.args]) if node.args else node
+
+        return expand(expr)
+
+
+    def definitions(self, output: str, choices: Mapping[str, str] | None = None) -> tuple[tuple[sympy.Symbol, sympy.Expr], ...]:
+        """The chain of ``output``: each output (and composed output) it uses, before it, each over its leaves
+        and the symbols of the outputs before it (keyed sums written out; outputs inside a sum inlined)."""
+        t = self.type
+        self._require_choices(output, choices)
+        picked = {**self._bound.choices, **(choices or {})}
+        chain: list[tuple[sympy.Symbol, sympy.Expr]] = []
+        seen: set[sympy.Symbol] = set()
+
+        def inline(expr: sympy.Expr) -> sympy.Expr:
+            subs = {s: t.expand(t.output_symbols[s], picked, self.available, self.composed_tree) if s in t.output_symbols
+                    else self.composed_tree(s)
+                    for s in expr.free_symbols if s in t.output_symbols or s in t.composed}
+            return expr.xreplace(subs) if subs else expr
+
+        def visit(sym: sympy.Symbol, expr: sympy.Expr) -> None:
+            if sym in seen:
+                return
+            seen.add(sym)
+            nested = self._nested(sym)
+            if nested is not None:   # a bound scenario input's output: that scenario's chain, over its own leaves
+                chain.extend(d for d in nested if d[0] == sym or d[0] not in seen)
+                seen.update(d[0] for d in nested)
+                return
+            if expr.has(*reductions.NODES):
+                expr = expr.replace(lambda e: isinstance(e, reductions.NODES), lambda e: e.func(inline(e.function), *e.limits))
+            for dep in sorted(expr.free_symbols, key=lambda s: s.name):
+                if dep in t.output_symbols:
+                    visit(dep, t.branch(t.output_symbols[dep], picked, self.available).expr)
+                elif dep in t.composed:
+                    visit(dep, self.composed_tree(dep))
+                elif dep in t.leaves and t.leaves[dep].scenario_input in self._subs:
+                    visit(dep, dep)
+            chain.append((sym, self._expand_reductions(expr)))
+
+        out = t.output(output)
+        visit(out.variable.symbol, t.branch(output, picked, self.available).expr)
+        return tuple(chain)
+
+    def _nested(self, sym: sympy.Symbol) -> list[tuple[sympy.Symbol, sympy.Expr]] | None:
+        """For the leaf standing for a bound scenario input's output: that scenario's definitions with its symbols
+        scoped by the input's name, ending with ``(leaf, its result)``; their leaves' values join ours."""
+        var = self.type.leaves.get(sym)
+        name = var.scenario_input if var is not None else None
+        sub = self._subs.get(name) if name else None
+        if sub is None:
+            return None
+        spec, output = self.type.inputs[name], var.stands_for.output
+        links = tuple((a, self._bound.choices[c]) for a, c in spec.links.items()
+                      if a in spec.sub_type.output(output).arguments and c in self._bound.choices)
+        plan = sub.plan(output, links)
+        rename = {s: NestedSymbol(s, name, sub.variable(s)) for s in plan.args}
+        rename.update({d: NestedSymbol(d, name) for d, _ in plan.definitions})
+        for leaf, value in zip(plan.args, sub.values(plan)):
+            self._bound.scalars[rename[leaf]] = value
+        chain = [(rename[d], e.xreplace(rename)) for d, e in plan.definitions]
+        chain.append((sym, rename[plan.definitions[-1][0]]))   # definitions are in base units on both sides
+        return chain
+
+    # ------------------------------------------------------------------ plans
+    def plan(self, output: str, choices: tuple[tuple[str, str], ...] = (), *, slack: bool = False) -> Plan:
+        """The :class:`Plan` of ``output`` (``choices``: options picked by choice arguments).
+
+        With ``slack=True`` a predicate output ``lhs <= rhs`` is planned as its slack ``rhs - lhs`` (``lhs - rhs``
+        for ``>=``), a number in the unit of its sides that is positive exactly where the predicate holds.
+        """
+        key = (output, choices, slack)
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        # a plan is the type's at a presence signature (which leaves are set, the keys, the choices), not this
+        # scenario's: every scenario of the type with the same signature (each solver call) shares it
+        shared = (output, choices, slack, self.signature)
+        plans = self._caches.plans
+        plan = plans.get(shared)
+        if plan is None:
+            try:
+                plan = self._make_plan(output, choices, slack)
+            except MissingInputError as exc:   # an optional input unset: as much a property of the signature
+                leaf = getattr(exc, "leaf", None)
+                if leaf is not None:
+                    plans[shared] = _Unset(leaf)
+                raise
+            plans[shared] = plan
+        elif isinstance(plan, _Unset):   # the message names this scenario's entry
+            raise self._missing(output, plan.leaf)
+        else:
+            self._derive(plan.args)
+        self._plans[key] = plan
+        return plan
+
+    def _chain(self, output: str, choices: tuple[tuple[str, str], ...]) -> tuple[Any, str | None]:
+        """:meth:`definitions` at ``choices``, through the plan cache on disk (:func:`stored_definitions`)."""
+        return stored_definitions(self.type, (output, choices, self.stable_signature),
+                                  lambda: self.definitions(output, dict(choices)),
+                                  lambda: self._require_choices(output, dict(choices)))
+
+    def _derive(self, args: tuple[sympy.Symbol, ...]) -> None:
+        """Bind the per-key and nested leaves of a shared plan, as planning it here would have (its values)."""
+        scalars = self._bound.scalars
+        for sym in args:
+            if sym not in scalars and isinstance(sym, (KeyedSymbol, NestedSymbol)):
+                scalars[sym] = self._derived(sym)
+
+    def _derived(self, sym: sympy.Symbol) -> Any:
+        if isinstance(sym, KeyedSymbol):
+            index = self.type.leaf_index[sym.base]
+            return self._bound.keyed[index][sym.key].get(sym.base)
+        sub = self._subs[sym.scope]
+        value = sub._bound.scalars.get(sym.base)
+        if value is None and isinstance(sym.base, (KeyedSymbol, NestedSymbol)):
+            value = sub._bound.scalars[sym.base] = sub._derived(sym.base)
+        return value
+
+    def _make_plan(self, output: str, choices: tuple[tuple[str, str], ...], slack: bool) -> Plan:
+        t = self.type
+        out = t.output(output)
+        definitions, disk_key = self._chain(output, choices)
+        if slack:
+            out, definitions = self._slack(out, definitions)
+        defined = {sym for sym, _ in definitions}
+        free = set().union(*(expr.free_symbols for _, expr in definitions)) - defined
+        leaves = tuple(sorted(free, key=lambda s: s.name))
+        self._derive(leaves)   # the per-key and nested leaves of definitions read from the cache
+        for sym in leaves:
+            if sym not in t.leaf_index and t.leaf_input.get(sym) not in t.arguments and self._bound.scalars.get(sym) is None:
+                raise self._missing(output, sym)
+        factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
+        function = self._compiled(definitions, leaves, None, disk_key and f"{disk_key}-{'slack' if slack else 'value'}")
+        plan = Plan(out, definitions, leaves, function, out.variable.unit,
+                    indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
+                    arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
+                    factor=factor, divisor=divisor,
+                    labels=tuple(str(k) for k in self._bound.keys.get(out.over, ())) if out.over else ())
+        return plan
+
+    def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
+        """The plan an analysis differentiates, sweeps or solves: the output itself, or a predicate's slack."""
+        kind = self.type.output(output).kind
+        kind.check_analysable(self.type.name, output)
+        return self.plan(output, choices, slack=kind.condition)
+
+    def _slack(self, out: OutputSpec, definitions: tuple[tuple[sympy.Symbol, sympy.Expr], ...]) -> tuple[OutputSpec, tuple]:
+        if not out.kind.condition:
+            raise InputError(f"{self.type.name}.{out.name} is not a predicate, so it has no slack")
+        *before, (sym, rel) = definitions
+        if not isinstance(rel, sympy.core.relational.Relational):
+            raise InputError(f"{self.type.name}.{out.name} = {rel} joins several comparisons: its slack is not one number")
+        lhs, rhs = rel.args
+        expr = rhs - lhs if isinstance(rel, (sympy.Le, sympy.Lt)) else lhs - rhs
+        unit = unit_of(lhs, self.type.unit_map) if lhs != 0 else unit_of(rhs, self.type.unit_map)
+        var = replace(out.variable, name=f"{out.name}_slack", unit=unit, meaning=f"slack of {out.name}: {expr} (>= 0 where it holds)")
+        slack_sym = sympy.Symbol(f"{sym.name}_slack", real=True)
+        return replace(out, kind="quantity", variable=var), (*before, (slack_sym, expr))
