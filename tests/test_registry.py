@@ -45,7 +45,7 @@ def _mag(q, unit):
     # Llama 3.1 8B model card: 8.03e9 parameters, 8 KV heads
     (workloads, "Llama3_8B", "parameters", lambda: mlsysim.Models.Language.Llama3_8B.parameters, "param"),
     # IEA WEO 2023: France about 50 gCO2/kWh
-    (grids, "France", "carbon_intensity", lambda: mlsysim.Infrastructure.Grids.France.carbon_intensity_g_kwh * 1, None),
+    (grids, "France", "carbon_intensity", lambda: mlsysim.Infrastructure.Grids.France.carbon_intensity_g_kwh, None),
     (fabrics, "Ethernet_100G", "bandwidth", lambda: mlsysim.Systems.Fabrics.Ethernet_100G.bandwidth, "Gbps"),
     (fabrics, "Ethernet_100G", "latency", lambda: mlsysim.Systems.Fabrics.Ethernet_100G.latency, "us"),
     # NVIDIA DGX H100 datasheet: 8 GPUs, 2 TB host memory, 10.2 kW max power
