@@ -1,0 +1,362 @@
+"""Tests that mirror ``mlsysim_symbolic/spec/`` (issue 31): the input kinds of ``kinds.py`` (read, bind, update), the
+readers of ``reader.py``, the frozen data of ``definitions.py``, ``ScenarioType`` of ``types.py`` and its queries, the
+reserved names of ``surface.py``, ``OUTPUT_KINDS`` and ``RESULT_SOURCES``.
+
+Types are small and built here with ``ScenarioType.from_mapping`` (as tests/test_engine.py does); each expected value
+is computed by hand in a comment, or taken from mlsysim 0.3.0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import mlsysim
+import pytest
+import sympy
+
+from mlsysim_symbolic.errors import DerivationError, InputError, UnknownNameError
+from mlsysim_symbolic.output_ref import OutputRef
+from mlsysim_symbolic.registry import Workload, workloads
+from mlsysim_symbolic.scenario import scenario_class
+from mlsysim_symbolic.spec import (
+    ACCESSORS,
+    CORE_MEMBERS,
+    KINDS,
+    OUTPUT_KINDS,
+    RESERVED,
+    Bound,
+    Reference,
+    ScenarioType,
+    clash,
+    kind_of,
+)
+from mlsysim_symbolic.spec.definitions import ReadOnlyDict
+from mlsysim_symbolic.spec.kinds import read_input
+from mlsysim_symbolic.spec.reader import VARIABLE_FIELDS, check_fields, check_name, read_table
+from mlsysim_symbolic.spec.result_sources import RESULT_SOURCES, source_named
+from mlsysim_symbolic.units import ureg
+
+#: One input of each common kind, a choice-picked output, a predicate, a label and a result view.
+SPEC = {"summary": "a small type for the spec tests", "inputs": {
+    "n": {"symbol": "n", "unit": "1"},
+    "t": {"symbol": "t", "unit": "s", "default": "2 s"},
+    "limit": {"symbol": "L", "unit": "s", "default": "1 s"},
+    "b": {"symbol": "b", "unit": "B/param", "default": "2 B/param"},
+    "mode": {"kind": "choice", "options": ["fast", "slow"], "default": "fast"},
+    "on": {"kind": "flag", "symbol": "f", "default": False},
+    "w": {"kind": "map", "index": "item", "symbol": "w", "unit": "GB"},
+    "l": {"kind": "list", "index": "step", "symbol": "l", "unit": "ms"},
+    "model": {"kind": "workload", "symbols": {"P": {"attribute": "parameters"}}}},
+    "outputs": {
+        "total": {"unit": "GB", "equation": "n * sum(w, item)"},
+        "time": {"unit": "ms", "choice": "mode", "equation": {"fast": "t", "slow": "2 * t"}},
+        "late": {"kind": "predicate", "equation": "time >= L"},
+        "which": {"kind": "label", "cases": {"time": "time", "limit": "L"}, "rule": "argmax"},
+        "bytes": {"unit": "B", "equation": "P * b"}},
+    "result": {"name": "SpecResult", "fields": ["n", "total", "time"]}}
+T = ScenarioType.from_mapping("Spec", SPEC)
+GIVEN = {"n": 3, "w": {"a": "2 GB", "b": "5 GB"}, "l": ["1 ms", "3 ms"], "model": "GPT2"}
+
+
+def sym(name: str) -> sympy.Symbol:
+    """The leaf of ``T`` called ``name``."""
+    found = [s for s in T.leaves if s.name == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
+# ---------------------------------------------------------------------- kinds.py: read, bind, update
+def test_kinds_table_holds_the_kinds_declarations_name():
+    for name in ("quantity", "flag", "choice", "workload", "workloads", "hardware", "grid", "map", "list", "scenario"):
+        assert KINDS[name].name == name and kind_of(name) is KINDS[name]
+
+
+@pytest.mark.parametrize("value, declared_ms, base_s", [
+    ("1.5 s", 1500, 1.5),        # 1.5 s = 1500 ms
+    ("250 us", 0.25, 250e-6),    # 250 µs = 0.25 ms
+    (7, 7, 7e-3),                # a bare number is in the declared unit: 7 ms
+])
+def test_quantity_kind(value, declared_ms, base_s):
+    spec = KINDS["quantity"].read("t", {"symbol": "t", "unit": "ms"})
+    assert spec.kind == "quantity" and spec.required and spec.variable.unit == ureg.Unit("ms")
+    bound = Bound()
+    KINDS["quantity"].bind(spec, value, bound)
+    assert bound.values["t"].to("ms").magnitude == pytest.approx(declared_ms)
+    assert bound.scalars[spec.variable.symbol] == pytest.approx(base_s)
+
+
+def test_quantity_kind_unset_and_refused():
+    kind = KINDS["quantity"]
+    spec = kind.read("t", {"symbol": "t", "unit": "ms", "default": "3 ms"})
+    assert not spec.required and spec.default == "3 ms"
+    bound = Bound()
+    kind.bind(spec, None, bound)
+    assert bound.values["t"] is None and bound.scalars[spec.variable.symbol] is None
+    with pytest.raises(InputError):
+        kind.bind(spec, "3 GB", Bound())            # not a time
+    with pytest.raises(InputError):
+        kind.bind(spec, "-1 ms", Bound())           # outside (0, inf)
+    with pytest.raises(InputError, match="symbl"):
+        kind.read("t", {"symbl": "t", "unit": "ms"})
+    with pytest.raises(InputError):
+        kind.read("t", {"unit": "ms", "default": "3 GB"})   # a default in the wrong unit
+    assert kind.update(spec, "3 ms", "4 ms") == "4 ms"       # a quantity change replaces the value
+
+
+@pytest.mark.parametrize("value, leaf", [(True, 1), (False, 0)])
+def test_flag_kind(value, leaf):
+    spec = KINDS["flag"].read("on", {"kind": "flag", "symbol": "f", "default": False})
+    bound = Bound()
+    KINDS["flag"].bind(spec, value, bound)
+    assert bound.values["on"] is value and bound.scalars[spec.variable.symbol] == leaf
+
+
+@pytest.mark.parametrize("bad", [1, 0, "yes", "False", 0.0])
+def test_flag_kind_refuses_anything_but_a_bool(bad):
+    spec = KINDS["flag"].read("on", {"kind": "flag"})
+    with pytest.raises(InputError, match="expected True or False"):
+        KINDS["flag"].bind(spec, bad, Bound())
+
+
+def test_flag_kind_read_refuses_a_unit_or_a_non_bool_default():
+    with pytest.raises(InputError):
+        KINDS["flag"].read("on", {"kind": "flag", "unit": "s"})
+    with pytest.raises(InputError, match="true or false"):
+        KINDS["flag"].read("on", {"kind": "flag", "default": 1})
+
+
+def test_choice_kind():
+    kind = KINDS["choice"]
+    spec = kind.read("mode", {"kind": "choice", "options": ["fast", "slow"], "default": "fast"})
+    assert spec.options == ("fast", "slow") and spec.default == "fast"
+    bound = Bound()
+    kind.bind(spec, "slow", bound)
+    assert bound.choices == {"mode": "slow"} and bound.values["mode"] == "slow"
+    with pytest.raises(InputError, match="'fast', 'slow'"):
+        kind.bind(spec, "medium", Bound())
+    with pytest.raises(InputError, match="needs 'options'"):
+        kind.read("mode", {"kind": "choice"})
+    with pytest.raises(InputError, match="not one of the options"):
+        kind.read("mode", {"kind": "choice", "options": ["a"], "default": "b"})
+
+
+def test_workload_kind_reads_attributes_from_the_registry():
+    kind = KINDS["workload"]
+    spec = kind.read("model", {"kind": "workload", "symbols": {"P": {"attribute": "parameters"},
+                                                               "Ly": {"attribute": "layers"}}})
+    bound = Bound()
+    kind.bind(spec, "GPT2", bound)
+    gpt2 = mlsysim.Models.Language.GPT2   # mlsysim 0.3.0: 1.5e9 parameters, 48 layers
+    assert bound.values["model"].key == "GPT2"
+    assert bound.scalars[spec.attributes["P"].symbol] == pytest.approx(gpt2.parameters.to("param").magnitude)
+    assert bound.scalars[spec.attributes["Ly"].symbol] == gpt2.layers
+    with pytest.raises(UnknownNameError, match="GPT2"):
+        kind.bind(spec, "GPT9", Bound())
+    with pytest.raises(InputError, match="attribute"):
+        kind.read("model", {"kind": "workload", "symbols": {"P": {"unit": "param"}}})
+
+
+def test_workload_kind_update_changes_fields_or_replaces():
+    kind = KINDS["workload"]
+    spec = kind.read("model", {"kind": "workload", "symbols": {"Ly": {"attribute": "layers"}}})
+    gpt2 = workloads()["GPT2"]
+    half = kind.update(spec, gpt2, {"layers": 24})
+    assert isinstance(half, Workload) and half.layers == 24 and half.hidden_dim == 1600   # GPT-2 XL: hidden 1600 kept
+    assert gpt2.layers == 48                                                              # the shared entry unchanged
+    assert kind.update(spec, gpt2, "Llama3_8B") == "Llama3_8B"                          # not a table: replaced
+    with pytest.raises(UnknownNameError, match="model"):
+        kind.update(spec, gpt2, {"layer": 24})                                           # named within the input
+
+
+def test_map_kind():
+    kind = KINDS["map"]
+    spec = kind.read("w", {"kind": "map", "index": "item", "symbol": "w", "unit": "GB"})
+    assert spec.index == "item"
+    bound = Bound()
+    kind.bind(spec, {"a": "2 GB", "b": "500 MB"}, bound)
+    assert bound.keys["w"] == ["a", "b"]
+    assert bound.keyed["item"]["a"][spec.variable.symbol] == pytest.approx(2e9)     # 2 GB = 2e9 B
+    assert bound.keyed["item"]["b"][spec.variable.symbol] == pytest.approx(5e8)     # 500 MB = 5e8 B
+    assert isinstance(bound.values["w"], ReadOnlyDict)
+    with pytest.raises(InputError, match="mapping"):
+        kind.bind(spec, ["2 GB"], Bound())
+
+
+def test_list_kind():
+    kind = KINDS["list"]
+    spec = kind.read("l", {"kind": "list", "index": "step", "symbol": "l", "unit": "ms"})
+    bound = Bound()
+    kind.bind(spec, ["1 ms", "3 ms"], bound)
+    assert bound.keys["l"] == [1, 3]                                           # keyed by value
+    assert [bound.keyed["step"][k][spec.variable.symbol] for k in (1, 3)] == pytest.approx([1e-3, 3e-3])
+    for bad, message in [(["1 ms", "1 ms"], "given twice"), ([], "at least one"), ("1 ms", "list")]:
+        with pytest.raises(InputError, match=message):
+            kind.bind(spec, bad, Bound())
+
+
+def test_read_input_refuses_an_unknown_kind():
+    with pytest.raises(InputError, match="'vector'"):
+        read_input("x", {"kind": "vector"})
+    with pytest.raises(InputError, match="table"):
+        read_input("x", "1 s")
+
+
+# ---------------------------------------------------------------------- reader.py
+def test_check_fields():
+    check_fields({"unit": "s", "symbol": "t"}, VARIABLE_FIELDS)   # no error
+    with pytest.raises(InputError, match=r"input x: unknown field\(s\) colour, shape; allowed: .*unit"):
+        check_fields({"unit": "s", "colour": 1, "shape": 2}, VARIABLE_FIELDS, "input x")
+
+
+@pytest.mark.parametrize("raw, ok", [({"a": 1}, True), ({}, True), ([1], False), ("text", False), (None, False)])
+def test_read_table(raw, ok):
+    if ok:
+        assert read_table(raw, "an input") is raw
+    else:
+        with pytest.raises(InputError, match=f"an input must be a table, got {type(raw).__name__}"):
+            read_table(raw, "an input")
+
+
+@pytest.mark.parametrize("name, ok", [("batch", True), ("b2_x", True), ("_type", False), ("2x", False), ("a-b", False)])
+def test_check_name(name, ok):
+    if ok:
+        check_name(name, "input")
+    else:
+        with pytest.raises(InputError, match="identifier"):
+            check_name(name, "input")
+
+
+# ---------------------------------------------------------------------- definitions.py
+def test_read_only_dict_refuses_every_change():
+    d = ReadOnlyDict({"a": 1})
+    for change in (lambda: d.__setitem__("b", 2), lambda: d.pop("a"), lambda: d.update(b=2), d.clear,
+                   lambda: d.setdefault("b", 2), lambda: d.__delitem__("a")):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    assert d == {"a": 1}
+
+
+def test_reference_text():
+    assert str(Reference("Young (1974)")) == "Young (1974)"
+    assert str(Reference("Young (1974)", "Eq. 2", "https://doi.org/10.1145/361147.361115")) == \
+        "Young (1974), Eq. 2 <https://doi.org/10.1145/361147.361115>"
+
+
+def test_specs_are_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        T.inputs["n"].default = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        T.outputs["total"].doc = "x"
+
+
+# ---------------------------------------------------------------------- types.py
+def test_from_mapping_reads_inputs_outputs_and_kinds():
+    assert list(T.inputs) == ["n", "t", "limit", "b", "mode", "on", "w", "l", "model"]
+    assert {n: s.kind for n, s in T.inputs.items() if s.kind != "quantity"} == \
+        {"mode": "choice", "on": "flag", "w": "map", "l": "list", "model": "workload"}
+    assert list(T.outputs) == ["total", "time", "late", "which", "bytes"]
+    assert T.output("total").variable.unit == ureg.Unit("GB")
+
+
+@pytest.mark.parametrize("output, leaves, choices", [
+    ("total", {"n", "w"}, set()),
+    ("time", {"t"}, {"mode"}),                  # both branches' leaves: t (fast) and t (slow)
+    ("late", {"t", "L"}, {"mode"}),             # through time
+    ("bytes", {"P", "b"}, set()),
+])
+def test_closure(output, leaves, choices):
+    found, picked = T.closure(output)
+    assert {s.name for s in found} == leaves and picked == choices
+
+
+def test_branch_picks_by_choice():
+    t = sym("t")
+    assert T.branch("time", {"mode": "slow"}).expr == 2 * t and T.branch("time", {"mode": "slow"}).when == "slow"
+    assert T.branch("time", {"mode": "fast"}).expr == t
+    assert T.branch("time").when == "fast"      # no choice given: the first branch
+
+
+def test_output_unknown_name_has_a_hint():
+    with pytest.raises(UnknownNameError, match="'totl'; did you mean 'total'"):
+        T.output("totl")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"summry": "x"}, "summry"),                                                  # unknown type field
+    ({"outputs": {"x": {"unit": "GB", "equation": "n * q"}}}, "q"),              # unknown name in an equation
+    ({"outputs": {"x": {"unit": "s", "equation": "n * w"}}}, "GB"),              # wrong dimension (GB, not s)
+    ({"outputs": {"x": {"unit": "s", "choice": "mode", "equation": {"fast": "t"}}}}, "slow"),   # a branch missing
+])
+def test_from_mapping_refuses_a_bad_declaration_naming_the_type(change, message):
+    with pytest.raises(DerivationError, match=message) as info:
+        ScenarioType.from_mapping("Bad", {**SPEC, **change})
+    assert "Bad" in str(info.value)
+
+
+# ---------------------------------------------------------------------- surface.py
+@pytest.mark.parametrize("name, phrase", [
+    ("evaluate", "the Scenario member .evaluate"),
+    ("diff", "the analysis accessor .diff (OutputRef.diff)"),
+    ("ref", "the analysis accessor .ref"),
+    ("latency", None),
+])
+def test_clash(name, phrase):
+    assert clash(name) == phrase
+
+
+@pytest.mark.parametrize("name", sorted(RESERVED))
+def test_a_reserved_name_is_refused_as_an_input(name):
+    with pytest.raises(DerivationError, match="reserved"):
+        ScenarioType.from_mapping("Bad", {"inputs": {name: {"unit": "s"}}, "outputs": {}})
+
+
+def test_reserved_names_are_members_of_a_scenario_and_accessors_forward_to_output_ref():
+    s = scenario_class(T)(**GIVEN)
+    for name in CORE_MEMBERS - {"self", "cls"}:   # self and cls: a method's own parameter names
+        assert hasattr(s, name), name
+    for name, method in ACCESSORS.items():
+        assert hasattr(s, name), name
+        if method is not None:
+            assert inspect.isfunction(getattr(OutputRef, method)), method
+
+
+# ---------------------------------------------------------------------- outputs.py
+def test_output_kinds():
+    assert set(OUTPUT_KINDS) == {"quantity", "predicate", "label"}
+    assert [(k.numeric, k.condition) for k in OUTPUT_KINDS.values()] == [(True, False), (False, True), (False, False)]
+    assert T.output("late").kind == "predicate" and T.output("which").kind == "label"
+    assert OUTPUT_KINDS["predicate"].answer(1.0, ()) is True and OUTPUT_KINDS["predicate"].answer(0.0, ()) is False
+    assert OUTPUT_KINDS["label"].answer(1, ("time", "limit")) == "limit"
+    assert T.output("which").labels == ("time", "limit")
+
+
+@pytest.mark.parametrize("given, late, which, time_ms", [
+    ({}, True, "time", 2000),                                   # t = 2 s >= L = 1 s; 2 s is the larger case
+    ({"t": "0.5 s"}, False, "limit", 500),                      # 0.5 s < 1 s
+    ({"t": "0.5 s", "mode": "slow"}, True, "time", 1000),       # slow: 2 t = 1 s >= 1 s; a 1 s tie goes to the first case
+])
+def test_predicate_and_label_answers(given, late, which, time_ms):
+    s = scenario_class(T)(**GIVEN, **given)
+    assert s.late is late and s.which == which
+    assert s.time.to("ms").magnitude == pytest.approx(time_ms)
+
+
+# ---------------------------------------------------------------------- result_sources.py
+def test_result_sources_in_the_order_they_are_tried():
+    assert list(RESULT_SOURCES) == ["view", "table", "member", "output", "by option", "input", "used result", "attribute"]
+    assert all(source_named(name) is RESULT_SOURCES[name] and str(RESULT_SOURCES[name]) == name for name in RESULT_SOURCES)
+
+
+def test_result_fields_read_by_their_source():
+    assert [(f, str(src), name) for f, src, name in T.result.fields] == \
+        [("n", "input", "n"), ("total", "output", "total"), ("time", "output", "time")]
+    r = scenario_class(T)(**GIVEN).result
+    assert r.n == 3
+    assert r.total.to("GB").magnitude == pytest.approx(21)     # 3 * (2 + 5) GB
+    assert r.time.to("ms").magnitude == pytest.approx(2000)    # fast: t = 2 s
+
+
+def test_bytes_from_a_workload_attribute():
+    s = scenario_class(T)(**GIVEN)
+    assert s.bytes.to("GB").magnitude == pytest.approx(3.0)    # GPT-2: 1.5e9 param x 2 B/param = 3 GB
