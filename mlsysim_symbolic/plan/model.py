@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -77,8 +78,13 @@ def placeholder(var: Variable) -> Any:
 
     >>> placeholder(Variable.make("tau", unit="s")), placeholder(Variable.make("f", unit="1", domain="[2, 3]"))
     (1, 2.0)
+    >>> placeholder(Variable.make("e", unit="1", domain="(0, 1)"))   # open at both ends, narrower than 1: its middle
+    0.5
     """
-    if var.domain.contains(1):
+    domain = var.domain
+    if domain.contains(1):
         return 1
-    value = var.domain.low if var.domain.contains(var.domain.low) else var.domain.low + 1
+    value = domain.low if domain.contains(domain.low) else domain.low + 1
+    if not domain.contains(value) and math.isfinite(domain.high):   # an open low end and a width below 1
+        value = (domain.low + domain.high) / 2
     return int(value) if var.integer else value
