@@ -562,6 +562,8 @@ def cmd_latex(args: argparse.Namespace) -> int:
         _family(args.family)
     if args.name is None and not (args.document or args.family):
         raise CliError("NAME: a scenario name is required unless --document (or --family) is given")
+    if args.output and not Path(args.output).resolve().parent.is_dir():   # before a document that takes a minute
+        raise CliError(f"--output: cannot write {args.output!r}: No such file or directory")
     if args.name is not None and _is_type(args.name):
         if args.model:
             raise CliError("--model: needs a named scenario, not a scenario type")

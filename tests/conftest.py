@@ -8,11 +8,18 @@
   and ``tests/test_notebooks.py`` checks the executed notebooks (each notebook ran once, not twice: issue 30).
 """
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:   # Windows: each worker builds its own site
+    fcntl = None
 
 import pytest
 
@@ -57,8 +64,20 @@ def docs_site(tmp_path_factory, kernel):
         pytest.importorskip(name)
     from mlsysim_symbolic.docs import build_site
 
-    out = tmp_path_factory.mktemp("site")
-    return out, build_site(out, kernel_name=kernel)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None or fcntl is None:
+        out = tmp_path_factory.mktemp("site")
+        return out, build_site(out, kernel_name=kernel)
+    # under pytest-xdist the workers share one site: the first to get here builds it (the notebooks execute once),
+    # the others wait on the lock and read the list of what it wrote
+    shared = tmp_path_factory.getbasetemp().parent
+    out, written = shared / "site", shared / "site-written.json"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not written.exists():
+            paths = build_site(out, kernel_name=kernel)
+            written.write_text(json.dumps([str(p) for p in paths]))
+    return out, [Path(p) for p in json.loads(written.read_text())]
 
 
 # ---------------------------------------------------------------------- values compared with mlsysim 0.3.0

@@ -198,7 +198,6 @@ def test_latex_fragment(capsys):
     assert r"= 1.4\,\mathrm{TiB}" in out                                 # 1.536e12 / 2**40 = 1.397
 
 
-@pytest.mark.xdist_group("docs_site")   # every page or section, made once per worker: with the site
 def test_latex_document(capsys, tmp_path):
     code, out, _ = run(capsys, "latex", "--document", "--family", "reliability")
     assert code == 0 and out.startswith(r"\documentclass") and out.rstrip().endswith(r"\end{document}")
@@ -213,7 +212,6 @@ def test_latex_document(capsys, tmp_path):
     assert target.read_text().count(r"\section{") == len(catalog().types)
 
 
-@pytest.mark.xdist_group("docs_site")   # --output: cannot write builds the whole document first
 @pytest.mark.parametrize("argv,message", [
     (["latex"], "NAME: a scenario name is required unless --document"),
     (["latex", "Nope"], "NAME: unknown scenario or scenario type 'Nope'"),
@@ -316,7 +314,6 @@ def test_solve_errors(capsys, argv, message):
 
 
 # ---------------------------------------------------------------------- docs
-@pytest.mark.xdist_group("docs_site")   # every page or section, made once per worker: with the site
 def test_docs(capsys, tmp_path):
     code, out, _ = run(capsys, "docs", str(tmp_path / "ref"))
     assert code == 0 and out.startswith(f"wrote {len(catalog().types)} pages and ")

@@ -11,10 +11,6 @@ import pytest
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.docs import NOTEBOOKS, build_site, notebooks_dir
 
-#: the docs site (``docs_site``, built once per session) is shared with the other file that reads it: under
-#: pytest-xdist both run in one worker, so the notebooks execute once
-pytestmark = pytest.mark.xdist_group("docs_site")
-
 
 @pytest.fixture(autouse=True, scope="module")
 def _notebook_tools():

@@ -14,10 +14,6 @@ import pytest
 
 from mlsysim_symbolic import Scenarios
 
-#: the docs site (``docs_site``, built once per session) is shared with the other file that reads it: under
-#: pytest-xdist both run in one worker, so the notebooks execute once
-pytestmark = pytest.mark.xdist_group("docs_site")
-
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = ["quickstart", "sensitivity", "new_scenario", "solvers"]
 RICH = ("text/latex", "text/html", "image/png", "text/markdown")

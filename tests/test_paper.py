@@ -170,7 +170,6 @@ def test_compile_reports_a_missing_engine(tmp_path):
 SECTIONS = ["## Equation", "## Assumptions", "## Excludes", "## Derivation", "## References", "## Examples", "## Attributes", "## Methods"]
 
 
-@pytest.mark.xdist_group("docs_site")   # every page, made once per worker (printing/kept.py): with the site
 def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
     paths = write_docs(tmp_path)
     cat = catalog()
