@@ -10,20 +10,18 @@ same inputs bound again cost a copy; with the bound values read back and the sig
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-import pint
 import sympy
 
 from ..errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError
 from ..registry import Entry
 from ..spec import Bound, ScenarioType, kind_of
 from ..spec.definitions import ReadOnlyDict
-from ..spec.kinds import to_base_checked
+from ..spec.kinds import to_base_checked, value_key
 from ..variables import KeyedSymbol, NestedSymbol, Variable
 from .model import Plan
 
@@ -85,17 +83,10 @@ _SCALARS = (int, float, str, bool, type(None))
 def _binding_key(stype: ScenarioType, inputs: Mapping[str, Any]) -> tuple[Any, ...] | None:
     key: list[Any] = [id(stype)]
     for name, value in inputs.items():
-        kind = type(value)
-        if kind in _SCALARS:
-            # 0.0 and -0.0 are equal keys but not the same input (1/x): the sign is part of a float's key
-            key.append((name, kind, value, math.copysign(1.0, value) if kind is float else None))
-        elif isinstance(value, Entry):
-            key.append((name, Entry, id(value)))
-        elif isinstance(value, pint.Quantity) and type(value.magnitude) in (int, float):
-            m = value.magnitude
-            key.append((name, type(m), m, math.copysign(1.0, m), value.units, id(value._REGISTRY)))
-        else:
+        found = (Entry, id(value)) if isinstance(value, Entry) else value_key(value, _SCALARS)
+        if found is None:
             return None
+        key.append((name, *found))
     return tuple(key)
 
 

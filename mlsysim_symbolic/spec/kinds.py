@@ -257,14 +257,26 @@ _QUANTITIES: dict[tuple[Any, ...], tuple[InputSpec, Any, Any]] = {}
 _PLAIN = (int, float, str)
 
 
-def _value_key(spec: InputSpec, value: Any) -> tuple[Any, ...] | None:
-    """A key for a number, a text or a scalar Quantity (the same value read the same way); None for anything else."""
-    if type(value) in _PLAIN:   # 0.0 and -0.0 are equal keys, not the same input (1/x): a float's sign is in its key
-        return (id(spec), type(value), value, math.copysign(1.0, value) if type(value) is float else None)
+def value_key(value: Any, plain: tuple[type, ...] = _PLAIN) -> tuple[Any, ...] | None:
+    """A key for a value of a ``plain`` type or a scalar Quantity (the same value read the same way); None for
+    anything else.  0.0 and -0.0 are equal keys but not the same input (1/x): a float's sign is in its key.
+
+    >>> value_key(0.0) == value_key(-0.0), value_key(1) == value_key(1.0), value_key([1])
+    (False, False, None)
+    """
+    kind = type(value)
+    if kind in plain:
+        return (kind, value, math.copysign(1.0, value) if kind is float else None)
     if isinstance(value, pint.Quantity) and type(value.magnitude) in (int, float):
         m = value.magnitude
-        return (id(spec), type(m), m, math.copysign(1.0, m), value.units, id(value._REGISTRY))
+        return (type(m), m, math.copysign(1.0, m), value.units, id(value._REGISTRY))
     return None
+
+
+def _value_key(spec: InputSpec, value: Any) -> tuple[Any, ...] | None:
+    """:func:`value_key` of an input's value, for that input."""
+    key = value_key(value)
+    return None if key is None else (id(spec), *key)
 
 
 class ObjectKind(InputKind):
