@@ -1,4 +1,4 @@
-"""The catalog waves: every mlsysim 0.3.0 scenario class of each wave's domains (issues 15-18).
+"""The catalog waves: every mlsysim 0.3.0 scenario class of each wave's domains (issues 15-18, 32-34).
 
 Read from ``mlsysim-classes-by-domain.md`` (the survey of mlsysim 0.3.0's 575 classes that maps the waves);
 kept here as data so the coverage test runs from a clean checkout.
@@ -118,6 +118,38 @@ DOMAINS: dict[str, tuple[str, ...]] = {
         "SampledDecisionMonitorScenario", "ShardedUnlearningScenario", "SubgroupEvaluationBudgetScenario",
         "SubgroupSampleScenario", "ThroughputCostScenario",
     ),
+    "agents_llm_apps": (
+        "AcceptedTaskCostScenario", "AdaptationPaybackScenario", "AdmissionOrderScenario", "AllocationAxesScenario",
+        "AnnFootprintScenario", "AppendOnlyContextScenario", "ApprovalEscrowScenario", "ArchitectureChoiceScenario",
+        "ArgmaxNoiseScenario", "AttemptGroupContrastScenario", "AttentionDilutionScenario", "BestOfNPoolScenario",
+        "BlindRetryScenario", "Bm25PairScenario", "BoundedLiabilityAdmissionScenario", "CappedSelectionCostScenario",
+        "CenteredRewardScenario", "CheckerPosteriorScenario", "CohortAttemptCostScenario",
+        "CohortDispositionScenario", "CompactionCadenceScenario", "CompactionPaybackScenario",
+        "ConservedBudgetScenario", "ContextAdmissionScenario", "ContextBudgetScenario", "ContextInvalidationScenario",
+        "ContinuationForkCostScenario", "ControlledBranchScenario", "CorpusDenominatorsScenario",
+        "CorrelatedReviewersScenario", "CounterfactualSearchScenario", "CreditWindowScenario",
+        "DeadlinePolicyScenario", "DedicatedBreakEvenScenario", "DeficitRoundRobinScenario",
+        "DelegationCohortScenario", "DelegationTokenBreakEvenScenario", "DependencyScheduleScenario",
+        "EnvelopeAmortizationScenario", "ExactScanScenario", "FailureTriageScenario", "FanoutDeadlineScenario",
+        "ForkValueScenario", "GraphNeighborhoodScenario", "GroupBarrierScenario", "GroupCoefficientsScenario",
+        "HeadSamplingMissScenario", "HorizonCompoundingScenario", "IndexMaintenanceScenario",
+        "IrreversibleLossScenario", "KingmanQueueScenario", "LengthNormalizationScenario",
+        "LossNormalizationScenario", "ModelCallScenario", "ModelCascadeScenario", "ModelPollingScenario",
+        "ObservationCarryScenario", "PartitionScreenScenario", "PerInvocationSerializationScenario",
+        "PreferencePairScenario", "PrefixLayoutBillScenario", "ProbeVsAnswerScenario", "ProtectedFieldCheckScenario",
+        "PrunedSearchTreeScenario", "RatioClipScenario", "ReferencePassingScenario", "RepairBreakEvenScenario",
+        "RepeatedVerificationScenario", "ResendCacheBillScenario", "ResidualViolationScenario",
+        "RetrievalPayloadScenario", "RetryPolicyScenario", "RewardCompositionScenario", "RolloutSlotCycleScenario",
+        "RolloutStepBudgetScenario", "RunSplitLeakageScenario", "SamplingScenario", "SandboxPoolReserveScenario",
+        "ScalabilityLawScenario", "ScopedRevisionScenario", "SearchAccountsScenario", "SequentialCanaryScenario",
+        "SerialEpisodeScenario", "SerialTailExposureScenario", "SharedWriteScenario", "ShortenedWindowScenario",
+        "SpanCriticalPathScenario", "SpeculativeEpisodeScenario", "StagingBurstScenario",
+        "StorageAmplificationScenario", "StreamCancelScenario", "SyscallTaxScenario", "TargetMaskScenario",
+        "TokenPriceComparisonScenario", "ToolCatalogSelectionScenario", "ToolDriftScenario",
+        "ToolkitGranularityScenario", "TraceRetentionScenario", "TrajectoryAdmissionScenario",
+        "TrajectoryBudgetMeterScenario", "TrajectoryResendScenario", "UndetectedLoopScenario", "VerifiedPoolScenario",
+        "VerifierPoolScenario", "WorkloadLeverScenario", "WorkspaceProvisioningScenario",
+    ),
 }
 
 WAVES: dict[int, tuple[str, ...]] = {
@@ -125,4 +157,5 @@ WAVES: dict[int, tuple[str, ...]] = {
     16: ('serving_inference', 'fleet_scheduling', 'edge_deployment'),
     17: ('reliability_checkpointing', 'data_storage'),
     18: ('power_sustainability', 'economics', 'responsible_ai_security'),
+    32: ('agents_llm_apps',),
 }
