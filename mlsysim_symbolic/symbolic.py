@@ -10,28 +10,40 @@ P*b
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import sympy
 
 from .errors import InputError, UnknownNameError
 from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, derivative_chain, expanded_size
-from .plan import Analysable
+from .plan import Analysable, Plan
 from .units import Q_, ureg
 
 
 @dataclass(frozen=True)
 class Elasticity:
-    """∂ln y/∂ln x of one output y for one input x: the expression and its value at the scenario."""
+    """∂ln y/∂ln x of one output y for one input x: its value at the scenario, the derivative, and (on first read)
+    the simplified expression.
+
+    ``value`` and ``derivative_value`` come from the compiled derivative; ``expression`` is SymPy's simplification
+    of ``derivative·x/y``, made only when read (seconds for a composed roofline's piecewise, which a ranking by
+    value never needs) and kept with the plan, so each (type, signature, input) simplifies once.
+    """
 
     input: str
     symbol: sympy.Symbol
-    expression: sympy.Expr
     value: float
     derivative: sympy.Expr
     derivative_value: Any   # a Quantity in (output unit) / (input unit)
+    form: Callable[[], sympy.Expr] = field(repr=False, compare=False)
+
+    @cached_property
+    def expression(self) -> sympy.Expr:
+        """∂ln y/∂ln x as an expression over the inputs (simplified where SymPy can)."""
+        return self.form()
 
     def _repr_latex_(self) -> str:
         return f"$\\varepsilon_{{{sympy.latex(self.symbol)}}} = {sympy.latex(self.expression)} = {self.value:.4g}$"
@@ -73,6 +85,17 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
     return tidy(sympy.diff(plan.expr, sym))
 
 
+def _derivative(plan: Plan, sym: sympy.Symbol, chained: bool) -> tuple[sympy.Expr, Callable[..., Any], Callable[[], sympy.Expr]]:
+    """∂y/∂x of ``plan``'s output for leaf ``sym``, its compiled function of ``plan.args``, and a maker of the
+    simplified elasticity (kept with the plan: made once per type, signature and input)."""
+    if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
+        out_sym = plan.definitions[-1][0]
+        d = sympy.Derivative(out_sym, sym)
+        return d, compile_chain(derivative_chain(plan.definitions, sym), plan.args), lambda: d * sym / out_sym
+    d = sympy.diff(plan.expr, sym)
+    return d, compile_tree(d, plan.args), lambda: plan.memo(("elasticity form", sym), lambda: tidy(d * sym / plan.expr))
+
+
 def tidy(expr: sympy.Expr) -> sympy.Expr:
     """``sympy.simplify(expr)``, or ``expr`` itself where SymPy's simplification fails on it (it compares a relational
     it rewrote to nan on a roofline with training's nested piecewise: "The argument 'nan' is not comparable").  Only
@@ -91,7 +114,8 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
 def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection[str] | None = None,
                  **arguments: Any) -> list[Elasticity]:
     """Elasticities ∂ln y/∂ln x of ``output`` for each of its inputs (or those named in ``only``, by input or
-    symbol name: each costs a symbolic simplification), ranked by magnitude."""
+    symbol name), ranked by magnitude: each derivative is taken and compiled once per type, presence signature and
+    input, and its simplified form (``Elasticity.expression``) made only when read."""
     t = scenario.type
     plan = scenario.planner.numeric_plan(output)
     values = scenario.planner.values(plan, keys, arguments)
@@ -108,19 +132,12 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
         if only is not None and var.name not in only and sym.name not in only:
             continue
         seen.update((var.name, sym.name))
-        if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
-            out_sym = plan.definitions[-1][0]
-            d = sympy.Derivative(out_sym, sym)
-            e = d * sym / out_sym
-            d_value = compile_chain(derivative_chain(plan.definitions, sym), plan.args)(*values)
-        else:
-            d = sympy.diff(plan.expr, sym)
-            e = tidy(d * sym / plan.expr)
-            d_value = compile_tree(d, plan.args)(*values)
+        d, d_function, form = plan.memo(("elasticity", sym), lambda sym=sym: _derivative(plan, sym, chained))
+        d_value = d_function(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
         derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)
-        results.append(Elasticity(var.name, sym, e, value, d, derivative_value))
+        results.append(Elasticity(var.name, sym, value, d, derivative_value, form))
     unknown = sorted(set(only or ()) - seen)
     if unknown:
         raise UnknownNameError("input", unknown[0], [scenario.planner.variable(s).name for s in plan.args],

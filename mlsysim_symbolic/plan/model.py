@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -41,6 +41,9 @@ class Plan:
     divisor: float | int = 1
     labels: tuple[str, ...] = ()           # a label over an index's keys: the keys, in order (else its cases)
     returns: pint.Unit | None = None       # the unit a value leaves in: ``unit`` less the counted kinds declared implicit
+    #: What analyses derive from this plan (a derivative and its compiled function, a simplified form), made once:
+    #: a plan belongs to its type and presence signature, so every scenario with that signature shares them.
+    memos: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.returns is None:
@@ -53,6 +56,21 @@ class Plan:
         for sym, expr in self.definitions:
             done[sym] = expr.xreplace(done) if done else expr
         return done[self.definitions[-1][0]]
+
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for on this plan, the same object afterwards.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> plan = Scenarios.DpSgdPerExampleGradients.planner.plan("per_batch")
+        >>> d = plan.memo(("diff", "b"), lambda: sympy.diff(plan.expr, plan.args[2]))
+        >>> d, plan.memo(("diff", "b"), lambda: 1 / 0) is d
+        (B*P, True)
+        """
+        try:
+            return self.memos[key]
+        except KeyError:
+            value = self.memos[key] = make()
+            return value
 
     def to_unit(self, value: Any) -> Any:
         """A base-unit magnitude (or array) of the output in its declared unit."""
