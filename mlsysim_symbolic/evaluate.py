@@ -30,6 +30,7 @@ from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.printing.pycode import PythonCodePrinter
 
 from . import special
+from .treewalk import has_type, node_types, replace_nodes
 from .units import Q_
 
 #: Relative distance from a whole number within which ``floor``/``ceil`` take the whole number (a few ulps).
@@ -92,8 +93,6 @@ def _exact_log2(expr: sympy.Expr) -> sympy.Expr:
     one too high at exact powers of two; ``math.log2`` is exact there.
     """
     inv = sympy.Pow(sympy.log(2), -1)
-    if not expr.has(inv):
-        return expr
 
     def rewrite(node: Any) -> Any:
         if isinstance(node, sympy.Mul) and inv in node.args:
@@ -103,7 +102,7 @@ def _exact_log2(expr: sympy.Expr) -> sympy.Expr:
                 return sympy.Mul(log2(logs[0].args[0]), *rest)
         return node
 
-    return expr.replace(lambda n: isinstance(n, sympy.Mul) and inv in n.args, rewrite)
+    return replace_nodes(expr, lambda n: isinstance(n, sympy.Mul) and inv in n.args, rewrite)
 
 
 def _step_derivatives(expr: sympy.Expr) -> sympy.Expr:
@@ -112,14 +111,11 @@ def _step_derivatives(expr: sympy.Expr) -> sympy.Expr:
     ``diff(floor(x/y), x)`` is ``Subs(Derivative(floor(_xi), _xi), _xi, x/y)/y``, which no printer compiles;
     elasticities and uncertainty of an output with a floor or ceil need it as a number.
     """
-    if not expr.has(sympy.Derivative):
-        return expr
-
     def is_step(node: Any) -> bool:
         return isinstance(node, sympy.Derivative) and isinstance(node.expr, (sympy.floor, sympy.ceiling))
 
-    expr = expr.replace(lambda n: isinstance(n, sympy.Subs) and is_step(n.expr), lambda n: sympy.Integer(0))
-    return expr.replace(is_step, lambda n: sympy.Integer(0))
+    expr = replace_nodes(expr, lambda n: isinstance(n, sympy.Subs) and is_step(n.expr), lambda n: sympy.Integer(0))
+    return replace_nodes(expr, is_step, lambda n: sympy.Integer(0))
 
 
 class pow1pm1(sympy.Function):  # noqa: N801 - named as the function it compiles to
@@ -147,11 +143,11 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
     ``-expm1(n*log1p(-r))`` keeps them, as ``log1p(-r)`` keeps the digits of ``log(1 - r)``
     (which derivatives of such powers contain).  Integer and numeric exponents are left alone.
     """
-    if expr.has(sympy.log):
-        expr = expr.replace(
-            lambda n: isinstance(n, sympy.log) and isinstance(n.args[0], sympy.Add) and 1 in n.args[0].args,
+    if has_type(expr, sympy.log):
+        expr = replace_nodes(
+            expr, lambda n: isinstance(n, sympy.log) and isinstance(n.args[0], sympy.Add) and 1 in n.args[0].args,
             lambda n: log1p(sympy.Add(*[a for a in n.args[0].args if a != 1])))
-    if not expr.has(sympy.Pow, sympy.exp):
+    if not has_type(expr, sympy.Pow, sympy.exp):
         return expr
 
     def rewrite(node: Any) -> Any:
@@ -168,10 +164,10 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
                     return sympy.Add(*rest, -one * pow1pm1(power.base - 1, power.exp), evaluate=False)
         return node
 
-    expr = expr.replace(lambda n: isinstance(n, sympy.Add) and (1 in n.args or -1 in n.args), rewrite)
+    expr = replace_nodes(expr, lambda n: isinstance(n, sympy.Add) and (1 in n.args or -1 in n.args), rewrite)
     # what is left of (1 + u)**e: exp(e*log1p(u)), so (1 - 1e-5)**24576 keeps the digits that 1 - 1e-5 rounds away
-    return expr.replace(
-        lambda n: (isinstance(n, sympy.Pow) and not n.exp.is_Number and isinstance(n.base, sympy.Add) and 1 in n.base.args
+    return replace_nodes(
+        expr, lambda n: (isinstance(n, sympy.Pow) and not n.exp.is_Number and isinstance(n.base, sympy.Add) and 1 in n.base.args
                    and n.base.free_symbols),
         lambda n: sympy.exp(n.exp * log1p(sympy.Add(*[a for a in n.base.args if a != 1]))))
 
@@ -190,7 +186,7 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     cse = len(expr.args) > 3
     modules = _modules(vector, expr)
     fast = sympy.lambdify(list(args), expr, modules=modules, cse=cse, docstring_limit=0, printer=_printer(vector, modules))
-    if vector or not cse or not expr.has(sympy.Piecewise):
+    if vector or not cse or not has_type(expr, sympy.Piecewise):
         return fast
     return _guarded(fast, expr, args)
 
@@ -235,8 +231,18 @@ def scalar_namespace() -> dict[str, Any]:
 
 
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
-    """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil."""
-    return _near_one(_step_derivatives(_exact_log2(expr)))
+    """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil (each rewrite
+    walked only where the tree holds the nodes it rewrites)."""
+    types = node_types(expr)
+    if _any(types, sympy.log):
+        expr = _exact_log2(expr)
+    if _any(types, sympy.Derivative):
+        expr = _step_derivatives(expr)
+    return _near_one(expr)
+
+
+def _any(types: frozenset[type], *classes: type) -> bool:
+    return any(issubclass(t, classes) for t in types)
 
 
 class _Broadcasting:
@@ -265,7 +271,7 @@ _LOGICAL_AND, _LOGICAL_OR = _Broadcasting(np.logical_and), _Broadcasting(np.logi
 
 
 def _modules(vector: bool, *trees: Any) -> list[Any]:
-    uses_special = any(t.has(*special.CLASSES) for t in trees if isinstance(t, sympy.Basic))
+    uses_special = any(has_type(t, *special.CLASSES) for t in trees if isinstance(t, sympy.Basic))
     if vector:
         extra = special.array_functions() if uses_special else {}
         return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array,

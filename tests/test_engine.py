@@ -69,7 +69,7 @@ def test_imports_flow_one_way():
 #: The layers, lowest first (README, "Layout"): a module imports only from its own layer or below.  ``sources`` reads
 #: the files' structure with the spec's reader alone, so it sits with the spec (the plan cache finds its folder).
 LAYERS = [
-    {"errors", "paths", "units", "variables", "parse", "dimensions", "evaluate", "registry", "reductions", "special",
+    {"errors", "paths", "units", "variables", "parse", "dimensions", "evaluate", "registry", "reductions", "special", "treewalk",
      "underflow", "interop", "distributions"},
     {"spec", "sources"},
     {"plan", "plan_cache"},
