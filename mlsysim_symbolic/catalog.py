@@ -448,6 +448,9 @@ class Catalog:
         'ActivationMemoryScenario'
         """
         d = self.declared.get(key)
+        known = self._known
+        if d is None and known is not None and type_name not in self._entries and key in known.declared:
+            return known.named_of(type_name, key)   # a file loaded alone names the shipped scenarios of shipped types
         if d is None:
             raise UnknownNameError(f"{type_name} scenario", key, self.scenarios_of(type_name))
         if d.type_name != type_name:
