@@ -39,7 +39,9 @@ KEYS = [
     # agents_b.toml (agents and LLM applications, group B)
     'CodingAgentFirstTurnCall', 'CodingAgentLocalizedEdit', 'CodingAgentWholeFileEdit', 'ResumedContextColdPrefill',
     'SupportAgentTurnCall', 'CodingAgentResend30Turns', 'CodingAgentResend60Turns', 'CodingAgentResend90Turns',
-    'AppendOnlyRepairContext',
+    'AppendOnlyRepairContext', 'RepairResendCacheBill', 'AnnIndexesTenMillionVectors', 'Bm25ShortAgainstLongFile',
+    'RepairCompactionWatermarks', 'RepairCompactionPayback', 'RepairCompactionPaybackHalfCachedRate',
+    'MultimodalContextAdmission',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
