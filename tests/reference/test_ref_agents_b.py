@@ -25,6 +25,8 @@ WAVE = Wave(
         "RetrievalPayloadScenario",
         "StorageAmplificationScenario",
         "ToolCatalogSelectionScenario",
+        "UndetectedLoopScenario",
+        "TrajectoryBudgetMeterScenario",
     ),
     not_ported={},
     skipped={},
