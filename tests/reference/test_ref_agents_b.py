@@ -29,6 +29,7 @@ WAVE = Wave(
         "ToolCatalogSelectionScenario",
         "UndetectedLoopScenario",
         "TrajectoryBudgetMeterScenario",
+        "CorpusDenominatorsScenario",
     ),
     not_ported={},
     skipped={},
@@ -91,3 +92,26 @@ def test_exact_tree_node_counts_are_geometric_sums():
         assert s.result.nodes_by_depth == pytest.approx(expected, rel=1e-12)
         assert float(s.nodes) == pytest.approx(expected[4], rel=1e-12)
         assert float(s.shallow_nodes) == pytest.approx(expected[3], rel=1e-12)
+
+
+def test_corpus_classes_split_by_targets_and_weights_equal_mlsysims_focus_and_admitted():
+    """mlsysim's classes (records, stored, target per record), focus and admitted, against ours: the classes with
+    targets and those without (declared apart), focus and admitted as 0/1 weights; the named scenario states the
+    same pool, and another focus and route give mlsysim's result."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_same, reference_scenario
+
+    theirs, ours = reference_scenario("RecoveryPoolDenominators"), catalog().scenario("RecoveryPoolDenominators")
+    targeted = [c for c, (_, _, u) in theirs.classes.items() if u.magnitude > 0]
+    assert list(ours.records) == targeted and list(ours.untargeted_records) == [c for c in theirs.classes if c not in targeted]
+    for c, (n, s, u) in theirs.classes.items():
+        records, stored = (ours.records, ours.stored_per_record) if c in targeted else (
+            ours.untargeted_records, ours.untargeted_stored_per_record)
+        assert float(records[c]) == n and stored[c].to("token").magnitude == s.magnitude
+        assert c not in targeted or ours.target_per_record[c].to("token").magnitude == u.magnitude
+    theirs = theirs.variant(focus="direct", admitted=["direct", "negative"])
+    ours = ours.variant(focus_weight={"direct": 1, "recovery": 0}, admitted_weight={"direct": 1, "recovery": 0},
+                        untargeted_focus_weight={"negative": 0}, untargeted_admitted_weight={"negative": 1})
+    for field in ("admitted_stored_tokens", "record_share", "stored_share", "admitted_stored_share", "target_share"):
+        assert_same(getattr(ours.result, field), getattr(theirs.result, field), field)

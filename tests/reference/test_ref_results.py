@@ -44,7 +44,7 @@ KEYS = [
     'MultimodalContextAdmission', 'RepairContextBudget', 'SupersededExcerptInvalidation', 'ExactScanTenMillionVectors',
     'TypedTraversalDepthThree', 'RepairEditIndexMaintenance', 'TwentyFourMegabyteLogObservation', 'RepairPrefixLayoutBill',
     'RetrievalRecordsInAllowance', 'LexicalGraphAgainstDenseStore', 'FiftyToolCatalogSixSelected', 'RepairLoopToTurnCeiling',
-    'RepairTrajectoryBudgetMeter',
+    'RepairTrajectoryBudgetMeter', 'RecoveryPoolDenominators',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
