@@ -115,3 +115,44 @@ def test_corpus_classes_split_by_targets_and_weights_equal_mlsysims_focus_and_ad
                         untargeted_focus_weight={"negative": 0}, untargeted_admitted_weight={"negative": 1})
     for field in ("admitted_stored_tokens", "record_share", "stored_share", "admitted_stored_share", "target_share"):
         assert_same(getattr(ours.result, field), getattr(theirs.result, field), field)
+
+
+#: (named scenario, list input, first value, the input or trajectory output whose value ends the list)
+STATED_RANGES = (
+    ("RepairResendCacheBill", "turn", 1, "trajectory.turns"),
+    ("RepairCompactionWatermarks", "turn", 1, "turns"),
+    ("RepairCompactionPayback", "call", 1, "bill.trajectory.turns"),
+    ("RepairCompactionPaybackHalfCachedRate", "call", 1, "bill.trajectory.turns"),
+    ("RepairContextBudget", "turn", 1, "turns"),
+    ("TypedTraversalDepthThree", "level", 0, "depth"),
+    ("RepairLoopToTurnCeiling", "turn", 0, "ceiling"),
+)
+
+
+@pytest.mark.parametrize(("key", "listed", "first", "last"), STATED_RANGES, ids=[r[0] for r in STATED_RANGES])
+def test_a_stated_range_runs_over_mlsysims_range(key, listed, first, last):
+    """The per-turn (per-call, per-depth) lists are stated inputs (the equation language has no range over an input):
+    each runs first, first + 1, ..., the count mlsysim ranges over, so the lists and the counts cannot drift apart."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+
+    end = reference_scenario(key)
+    for part in last.split("."):
+        end = getattr(end, part)
+    assert [int(v) for v in getattr(catalog().scenario(key), listed)] == list(range(first, int(end) + 1))
+
+
+@pytest.mark.parametrize("key", ["RepairCompactionPayback", "RepairCompactionPaybackHalfCachedRate"])
+def test_compaction_payback_states_the_nested_bill(key):
+    """mlsysim nests the bill (a ResendCacheBillScenario over a TrajectoryResendScenario); ours states its values."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    theirs, ours = reference_scenario(key), catalog().scenario(key)
+    bill, trajectory = theirs.bill, theirs.bill.trajectory
+    assert (int(ours.turns), int(ours.first_prompt.to("token").magnitude), int(ours.appended.to("token").magnitude)) == (
+        trajectory.turns, trajectory.first_prompt, trajectory.appended)
+    for name in ("input_price", "cached_fraction", "output_price"):
+        assert_close(getattr(ours, name), getattr(bill, name), f"{key}.{name}")
