@@ -362,3 +362,22 @@ def test_result_fields_read_by_their_source():
 def test_bytes_from_a_workload_attribute():
     s = scenario_class(T)(**GIVEN)
     assert s.bytes.to("GB").magnitude == pytest.approx(3.0)    # GPT-2: 1.5e9 param x 2 B/param = 3 GB
+
+
+LISTED = {
+    "inputs": {"turn": {"kind": "list", "symbol": "k", "unit": "count", "integer": True},
+               "step": {"symbol": "d", "unit": "s"}},
+    "outputs": {"at": {"symbol": "T_k", "unit": "s", "equation": "k * d"}, "first": {"unit": "s", "equation": "d"}},
+}
+
+
+def test_a_listed_result_field_shows_a_keyed_output_as_a_list_in_key_order():
+    t = ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "lists": ["at"]}})
+    r = scenario_class(t)(turn=[3, 1, 2], step="2 s").result
+    assert [v.to("s").magnitude for v in r.at] == [6, 2, 4] and isinstance(r.at, list)
+
+
+@pytest.mark.parametrize("lists", [["first"], ["missing"], "at"])
+def test_result_lists_names_keyed_outputs_of_the_result(lists):
+    with pytest.raises(DerivationError, match="result.lists"):
+        ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "lists": lists}})

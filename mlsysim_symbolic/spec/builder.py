@@ -484,10 +484,17 @@ class TypeBuilder:
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
+        lists = raw.get("lists") or []
+        if not isinstance(lists, list) or not set(map(str, lists)) <= set(names):
+            raise self.fail("result.lists must be a list of result fields (keyed outputs mlsysim returns as a list)", *where)
+        for field in map(str, lists):
+            source = dict((f, (s, n)) for f, s, n in fields)[field]
+            if source[0] != "output" or not t.outputs[source[1]].indices:
+                raise self.fail(f"result.lists.{field}: not a keyed output without arguments", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                           tuple((k, str(v)) for k, v in unset.items()),
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
-                          tuple(map(str, counts)), nested)
+                          tuple(map(str, counts)), nested, tuple(map(str, lists)))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

@@ -159,6 +159,8 @@ class OutputSource(FieldSource):
             return None   # as mlsysim, a field whose optional input is unset is None
         if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
             value = Q_(value, "count")
+        if field in layout.lists and isinstance(value, dict):   # mlsysim's list: the values in key order
+            value = list(value.values())
         return value
 
 

@@ -36,6 +36,15 @@ def _with_results() -> list[str]:
 #: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
 #: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
 KEYS = [
+    # agents_b.toml (agents and LLM applications, group B)
+    'CodingAgentFirstTurnCall', 'CodingAgentLocalizedEdit', 'CodingAgentWholeFileEdit', 'ResumedContextColdPrefill',
+    'SupportAgentTurnCall', 'CodingAgentResend30Turns', 'CodingAgentResend60Turns', 'CodingAgentResend90Turns',
+    'AppendOnlyRepairContext', 'RepairResendCacheBill', 'AnnIndexesTenMillionVectors', 'Bm25ShortAgainstLongFile',
+    'RepairCompactionWatermarks', 'RepairCompactionPayback', 'RepairCompactionPaybackHalfCachedRate',
+    'MultimodalContextAdmission', 'RepairContextBudget', 'SupersededExcerptInvalidation', 'ExactScanTenMillionVectors',
+    'TypedTraversalDepthThree', 'RepairEditIndexMaintenance', 'TwentyFourMegabyteLogObservation', 'RepairPrefixLayoutBill',
+    'RetrievalRecordsInAllowance', 'LexicalGraphAgainstDenseStore', 'FiftyToolCatalogSixSelected', 'RepairLoopToTurnCeiling',
+    'RepairTrajectoryBudgetMeter', 'RecoveryPoolDenominators',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
