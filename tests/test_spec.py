@@ -197,6 +197,47 @@ def test_list_kind():
             kind.bind(spec, bad, Bound())
 
 
+#: A list stated as 1..n beside the count it ranges over (mlsysim's ``range(1, turns + 1)``), and a type that
+#: composes it and ranges a list over its output.
+RANGED = {"summary": "turns 1..H", "inputs": {
+    "turns": {"symbol": "H", "unit": "count", "integer": True},
+    "turn": {"kind": "list", "upto": "turns", "symbol": "k", "unit": "count", "integer": True}},
+    "outputs": {"horizon": {"unit": "count", "equation": "H"}, "total": {"unit": "count", "equation": "sum(k, turn)"}}}
+
+
+def test_a_list_upto_an_input_is_held_to_its_range():
+    cls = scenario_class(ScenarioType.from_mapping("Ranged", RANGED))
+    assert cls(turns=4, turn=[1, 2, 3, 4]).total.magnitude == 10                 # 1 + 2 + 3 + 4, by hand
+    s = cls(turns=3, turn=[1, 2, 3])
+    with pytest.raises(InputError, match=r"Ranged: turn must be 1, 2, \.\.\., 5, one value each up to turns = 5; got \[1, 2, 3\]"):
+        s.variant(turns=5)                                                     # the old list is never summed again
+    assert s.variant(turns=5, turn=[1, 2, 3, 4, 5]).total.magnitude == 15
+    with pytest.raises(InputError, match="turn must be 1, 2, ..., 2"):
+        cls(turns=2, turn=[2, 3])
+    outer = {"summary": "over a ranged scenario", "inputs": {
+        "inner": {"kind": "scenario", "type": "Ranged"},
+        "step": {"kind": "list", "upto": "inner.horizon", "start": 0, "symbol": "j", "unit": "count", "integer": True,
+                 "domain": "[0, inf)"}},
+        "outputs": {"steps": {"unit": "count", "equation": "sum(1, step)"}}}
+    types = {"Ranged": cls.type}
+    outer_cls = scenario_class(ScenarioType.from_mapping("Outer", outer, types=types))
+    assert outer_cls(inner=s, step=[0, 1, 2, 3]).steps.magnitude == 4           # 0..3: four steps
+    with pytest.raises(InputError, match=r"step must be 0, 1, \.\.\., 3, one value each up to inner.horizon"):
+        outer_cls(inner=s, step=[0, 1, 2])
+
+
+@pytest.mark.parametrize(("upto", "words"), [
+    ("steps", "must name a whole-number"), ("scale", "must name a whole-number"), ("turn", "must name a whole-number"),
+    ("a.b.c", "'upto' names an input"), (3, "'upto' names an input")])
+def test_a_list_upto_must_name_a_whole_number_input(upto, words):
+    bad = {**RANGED, "inputs": {**RANGED["inputs"], "scale": {"symbol": "s", "unit": "1"},
+                                "turn": {**RANGED["inputs"]["turn"], "upto": upto}}}
+    with pytest.raises((DerivationError, InputError), match=words):
+        ScenarioType.from_mapping("Bad", bad)
+    with pytest.raises(InputError, match="'start' is a whole number, given with 'upto'"):
+        read_input("x", {"kind": "list", "symbol": "x", "unit": "1", "start": 0})
+
+
 def test_read_input_refuses_an_unknown_kind():
     with pytest.raises(InputError, match="'vector'"):
         read_input("x", {"kind": "vector"})

@@ -142,8 +142,19 @@ class Binding:
         for name, spec in t.inputs.items():
             if kind_of(spec).nests:
                 self._bind_scenario(name, spec)
+        for name, spec in t.inputs.items():   # a list stated as start..upto agrees with what it counts
+            if spec.upto is not None:
+                kind_of(spec).check_range(spec, self._bound.keys.get(name), self._upto_value(spec.upto), t.name)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
         self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
+
+    def _upto_value(self, upto: str) -> Any:
+        """The bound value a list's ``upto`` names: an input's (declared unit), or a scenario input's output."""
+        head, _, tail = upto.partition(".")
+        if not tail:
+            return self._bound.values.get(head)
+        sub = self._subs.get(head)
+        return sub.evaluate(tail) if sub is not None else None
 
     def _bind_scenario(self, name: str, spec: Any) -> None:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its

@@ -141,6 +141,14 @@ class TypeBuilder:
             if spec.only_with and (gate is None or gate.only_with or spec.only_with == in_name):
                 raise self.fail(f"input {in_name}: only_with {spec.only_with!r} must name another input of the type "
                                 "that is not itself read only with a third", "inputs", in_name)
+            if spec.upto is not None:
+                head, _, tail = spec.upto.partition(".")
+                target = t.inputs.get(head)
+                kind = kind_of(target) if target is not None else None
+                whole = type(kind) is QuantityKind and target.variable is not None and target.variable.integer
+                if head == in_name or not (whole and not tail or isinstance(kind, ScenarioKind) and tail):
+                    raise self.fail(f"input {in_name}: upto {spec.upto!r} must name a whole-number (integer) quantity input "
+                                    "of the type, or a scenario input's output (\"trajectory.horizon\")", "inputs", in_name)
 
     def scenario_input(self, in_name: str, spec: Any) -> Any:
         """A scenario input's type (built before this one) and its links to our choice inputs, checked."""

@@ -60,6 +60,8 @@ class InputSpec:
     argument: bool = False                      # scenario inputs: given to each call of the outputs using it
     only_with: str | None = None                # quantity inputs: read only when this other input is set
     kinds: tuple[str, ...] = ()                 # object inputs: the entry classes (mlsysim's) the equations describe
+    upto: str | None = None                     # list inputs: the values are start, start + 1, ..., this input's value
+    start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -130,6 +130,9 @@ class InputKind:
     def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
         """Record ``value`` of input ``spec`` in ``bound`` (``None``: the input is unset)."""
         raise NotImplementedError
+
+    def check_range(self, spec: InputSpec, keys: list[Any] | None, last: Any, owner: str) -> None:
+        """Refuse bound ``keys`` that are not the range ``spec.upto`` declares (list inputs; nothing else has one)."""
 
     def update(self, spec: InputSpec, current: Any, change: Any) -> Any:
         """The value a ``variant`` binds when it changes this input from ``current`` to ``change``."""
@@ -493,8 +496,35 @@ class MapKind(KeyedKind):
 
 
 class ListKind(KeyedKind):
+    """One value per key, the values themselves the keys.  ``upto = "turns"`` (with ``start``, default 1) declares
+    a list that must be ``start, start + 1, ..., turns``, the value of another input or of a scenario input's
+    output (``"trajectory.horizon"``): mlsysim's ``range(1, turns + 1)``, checked where it is bound, so a changed
+    ``turns`` with the list left as it was is refused by name, never summed over the old turns."""
+
     name = "list"
     annotation = "List[Quantity]"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        upto, start = raw.get("upto"), raw.get("start", 1)
+        if upto is not None and (not isinstance(upto, str) or not all(p.isidentifier() for p in upto.split(".")) or upto.count(".") > 1):
+            raise InputError(f"'upto' names an input (\"turns\") or a scenario input's output (\"trajectory.horizon\"); got {upto!r}")
+        if isinstance(start, bool) or not isinstance(start, int) or ("start" in raw and upto is None):
+            raise InputError(f"'start' is a whole number, given with 'upto'; got {start!r}")
+        spec = super().read(name, {k: v for k, v in raw.items() if k not in ("upto", "start")})
+        return replace(spec, upto=upto, start=start)
+
+    def check_range(self, spec: InputSpec, keys: list[Any] | None, last: Any, owner: str) -> None:
+        """Refuse ``keys`` unless they are ``spec.start, ..., last`` (``last`` the bound value ``spec.upto`` names;
+        with either unset there is nothing to check)."""
+        if spec.upto is None or keys is None or last is None:
+            return
+        magnitude = getattr(last, "magnitude", last)
+        whole = isinstance(magnitude, (int, float, np.integer, np.floating)) and float(magnitude).is_integer()
+        expected = list(range(spec.start, int(magnitude) + 1)) if whole else None
+        if expected is None or [float(k) for k in keys] != [float(k) for k in expected]:
+            shown = f"{spec.start}, {spec.start + 1}, ..., {magnitude:g}" if whole else f"{spec.start}, ..., {spec.upto}"
+            raise InputError(f"{owner}: {spec.name} must be {shown}, one value each up to {spec.upto} = {last}; got "
+                             f"{_few(keys)} (state {spec.name} again when {spec.upto} changes)")
 
     def items(self, spec: InputSpec, value: Any) -> Mapping[Any, Any]:
         if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
@@ -603,6 +633,11 @@ def _first_field(entry: Entry, paths: Iterable[str], choices: Mapping[str, str])
 def _field(var: Variable) -> str:
     """The entry field an attribute symbol reads (its first path)."""
     return var.reads.field if var.reads is not None else var.name
+
+
+def _few(keys: list[Any]) -> str:
+    shown = [f"{k:g}" if isinstance(k, float) else str(k) for k in keys]
+    return f"[{', '.join(shown)}]" if len(shown) <= 6 else f"[{', '.join(shown[:3])}, ..., {shown[-1]}] ({len(shown)} values)"
 
 
 def _list_key(value: Any) -> Any:
