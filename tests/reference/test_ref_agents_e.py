@@ -13,6 +13,14 @@ WAVE = Wave(
         "EnvelopeAmortizationScenario",
         "KingmanQueueScenario",
         "ModelPollingScenario",
+        "SerialEpisodeScenario",
+        "SpeculativeEpisodeScenario",
+        "StagingBurstScenario",
+        "SyscallTaxScenario",
+        "TrajectoryAdmissionScenario",
+        "VerifierPoolScenario",
+        "WorkspaceProvisioningScenario",
+        "ReferencePassingScenario",
     ),
     not_ported={},
     skipped={},
@@ -35,3 +43,17 @@ def test_kingman_is_exact_for_mm1() -> None:
     assert abs(s.wait_at(0.5).to("s").magnitude - 1.0) < 1e-12
     assert abs(s.wait_at(0.9).to("s").magnitude - 9.0) < 1e-9
     assert abs(float(s.unit_wait_utilization) - 0.5) < 1e-12
+
+
+def test_amdahl_web_server_example() -> None:
+    """Hennessy and Patterson, Computer Architecture: A Quantitative Approach (5th ed., §1.9, Amdahl's law): a
+    processor 10 times faster on computation that is busy 40 % of the time gives an overall speedup of
+    1 / (0.6 + 0.4 / 10) = 1.56; with the computation instant the bound is 1 / 0.6."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("SerialRepairEpisode").variant(
+        model_intervals={"compute": "40 s"}, tests="60 s", lifecycle_intervals={"none": "0 s"},
+        runtime_intervals={"none": "0 s"}, model_speedup=10.0)
+    assert round(float(s.speedup), 2) == 1.56
+    assert abs(float(s.speedup) - 1 / 0.64) < 1e-12
+    assert abs(float(s.limiting_speedup) - 1 / 0.6) < 1e-12

@@ -39,7 +39,8 @@ KEYS = [
     # agents_e.toml (agents and LLM applications, group E)
     'RepairRemediationApprovalEscrow', 'RepairNextCallAdmission', 'InteractiveMaintenanceDrr',
     'InteractiveMaintenanceDrrCompacted', 'ParserCallsEnvelopeSetup', 'BurstyModelServerQueuePrice',
-    'ModelPollingEveryFiveSeconds',
+    'ModelPollingEveryFiveSeconds', 'SyscallTaxPerMillionCalls', 'RepairTrajectoryQuotaAdmission', 'RepairVerifierPool',
+    'VerifierTimeoutStagingBurst', 'SerialRepairEpisode', 'SerialRepairEpisodeSpeculation', 'CopyOnWriteRepairWorkspaces',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
