@@ -23,6 +23,7 @@ WAVE = Wave(
         "ReferencePassingScenario",
         "PartitionScreenScenario",
         "ScalabilityLawScenario",
+        "ConservedBudgetScenario",
     ),
     not_ported={},
     skipped={

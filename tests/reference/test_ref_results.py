@@ -41,6 +41,7 @@ KEYS = [
     'InteractiveMaintenanceDrrCompacted', 'ParserCallsEnvelopeSetup', 'BurstyModelServerQueuePrice',
     'ModelPollingEveryFiveSeconds', 'SyscallTaxPerMillionCalls', 'RepairTrajectoryQuotaAdmission', 'RepairVerifierPool',
     'VerifierTimeoutStagingBurst', 'SerialRepairEpisode', 'SerialRepairEpisodeSpeculation', 'CopyOnWriteRepairWorkspaces',
+    'RepairBudgetLateBill',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
