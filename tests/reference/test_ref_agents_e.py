@@ -70,8 +70,8 @@ def test_kingman_is_exact_for_mm1() -> None:
 
 
 def test_amdahl_web_server_example() -> None:
-    """Hennessy and Patterson, Computer Architecture: A Quantitative Approach (5th ed., §1.9, Amdahl's law): a
-    processor 10 times faster on computation that is busy 40 % of the time gives an overall speedup of
+    """Hennessy and Patterson, Computer Architecture: A Quantitative Approach (5th ed., §1.9, the Web-serving example
+    of Amdahl's law): a processor 10 times faster on computation that is busy 40 % of the time gives an overall speedup of
     1 / (0.6 + 0.4 / 10) = 1.56; with the computation instant the bound is 1 / 0.6."""
     from mlsysim_symbolic.catalog import catalog
 
