@@ -311,11 +311,11 @@ def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
 
 def _tuple_member(name: str, parts: tuple[str, ...], doc: str, stype: ScenarioType) -> Any:
     """A member that is a tuple of outputs (mlsysim's ``(low, high)``), read or called as its parts are."""
-    first = stype.outputs[parts[0]]
+    first = stype.outputs[stype.member_outputs(name)[0]]
     text = f"{doc}\n\nThe tuple ({', '.join(parts)})."
     if first.style in ("property", "dict"):
         def getter(self: Scenario) -> tuple[Any, ...]:
-            return tuple(self._planner.member(p) for p in parts)
+            return tuple(getattr(self, p) if p in stype.members else self._planner.member(p) for p in parts)
 
         getter.__doc__ = text
         getter.__name__ = name

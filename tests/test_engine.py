@@ -302,3 +302,24 @@ def test_a_member_is_a_tuple_of_outputs_read_or_called_as_they_are():
                              ({"m": {"parts": ["a", "c"]}}, "called alike")]:
         with pytest.raises(DerivationError, match=message):
             ScenarioType.from_mapping("T", {**base, "members": members})
+
+
+def test_a_member_of_members_is_a_tuple_of_tuples():
+    """mlsysim's ConservedBudgetResult.states is a list of (settled, reserved, free) tuples: a member may list members
+    declared before it, read (and shown in a result view) as a tuple of their tuples; a later member is refused."""
+    from mlsysim_symbolic import DerivationError
+    from mlsysim_symbolic.scenario import scenario_class
+    from mlsysim_symbolic.spec import ScenarioType
+
+    base = {"inputs": {"x": {"unit": "s"}},
+            "outputs": {"a": {"unit": "s", "equation": "x"}, "b": {"unit": "s", "equation": "2 * x"},
+                        "c": {"unit": "s", "equation": "3 * x"}}}
+    t = ScenarioType.from_mapping("T", {**base, "members": {"ab": {"parts": ["a", "b"]}, "bc": {"parts": ["b", "c"]},
+                                                            "rows": {"parts": ["ab", "bc", "ab"]}},
+                                        "result": {"name": "TResult", "fields": ["rows", "c"]}})
+    assert t.member_outputs("rows") == ("a", "b", "b", "c", "a", "b")
+    s = scenario_class(t)(x="1 s")
+    assert [[q.to("s").magnitude for q in row] for row in s.rows] == [[1, 2], [2, 3], [1, 2]]
+    assert [[q.to("s").magnitude for q in row] for row in s.result.rows] == [[1, 2], [2, 3], [1, 2]]
+    with pytest.raises(DerivationError, match="two or more outputs"):
+        ScenarioType.from_mapping("T", {**base, "members": {"rows": {"parts": ["ab", "a"]}, "ab": {"parts": ["a", "b"]}}})

@@ -405,7 +405,8 @@ class TypeBuilder:
 
     def read_members(self) -> None:
         """Tuples of outputs under one name (mlsysim's ``detection_window`` -> ``(earliest, latest)``): each part an
-        output of this type, all taking the same arguments and keys, so the member is called as they are."""
+        output of this type, or a member declared before (a tuple of tuples, mlsysim's list of states), all taking the
+        same arguments and keys, so the member is called as they are."""
         t = self.t
         for name, raw in (self.data.get("members") or {}).items():
             where = ("members", name)
@@ -417,10 +418,12 @@ class TypeBuilder:
             if name in t.outputs or name in t.inputs or name in t.arguments:
                 raise self.fail(f"member {name}: the name is already an output, input or argument", *where)
             parts = raw.get("parts")
-            if not isinstance(parts, list) or len(parts) < 2 or not all(isinstance(p, str) and p in t.outputs for p in parts):
-                raise self.fail(f"member {name}: 'parts' must list two or more outputs of this type; outputs: "
-                                f"{', '.join(t.outputs)}", *where)
-            shapes = {(t.outputs[p].style, t.outputs[p].arguments, t.outputs[p].key_params, t.outputs[p].peers) for p in parts}
+            if not isinstance(parts, list) or len(parts) < 2 or not all(
+                    isinstance(p, str) and (p in t.outputs or p in t.members) for p in parts):
+                raise self.fail(f"member {name}: 'parts' must list two or more outputs of this type (or members declared "
+                                f"before it, for a tuple of tuples); outputs: {', '.join(t.outputs)}", *where)
+            leaves = [o for p in parts for o in (t.member_outputs(p) if p in t.members else (p,))]
+            shapes = {(t.outputs[p].style, t.outputs[p].arguments, t.outputs[p].key_params, t.outputs[p].peers) for p in leaves}
             if len(shapes) != 1:
                 raise self.fail(f"member {name}: its parts must be called alike (the same style, arguments and keys)", *where)
             t.members[name] = (tuple(parts), str(raw.get("doc", "")))

@@ -127,14 +127,18 @@ class MemberSource(FieldSource):
     equation = True
 
     def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
-        return source in t.members and not t.outputs[t.members[source][0][0]].arguments
+        return source in t.members and not t.outputs[t.member_outputs(source)[0]].arguments
 
     def outputs(self, t: ScenarioType, name: str) -> tuple[str, ...]:
-        return t.members[name][0]
+        return t.member_outputs(name)
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        def shown(member: str) -> tuple[Any, ...]:   # a part that is a member is a tuple of its own parts
+            members = planner.type.members
+            return tuple(shown(p) if p in members else tools.shown(planner.member(p), plain) for p in members[member][0])
+
         try:
-            return tuple(tools.shown(planner.member(p), plain) for p in planner.type.members[name][0])
+            return shown(name)
         except MissingInputError:
             return None
 

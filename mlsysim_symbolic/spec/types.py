@@ -105,7 +105,7 @@ class ScenarioType:
         self.result: ResultSpec | None = None                   # the result view, where mlsysim's class has one
         self.resolver: Resolver | None = None                    # who names this type's scenarios (its catalog), if any
         self.declaration_digest: str | None = None               # hash of the declaration read (from a catalog): keys plans on disk
-        self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs under one name: (parts, doc)
+        self.members: dict[str, tuple[tuple[str, ...], str]] = {}  # a tuple of outputs (or of members declared before) under one name: (parts, doc)
 
     @classmethod
     def from_mapping(cls, name: str, data: Mapping[str, Any], *, family: str = "", path: str | None = None,
@@ -299,6 +299,11 @@ class ScenarioType:
                 return spec.variable
         known = sorted({v.name for v in self.leaves.values()} | set(self.outputs))
         raise UnknownNameError("input or output", name, known, owner=self.name)
+
+    def member_outputs(self, name: str) -> tuple[str, ...]:
+        """The outputs a tuple member reads, in order: a part that is itself a member (mlsysim's list of
+        ``(settled, reserved, free)`` states) gives its own outputs."""
+        return tuple(o for p in self.members[name][0] for o in (self.member_outputs(p) if p in self.members else (p,)))
 
     def output(self, name: str) -> OutputSpec:
         """The declared output ``name`` (an :class:`UnknownNameError` with the close names otherwise)."""

@@ -45,6 +45,12 @@ KEYS = [
     'TypedTraversalDepthThree', 'RepairEditIndexMaintenance', 'TwentyFourMegabyteLogObservation', 'RepairPrefixLayoutBill',
     'RetrievalRecordsInAllowance', 'LexicalGraphAgainstDenseStore', 'FiftyToolCatalogSixSelected', 'RepairLoopToTurnCeiling',
     'RepairTrajectoryBudgetMeter', 'RecoveryPoolDenominators',
+    # agents_e.toml (agents and LLM applications, group E)
+    'RepairRemediationApprovalEscrow', 'RepairNextCallAdmission', 'InteractiveMaintenanceDrr',
+    'InteractiveMaintenanceDrrCompacted', 'ParserCallsEnvelopeSetup', 'BurstyModelServerQueuePrice',
+    'ModelPollingEveryFiveSeconds', 'SyscallTaxPerMillionCalls', 'RepairTrajectoryQuotaAdmission', 'RepairVerifierPool',
+    'VerifierTimeoutStagingBurst', 'SerialRepairEpisode', 'SerialRepairEpisodeSpeculation', 'CopyOnWriteRepairWorkspaces',
+    'RepairBudgetLateBill',
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
