@@ -6,6 +6,7 @@ from .members import Wave, wave_tests
 WAVE = Wave(
     classes=(
         "AcceptedTaskCostScenario",
+        "AdaptationPaybackScenario",
     ),
     not_ported={},
     skipped={},
