@@ -7,6 +7,8 @@ WAVE = Wave(
     classes=(
         "AcceptedTaskCostScenario",
         "AdaptationPaybackScenario",
+        "CappedSelectionCostScenario",
+        "CohortAttemptCostScenario",
     ),
     not_ported={},
     skipped={},
