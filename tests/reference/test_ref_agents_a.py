@@ -9,10 +9,18 @@ WAVE = Wave(
         "AdaptationPaybackScenario",
         "CappedSelectionCostScenario",
         "CohortAttemptCostScenario",
+        "CohortDispositionScenario",
+        "DedicatedBreakEvenScenario",
+        "DelegationTokenBreakEvenScenario",
     ),
     not_ported={},
     skipped={},
-    method_args={},
-    implicit_units={},
+    method_args={
+        ("CohortDispositionScenario", "cost_per_artifact"): [{"yield_at": 0.03}, {"yield_at": 0.06}, {"yield_at": 0.5}],
+        ("DedicatedBreakEvenScenario", "hourly_costs"): [{"at_load": 0.2}, {"at_load": 0.52}, {"at_load": 1.0}],
+    },
+    implicit_units={
+        ("DedicatedBreakEvenScenario", "hourly_costs"): "USD/h",
+    },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
