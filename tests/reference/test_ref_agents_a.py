@@ -18,6 +18,8 @@ WAVE = Wave(
         "DedicatedBreakEvenScenario",
         "DelegationCohortScenario",
         "DelegationTokenBreakEvenScenario",
+        "IrreversibleLossScenario",
+        "RepairBreakEvenScenario",
     ),
     not_ported={},
     skipped={
