@@ -20,6 +20,7 @@ WAVE = Wave(
         "DelegationTokenBreakEvenScenario",
         "IrreversibleLossScenario",
         "RepairBreakEvenScenario",
+        "ToolkitGranularityScenario",
     ),
     not_ported={},
     skipped={
