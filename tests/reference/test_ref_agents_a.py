@@ -20,6 +20,7 @@ WAVE = Wave(
         "DelegationTokenBreakEvenScenario",
         "IrreversibleLossScenario",
         "RepairBreakEvenScenario",
+        "TokenPriceComparisonScenario",
         "ToolkitGranularityScenario",
     ),
     not_ported={},
