@@ -22,6 +22,10 @@ WAVE = Wave(
         "RepairBreakEvenScenario",
         "TokenPriceComparisonScenario",
         "ToolkitGranularityScenario",
+        "RetryPolicyScenario",
+        "BestOfNPoolScenario",
+        "VerifiedPoolScenario",
+        "CheckerPosteriorScenario",
     ),
     not_ported={},
     skipped={

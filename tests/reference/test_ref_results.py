@@ -36,7 +36,7 @@ def _with_results() -> list[str]:
 #: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
 #: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
 KEYS = [
-    'RepairAttemptCostLevers', 'RemediationIncidentAttempt', 'CodeReviewAdaptationPayback', 'CappedCandidateSelection', 'FrontierModelRepairCohort', 'LowTokenPriceRepairCohort', 'DedicatedCapacityBreakEven', 'RemediationCanaryPivotLoss', 'TestConfigRepairVsRebuild', 'ShellAgainstTwelveStructuredTools', 'RepairCohortTokenPriceComparison',  # agents_a
+    'RepairAttemptCostLevers', 'RemediationIncidentAttempt', 'CodeReviewAdaptationPayback', 'CappedCandidateSelection', 'FrontierModelRepairCohort', 'LowTokenPriceRepairCohort', 'DedicatedCapacityBreakEven', 'RemediationCanaryPivotLoss', 'TestConfigRepairVsRebuild', 'ShellAgainstTwelveStructuredTools', 'RepairCohortTokenPriceComparison', 'CheapRetryAgainstStrongCall', 'IndependentCandidatePools', 'SparseValidPoolFirstPass', 'SparseValidPoolDoubledValidRate', 'SparseValidPoolHalvedFalseAccept', 'PatchCheckerPosterior', 'PatchCheckerHalvedFalseAccept', 'ThirtyPercentValidPassingSet',  # agents_a
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
