@@ -66,7 +66,7 @@ def _plain_factors(units: Any, unit: str | None) -> tuple[Any, ...]:
 class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
-    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views")
+    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -76,6 +76,7 @@ class _Layout:
         self.tables = dict(spec.tables)
         self.counts = frozenset(spec.counts)
         self.views = dict(spec.views)
+        self.lists = frozenset(spec.lists)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}
@@ -124,7 +125,10 @@ class ResultView:
         if field in layout.unset and planner.member(layout.unset[field]):
             return None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
         # an output, an input's echo, a nested view ...: each source computes its own (spec/result_sources.py)
-        return source.compute(_TOOLS, layout, planner, field, name, layout.plain.get(field))
+        value = source.compute(_TOOLS, layout, planner, field, name, layout.plain.get(field))
+        if field in layout.lists and isinstance(value, dict):
+            return list(value.values())   # mlsysim's list of a keyed output, in key order
+        return value
 
     def _all(self) -> dict[str, Any]:
         """Every field, in mlsysim's order (each computed now if not read yet)."""

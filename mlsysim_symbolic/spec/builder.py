@@ -484,10 +484,18 @@ class TypeBuilder:
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
+        lists = raw.get("lists") or []
+        if not isinstance(lists, list) or not set(map(str, lists)) <= set(names):
+            raise self.fail("result.lists must be a list of result fields (keyed outputs mlsysim keeps as a list)", *where)
+        for field in map(str, lists):
+            source = str(renames.get(field, field))
+            out = t.outputs.get(source)
+            if out is None or not out.indices:
+                raise self.fail(f"result.lists: {field!r} is not a keyed output", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                           tuple((k, str(v)) for k, v in unset.items()),
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
-                          tuple(map(str, counts)), nested)
+                          tuple(map(str, counts)), nested, tuple(map(str, lists)))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

@@ -112,6 +112,7 @@ class ResultSpec:
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()   # dict fields: (field, ((key, our name), ...))
     counts: tuple[str, ...] = ()   # counts mlsysim keeps as Quantities of its dimensionless ``count`` (ScalingResult)
     views: tuple[tuple[str, ResultSpec], ...] = ()   # nested result views over this type's outputs: (field, view)
+    lists: tuple[str, ...] = ()   # keyed outputs mlsysim keeps as a list (its values in key order): ModelCascadeResult.reached
 
 
 @dataclass(frozen=True)
