@@ -19,6 +19,7 @@ WAVE = Wave(
         "DelegationCohortScenario",
         "DelegationTokenBreakEvenScenario",
         "IrreversibleLossScenario",
+        "ModelCascadeScenario",
         "RepairBreakEvenScenario",
         "TokenPriceComparisonScenario",
         "ToolkitGranularityScenario",
@@ -57,3 +58,19 @@ def test_arm_methods_equal_mlsysim(arm: str) -> None:
         assert_close(getattr(ours, member)(arm), getattr(ref, member)(record), f"{key}.{member}({arm})")
     passes = getattr(ours, f"{arm}_passes")
     assert passes is ref.passes(record)
+
+
+def test_cascade_spend_is_the_sum_over_reached_tiers() -> None:
+    """Derivation check of the cumulative sum: R_1 = N, R_(j+1) = R_j - A_j, spend = sum_j R_j (c_j + c_g), written
+    out by hand from the named scenario's inputs (the engine sums the cumulative output R over its own index)."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("CodeEditThreeTierCascade")
+    calls, accepted, gate = (0.0004, 0.002, 0.06), (60000, 28000, 11400), 0.001
+    reached = [100000, 100000 - 60000, 100000 - 60000 - 28000]
+    assert [float(r.to("").magnitude) for r in s.reached.values()] == reached
+    spend = sum(r * (c + gate) for r, c in zip(reached, calls))
+    assert math.isclose(float(s.spend.to("USD").magnitude), spend, rel_tol=1e-12)
+    assert math.isclose(float(s.per_accepted.to("USD").magnitude), spend / sum(accepted), rel_tol=1e-12)
