@@ -27,6 +27,7 @@ WAVE = Wave(
         "BestOfNPoolScenario",
         "VerifiedPoolScenario",
         "CheckerPosteriorScenario",
+        "DeadlinePolicyScenario",
     ),
     not_ported={},
     skipped={
