@@ -28,6 +28,7 @@ WAVE = Wave(
         "VerifiedPoolScenario",
         "CheckerPosteriorScenario",
         "DeadlinePolicyScenario",
+        "SearchAccountsScenario",
     ),
     not_ported={},
     skipped={
@@ -75,3 +76,21 @@ def test_cascade_spend_is_the_sum_over_reached_tiers() -> None:
     spend = sum(r * (c + gate) for r, c in zip(reached, calls))
     assert math.isclose(float(s.spend.to("USD").magnitude), spend, rel_tol=1e-12)
     assert math.isclose(float(s.per_accepted.to("USD").magnitude), spend / sum(accepted), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(("beam_width", "extensions", "segments"), [(4, 3, 4), (1, 1, 3), (10, 2, 6), (2, 5, 2), (7, 1, 5)])
+def test_beam_closed_form_equals_mlsysims_loop(beam_width: int, extensions: int, segments: int) -> None:
+    """mlsysim's beam loop (retained = min(w, retained x e) stage by stage, waves ceil(x_d / G)) against our closed
+    form x_d = e min(w, e^(d-1)), at widths, extensions and depths other than the named scenario's."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_same, reference_scenario
+
+    key = "FlatVsBeamSearch"
+    theirs = reference_scenario(key).model_copy(
+        update={"beam_width": beam_width, "extensions": extensions, "segments": segments}).result
+    ours = catalog().scenario(key).variant(beam_width=beam_width, extensions=extensions,
+                                           depths=list(range(1, segments + 1))).result
+    for field in ("frontier_counts", "beam_segments", "retained", "beam_prompt_tokens", "scorer_tokens", "beam_waves",
+                  "beam_test_waves", "beam_elapsed", "beam_token_cost"):
+        assert_same(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}")
