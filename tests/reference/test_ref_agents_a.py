@@ -12,6 +12,7 @@ WAVE = Wave(
     classes=(
         "AcceptedTaskCostScenario",
         "AdaptationPaybackScenario",
+        "ArchitectureChoiceScenario",
         "CappedSelectionCostScenario",
         "CohortAttemptCostScenario",
         "CohortDispositionScenario",
