@@ -146,3 +146,15 @@ def test_mixed_workload_plug_in_overstates_pass_at_n() -> None:
     assert float(s.mixed_plug_in) > float(s.mixed_true)
     same = s.variant(easy_pass_rate=0.3, hard_pass_rate=0.3)
     assert abs(float(same.mixed_plug_in) - float(same.mixed_true)) < 1e-15
+
+
+def test_cost_per_artifact_at_the_measured_yield_equals_mlsysim() -> None:
+    """mlsysim's cost_per_artifact() without an argument (its own emission yield) is our cost_per_emitted_artifact:
+    our argument cannot default to an output (default_input names an input)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    key = "CurationCohortDispositions"
+    assert_close(catalog().scenario(key).cost_per_emitted_artifact, reference_scenario(key).cost_per_artifact(),
+                 f"{key}.cost_per_artifact()")
