@@ -118,6 +118,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("MatmulTileScenario", "cells"): 128,
     # agents-e
     ("KingmanQueueScenario", "utilization"): 0.8,
+    # agents_a
+    ("CohortDispositionScenario", "yield_at"): 0.06,
+    ("DedicatedBreakEvenScenario", "at_load"): 0.5,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

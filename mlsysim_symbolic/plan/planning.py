@@ -119,6 +119,10 @@ class Planning(Binding, Compiling):
                         if t.leaf_index.get(sym) == index and sym not in t.positions:
                             subs[sym] = KeyedSymbol(sym, key)
                             bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
+                        elif t.positions.get(sym) == index:
+                            # a cumulative output summed over its own index (sum(R, k) with R = sum_upto(a, k)): the
+                            # term's position leaf n_k is this key's position, as the output keyed by k takes it
+                            subs[sym] = sympy.Integer(position)
                     term = inner.xreplace(subs)
                     if upper in t.positions:   # the keys up to this one: the term counts where the key's position n >= its own
                         term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))

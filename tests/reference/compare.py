@@ -85,7 +85,8 @@ def assert_close(ours: Any, theirs: Any, label: str = "", rel: float = REL) -> N
 
 def assert_same(ours: Any, theirs: Any, label: str = "") -> None:
     """Our field value equals mlsysim's: None, booleans and labels exactly (type included), dicts key by key in
-    order, lists and tuples item by item, numbers and Quantities at 1e-9 (:func:`assert_close`)."""
+    order, lists and tuples item by item, a nested result field by field (its prose constraint_trace apart), numbers
+    and Quantities at 1e-9 (:func:`assert_close`)."""
     if theirs is None:
         assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
     elif isinstance(theirs, (bool, str)):
@@ -98,6 +99,11 @@ def assert_same(ours: Any, theirs: Any, label: str = "") -> None:
         assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
         for i, (o, t) in enumerate(zip(ours, theirs)):
             assert_same(o, t, f"{label}[{i}]")
+    elif isinstance(getattr(type(theirs), "model_fields", None), dict):   # a nested result (TokenPriceComparisonResult.baseline)
+        fields = [f for f in type(theirs).model_fields if f != "constraint_trace"]
+        assert list(getattr(ours, "fields", ())) == fields, f"{label}: fields {getattr(ours, 'fields', None)} vs {fields}"
+        for f in fields:
+            assert_same(getattr(ours, f), getattr(theirs, f), f"{label}.{f}")
     else:
         assert_close(ours, theirs, label)
 

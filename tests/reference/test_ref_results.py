@@ -36,6 +36,15 @@ def _with_results() -> list[str]:
 #: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
 #: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
 KEYS = [
+    # agents_a.toml (agents and LLM applications, group A)
+    'RepairAttemptCostLevers', 'RemediationIncidentAttempt', 'CodeReviewAdaptationPayback',
+    'CappedCandidateSelection', 'FrontierModelRepairCohort', 'LowTokenPriceRepairCohort',
+    'DedicatedCapacityBreakEven', 'RemediationCanaryPivotLoss', 'TestConfigRepairVsRebuild',
+    'ShellAgainstTwelveStructuredTools', 'RepairCohortTokenPriceComparison', 'CheapRetryAgainstStrongCall',
+    'IndependentCandidatePools', 'SparseValidPoolFirstPass', 'SparseValidPoolDoubledValidRate',
+    'SparseValidPoolHalvedFalseAccept', 'PatchCheckerPosterior', 'PatchCheckerHalvedFalseAccept',
+    'ThirtyPercentValidPassingSet', 'CodeEditThreeTierCascade', 'DeadlineBoundRepairPolicies', 'FlatVsBeamSearch',
+    'DependencyUpgradeArchitectures',
     # agents_b.toml (agents and LLM applications, group B)
     'CodingAgentFirstTurnCall', 'CodingAgentLocalizedEdit', 'CodingAgentWholeFileEdit', 'ResumedContextColdPrefill',
     'SupportAgentTurnCall', 'CodingAgentResend30Turns', 'CodingAgentResend60Turns', 'CodingAgentResend90Turns',
