@@ -36,6 +36,15 @@ def _with_results() -> list[str]:
 #: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
 #: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
 KEYS = [
+    # agents_c.toml (the agents domain, group C)
+    'BinaryRewardFixedBaseline', 'ThirtyTurnForksAtEveryBoundary', 'ThirtyTurnForksAfterTurnsTenAndTwenty',
+    'DebuggerTurnForkValue', 'RolloutGroupOfFourBarrier', 'ShortAndLongFailureLengths', 'RepairTraceWithLookupWeighting',
+    'RepairTrajectoryPerCallExamples', 'RepairPreferencePair', 'RepairPreferencePairDoubledBeta', 'DominantTokenRatioClip',
+    'RareTokenRatioClip', 'VerifierFalseAcceptsAtTenPercentPass', 'VerifierFalseAcceptsAtFivePercentPass',
+    'RepairRolloutSlotResets', 'HardTaskRolloutStep', 'HardTaskRolloutStepDoubledGroup', 'ModerateTaskRolloutStep',
+    'PairGroupsAtTenPercentPass', 'TargetedTaskRolloutStep', 'RecoveryRecordTargetMask',
+    'RecoveryRecordTargetMaskDoubledObservations', 'RecoveryRecordTargetMaskLongObservations',
+    # the other families
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',

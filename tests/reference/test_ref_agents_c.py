@@ -1,0 +1,34 @@
+"""Agents and LLM applications, group C (RL from verifiable rewards, fine-tuning on trajectories, sampling and
+attention) against mlsysim 0.3.0: every public member of every named scenario (see members.py); result fields are
+compared by test_ref_results.py."""
+
+from .members import Wave, wave_tests
+
+PASS_RATES = [{"pass_rate": 0.05}, {"pass_rate": 0.5}, {"pass_rate": 0.95}, {"pass_rate": 0.2}]
+
+WAVE = Wave(
+    classes=(
+        "AttemptGroupContrastScenario",
+        "CenteredRewardScenario",
+        "ContinuationForkCostScenario",
+        "ForkValueScenario",
+        "GroupBarrierScenario",
+        "LengthNormalizationScenario",
+        "LossNormalizationScenario",
+        "PerInvocationSerializationScenario",
+        "PreferencePairScenario",
+        "RatioClipScenario",
+        "RewardCompositionScenario",
+        "RolloutSlotCycleScenario",
+        "RolloutStepBudgetScenario",
+        "TargetMaskScenario",
+    ),
+    not_ported={},
+    skipped={},
+    method_args={
+        **{("AttemptGroupContrastScenario", m): PASS_RATES
+           for m in ("success_yield", "mixed_fraction", "attempts_per_success")},
+    },
+    implicit_units={},
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
