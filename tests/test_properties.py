@@ -116,7 +116,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("BatchCapChoiceScenario", "cap"): 16,
     # wave-kern-b
     ("MatmulTileScenario", "cells"): 128,
-    ("AttemptGroupContrastScenario", "pass_rate"): 0.2,   # agents_c.toml
+    # agents_c.toml
+    ("AttemptGroupContrastScenario", "pass_rate"): 0.2,
+    ("ControlledBranchScenario", "clean_runs"): 59,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

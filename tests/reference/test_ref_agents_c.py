@@ -4,6 +4,7 @@ compared by test_ref_results.py."""
 
 from .members import Wave, wave_tests
 
+BRANCHES = [{"branch": ("option", b)} for b in ("original", "warning", "paginated")]
 PASS_RATES = [{"pass_rate": 0.05}, {"pass_rate": 0.5}, {"pass_rate": 0.95}, {"pass_rate": 0.2}]
 
 WAVE = Wave(
@@ -11,6 +12,7 @@ WAVE = Wave(
         "AttemptGroupContrastScenario",
         "CenteredRewardScenario",
         "ContinuationForkCostScenario",
+        "ControlledBranchScenario",
         "ForkValueScenario",
         "GroupBarrierScenario",
         "LengthNormalizationScenario",
@@ -28,6 +30,9 @@ WAVE = Wave(
     method_args={
         **{("AttemptGroupContrastScenario", m): PASS_RATES
            for m in ("success_yield", "mixed_fraction", "attempts_per_success")},
+        **{("ControlledBranchScenario", m): BRANCHES
+           for m in ("runs", "accepted", "acceptance_interval", "failure_upper")},
+        ("ControlledBranchScenario", "clean_failure_upper"): [{"clean_runs": n} for n in (1, 20, 59, 73, 1000)],
     },
     implicit_units={},
 )
