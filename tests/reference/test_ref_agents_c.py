@@ -24,6 +24,8 @@ WAVE = Wave(
         "RolloutSlotCycleScenario",
         "RolloutStepBudgetScenario",
         "TargetMaskScenario",
+        "AttentionDilutionScenario",
+        "AllocationAxesScenario",
     ),
     not_ported={},
     skipped={},
