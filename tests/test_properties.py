@@ -122,6 +122,7 @@ ARGUMENTS: dict[tuple[str, str], float] = {
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
+    ("RunSplitLeakageScenario", "tasks"): 1000,   # agents_c.toml
     ("ServingScenario", "prefill_chunk_tokens"): 512,
     ("ServingScenario", "decode_hardware"): "A100",       # serving-paths: disaggregated decode
     ("ServingScenario", "draft_model"): "Llama3_8B",      # serving-paths: speculative decoding

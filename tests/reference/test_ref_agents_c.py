@@ -23,6 +23,7 @@ WAVE = Wave(
         "RewardCompositionScenario",
         "RolloutSlotCycleScenario",
         "RolloutStepBudgetScenario",
+        "RunSplitLeakageScenario",
         "TargetMaskScenario",
         "AttentionDilutionScenario",
         "AllocationAxesScenario",

@@ -44,7 +44,7 @@ KEYS = [
     'RepairRolloutSlotResets', 'HardTaskRolloutStep', 'HardTaskRolloutStepDoubledGroup', 'ModerateTaskRolloutStep',
     'PairGroupsAtTenPercentPass', 'TargetedTaskRolloutStep', 'RecoveryRecordTargetMask',
     'RecoveryRecordTargetMaskDoubledObservations', 'RecoveryRecordTargetMaskLongObservations',
-    'ToyHeadAttentionDilution', 'ToyHeadLookalikeExcerpt', 'OutputCeilingThreeAllocations',
+    'ToyHeadAttentionDilution', 'ToyHeadLookalikeExcerpt', 'OutputCeilingThreeAllocations', 'EightAttemptRunSplit',
     # the other families
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
