@@ -121,9 +121,13 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # agents_a
     ("CohortDispositionScenario", "yield_at"): 0.06,
     ("DedicatedBreakEvenScenario", "at_load"): 0.5,
+    # agents_c.toml
+    ("AttemptGroupContrastScenario", "pass_rate"): 0.2,
+    ("ControlledBranchScenario", "clean_runs"): 59,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
+    ("RunSplitLeakageScenario", "tasks"): 1000,   # agents_c.toml
     ("ServingScenario", "prefill_chunk_tokens"): 512,
     ("ServingScenario", "decode_hardware"): "A100",       # serving-paths: disaggregated decode
     ("ServingScenario", "draft_model"): "Llama3_8B",      # serving-paths: speculative decoding

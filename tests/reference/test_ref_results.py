@@ -54,6 +54,15 @@ KEYS = [
     'TypedTraversalDepthThree', 'RepairEditIndexMaintenance', 'TwentyFourMegabyteLogObservation', 'RepairPrefixLayoutBill',
     'RetrievalRecordsInAllowance', 'LexicalGraphAgainstDenseStore', 'FiftyToolCatalogSixSelected', 'RepairLoopToTurnCeiling',
     'RepairTrajectoryBudgetMeter', 'RecoveryPoolDenominators',
+    # agents_c.toml (the agents domain, group C)
+    'BinaryRewardFixedBaseline', 'ThirtyTurnForksAtEveryBoundary', 'ThirtyTurnForksAfterTurnsTenAndTwenty',
+    'DebuggerTurnForkValue', 'RolloutGroupOfFourBarrier', 'ShortAndLongFailureLengths', 'RepairTraceWithLookupWeighting',
+    'RepairTrajectoryPerCallExamples', 'RepairPreferencePair', 'RepairPreferencePairDoubledBeta', 'DominantTokenRatioClip',
+    'RareTokenRatioClip', 'VerifierFalseAcceptsAtTenPercentPass', 'VerifierFalseAcceptsAtFivePercentPass',
+    'RepairRolloutSlotResets', 'HardTaskRolloutStep', 'HardTaskRolloutStepDoubledGroup', 'ModerateTaskRolloutStep',
+    'PairGroupsAtTenPercentPass', 'TargetedTaskRolloutStep', 'RecoveryRecordTargetMask',
+    'RecoveryRecordTargetMaskDoubledObservations', 'RecoveryRecordTargetMaskLongObservations',
+    'ToyHeadAttentionDilution', 'ToyHeadLookalikeExcerpt', 'OutputCeilingThreeAllocations', 'EightAttemptRunSplit',
     # agents_e.toml (agents and LLM applications, group E)
     'RepairRemediationApprovalEscrow', 'RepairNextCallAdmission', 'InteractiveMaintenanceDrr',
     'InteractiveMaintenanceDrrCompacted', 'ParserCallsEnvelopeSetup', 'BurstyModelServerQueuePrice',
