@@ -16,6 +16,12 @@ WAVE = Wave(
         "CounterfactualSearchScenario",
         "ScopedRevisionScenario",
         "ShortenedWindowScenario",
+        "StreamCancelScenario",
+        "ProbeVsAnswerScenario",
+        "ToolDriftScenario",
+        "TraceRetentionScenario",
+        "FailureTriageScenario",
+        "PrunedSearchTreeScenario",
     ),
     not_ported={},
     skipped={
@@ -39,3 +45,32 @@ def test_tail_at_scale_hundred_servers() -> None:
 
     s = catalog().scenario("ThirtyCallTailExposure").variant(calls=100)
     assert round(float(s.any_tail), 2) == 0.63
+
+
+def test_jensen_shannon_bound_of_disjoint_supports() -> None:
+    """Lin (1991), IEEE Trans. Inf. Theory 37(1), §IV: the Jensen-Shannon divergence (natural logarithms) is
+    bounded by ln 2, reached by two distributions with disjoint supports; identical ones give 0."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    base = catalog().scenario("TestLintToolDrift")
+    disjoint = base.variant(baseline={"tests": 1.0, "lint": 0.0}, candidate={"tests": 0.0, "lint": 1.0})
+    assert math.isclose(float(disjoint.divergence), math.log(2), rel_tol=1e-12)
+    assert math.isclose(float(disjoint.share_of_maximum), 1.0, rel_tol=1e-12)
+    same = base.variant(candidate={"tests": 0.7, "lint": 0.3})
+    assert abs(float(same.divergence)) < 1e-15
+
+
+def test_pruned_tree_closed_forms_equal_the_level_sums() -> None:
+    """Derivation check: the geometric-series closed forms equal the level-by-level sums Σ b^d and Σ b·s^(d−1)
+    (Harris 1963 ch. I: mean generation size), including the ratio-one branch s = 1 (b = 4, r = 3/4)."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    for b, r, depth in ((5, 0.68, 3), (4, 0.75, 6), (3, 0.1, 7), (1, 0.5, 4)):
+        s = catalog().scenario("StepCheckedSearchTree").variant(branching=b, rejection_rate=r, depth=depth)
+        m = b * (1 - r)
+        assert math.isclose(float(s.unpruned_nodes), sum(b ** d for d in range(1, depth + 1)), rel_tol=1e-12)
+        assert math.isclose(float(s.pruned_nodes), sum(b * m ** (d - 1) for d in range(1, depth + 1)), rel_tol=1e-12)

@@ -36,7 +36,7 @@ def _with_results() -> list[str]:
 #: What :func:`_with_results` finds, written out so that collecting imports nothing of mlsysim
 #: (``test_the_keys_are_every_named_scenario_with_a_result`` holds it to what the catalog and mlsysim give now).
 KEYS = [
-    'BlindRetryAgainstStatusLookup', 'BlindRetryTwoPercentLoss', 'CompactionConstraintRetention', 'FreezeRuleOverStepBudget', 'GreedyRerunReproduction', 'HorizonCompounding30Steps', 'RecurringTaskConsistency', 'RecurringTaskConsistencyHalvedFailure', 'RecurringTaskConsistencyLowerRate', 'RefundAnswerFiveSessions', 'UncheckedRepairHorizon', 'ProtectedFieldCheckPayback', 'FlakyRaceTestAllPassRule', 'AcceptanceCanaryMonitor', 'AcceptanceCanaryMonitorDoubled', 'ScopedPlanRevision',  # agents_d.toml
+    'BlindRetryAgainstStatusLookup', 'BlindRetryTwoPercentLoss', 'CompactionConstraintRetention', 'FreezeRuleOverStepBudget', 'GreedyRerunReproduction', 'HorizonCompounding30Steps', 'RecurringTaskConsistency', 'RecurringTaskConsistencyHalvedFailure', 'RecurringTaskConsistencyLowerRate', 'RefundAnswerFiveSessions', 'UncheckedRepairHorizon', 'ProtectedFieldCheckPayback', 'FlakyRaceTestAllPassRule', 'AcceptanceCanaryMonitor', 'AcceptanceCanaryMonitorDoubled', 'ScopedPlanRevision', 'ProbeVsGeneratedExplanation', 'VerdictAwareTraceRetention', 'RepairAgentFailureTriage', 'StepCheckedSearchTree',  # agents_d.toml
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K', 'TextInputDemand2K',
     'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention', 'Gpt3StorageFootprint',
     'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample', 'MultimodalCorpusNodeCache',
