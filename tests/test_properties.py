@@ -116,6 +116,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("BatchCapChoiceScenario", "cap"): 16,
     # wave-kern-b
     ("MatmulTileScenario", "cells"): 128,
+    # agents-d
+    ("CorrelatedReviewersScenario", "panel"): 5,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
