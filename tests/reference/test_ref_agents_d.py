@@ -22,6 +22,9 @@ WAVE = Wave(
         "TraceRetentionScenario",
         "FailureTriageScenario",
         "PrunedSearchTreeScenario",
+        "FanoutDeadlineScenario",
+        "SharedWriteScenario",
+        "CorrelatedReviewersScenario",
     ),
     not_ported={},
     skipped={
@@ -29,8 +32,22 @@ WAVE = Wave(
             "mlsysim's tuple (short_horizon, long_horizon, extended_horizon if set) is our list input horizons (the "
             "named scenarios state it), which a scenario reads back keyed by value ({h: h}); the same horizons are "
             "the keys of result.success, compared with mlsysim's in test_ref_results"),
+        ("SharedWriteScenario", "even_odds_fleet"): (
+            "the first fleet whose exact disjoint probability is below 1/2: a reduction of the running product "
+            "disjoint (prod_upto), which the format's reductions do not reduce, and its closed form (F)_(Nw)/((F)_w)^N "
+            "needs log-gamma (the factorials overflow double precision at F = 1000)"),
+        ("CorrelatedReviewersScenario", "floor"): (
+            "P(propensity > 1/2) of the beta law needs the regularized incomplete beta function (mlsysim calls scipy's "
+            "betainc); the equation language has no such function"),
+        ("CorrelatedReviewersScenario", "panels"): (
+            "mlsysim's list(range(1, large_ensemble + 1, 2)) of odd panel sizes: an output is a number, a keyed dict "
+            "or a tuple of fixed parts, never a list whose length an input sets; those panels are the arguments at "
+            "which independent_majority and correlated_majority are compared"),
     },
-    method_args={},
+    method_args={
+        **{("CorrelatedReviewersScenario", m): [{"panel": 1}, {"panel": 3}, {"panel": 5}, {"panel": 9}, {"panel": 15}]
+           for m in ("independent_majority", "correlated_majority")},
+    },
     implicit_units={
         ("ResidualViolationScenario", "violating_per_day"): "1/day",
     },
@@ -74,3 +91,31 @@ def test_pruned_tree_closed_forms_equal_the_level_sums() -> None:
         m = b * (1 - r)
         assert math.isclose(float(s.unpruned_nodes), sum(b ** d for d in range(1, depth + 1)), rel_tol=1e-12)
         assert math.isclose(float(s.pruned_nodes), sum(b * m ** (d - 1) for d in range(1, depth + 1)), rel_tol=1e-12)
+
+
+def test_beta_mixture_has_the_stated_intraclass_correlation() -> None:
+    """Skellam (1948); Johnson, Kemp and Kotz (2005) §6.7.2: the beta-binomial's pairwise (intraclass) correlation is
+    1/(a + b + 1) and its mean a/(a + b), so the shape must give back the stated correlation and rate; and a panel of
+    one errs at the marginal rate under either model."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("FiveCorrelatedReviewers")
+    a, b = (float(x) for x in s.shape)
+    assert math.isclose(1 / (a + b + 1), float(s.correlation), rel_tol=1e-12)
+    assert math.isclose(a / (a + b), float(s.false_approval), rel_tol=1e-12)
+    assert math.isclose(float(s.correlated_majority(1)), 0.2, rel_tol=1e-12)
+    assert math.isclose(float(s.independent_majority(1)), 0.2, rel_tol=1e-12)
+
+
+def test_quorum_of_one_is_any_on_time() -> None:
+    """Derivation check of the binomial tail over the declared fleet sizes: a quorum of one is 1 − (1 − p)^N, and a
+    quorum of all N is the barrier p^N (Feller ch. VI)."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("EightWorkerDeadlineFanout")
+    assert math.isclose(float(s.variant(required=1).quorum_on_time), 1 - 0.1 ** 8, rel_tol=1e-12)
+    assert math.isclose(float(s.variant(required=8).quorum_on_time), float(s.all_on_time), rel_tol=1e-12)
