@@ -34,9 +34,10 @@ WAVE = Wave(
             "named scenarios state it), which a scenario reads back keyed by value ({h: h}); the same horizons are "
             "the keys of result.success, compared with mlsysim's in test_ref_results"),
         ("SharedWriteScenario", "even_odds_fleet"): (
-            "the first fleet whose exact disjoint probability is below 1/2: a reduction of the running product "
-            "disjoint (prod_upto), which the format's reductions do not reduce, and its closed form (F)_(Nw)/((F)_w)^N "
-            "needs log-gamma (the factorials overflow double precision at F = 1000)"),
+            "the first fleet whose exact disjoint probability is below 1/2: counting the fleets with disjoint >= 1/2 "
+            "over the running product of binomial ratios compiles to integers too large for a float at F = 1000 (tried "
+            "1 + sum(min(1, floor(P / h)), fleet)), and the closed form (F)_(Nw)/((F)_w)^N needs log-gamma, which the "
+            "equation language lacks"),
         ("CorrelatedReviewersScenario", "floor"): (
             "P(propensity > 1/2) of the beta law needs the regularized incomplete beta function (mlsysim calls scipy's "
             "betainc); the equation language has no such function"),
