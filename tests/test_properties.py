@@ -124,6 +124,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # agents_c.toml
     ("AttemptGroupContrastScenario", "pass_rate"): 0.2,
     ("ControlledBranchScenario", "clean_runs"): 59,
+    # agents-d
+    ("CorrelatedReviewersScenario", "panel"): 5,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

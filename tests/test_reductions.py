@@ -85,3 +85,21 @@ def test_a_plain_reduction_inside_another_over_the_same_index_is_exact():
             "outputs": {"o": {"unit": "1", "equation": "sum(x * sum(x, grid), grid)"}}}
     s = scenario_class(ScenarioType.from_mapping("Nested", data))(x={"a": 1, "b": 2, "c": 4})
     assert s.o.magnitude == 49
+
+
+@pytest.mark.parametrize(("equation", "expected"), [
+    ("prod(c, grid)", 1 * 3 * 6),                 # running sums 1, 3, 6 (of 1, 2, 3) reduced by a product
+    ("sum(x * c, grid)", 1 * 1 + 2 * 3 + 3 * 6),  # each key's term at its own running sum
+    ("maximum(c, grid)", 6),
+])
+def test_a_positional_output_reduced_through_an_output_keyed_by_its_index_is_exact(equation, expected):
+    """What the refusal above points to: an output keyed by the index (c = sum_upto(x, grid)) reduced by a plain
+    reduction over that index.  Each term takes its key's position; before, the position leaf was left free and
+    the value was refused as needing a key.  By hand with x = 1, 2, 3.  (A bare sum(c, grid) of a sum_upto output is
+    still refused as needing a key: SymPy folds the two sums into one node of two limits.)"""
+    data = {"inputs": {"x": {"kind": "map", "index": "grid", "symbol": "x", "unit": "1"}},
+            "outputs": {"cum": {"symbol": "c", "unit": "1", "equation": "sum_upto(x, grid)"},
+                        "o": {"unit": "1", "equation": equation}}}
+    s = scenario_class(ScenarioType.from_mapping("Through", data))(x={"a": 1, "b": 2, "c": 3})
+    assert float(s.o.magnitude) == expected
+    assert [float(s.cum(k).magnitude) for k in "abc"] == [1, 3, 6]

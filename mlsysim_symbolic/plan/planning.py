@@ -113,18 +113,21 @@ class Planning(Binding, Compiling):
                 upper = node.limits[0][2]
                 identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
                 terms = []
+                cumulative = upper in t.positions
                 for position, key in enumerate(bound.keys[index], start=1):
                     subs = {}
                     for sym in inner.free_symbols:
-                        if t.leaf_index.get(sym) == index and sym not in t.positions:
-                            subs[sym] = KeyedSymbol(sym, key)
-                            bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
-                        elif t.positions.get(sym) == index:
-                            # a cumulative output summed over its own index (sum(R, k) with R = sum_upto(a, k)): the
-                            # term's position leaf n_k is this key's position, as the output keyed by k takes it
-                            subs[sym] = sympy.Integer(position)
+                        if t.leaf_index.get(sym) != index:
+                            continue
+                        if sym in t.positions:
+                            # a *_upto output reduced by a plain sum over its index: each term at its key's position
+                            if not cumulative:
+                                subs[sym] = sympy.Integer(position)
+                            continue
+                        subs[sym] = KeyedSymbol(sym, key)
+                        bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
                     term = inner.xreplace(subs)
-                    if upper in t.positions:   # the keys up to this one: the term counts where the key's position n >= its own
+                    if cumulative:   # the keys up to this one: the term counts where the key's position n >= its own
                         term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
                     terms.append(term)
                 return reductions.write_out(node, terms)

@@ -63,6 +63,14 @@ KEYS = [
     'PairGroupsAtTenPercentPass', 'TargetedTaskRolloutStep', 'RecoveryRecordTargetMask',
     'RecoveryRecordTargetMaskDoubledObservations', 'RecoveryRecordTargetMaskLongObservations',
     'ToyHeadAttentionDilution', 'ToyHeadLookalikeExcerpt', 'OutputCeilingThreeAllocations', 'EightAttemptRunSplit',
+    # agents_d.toml (agents and LLM applications, group D)
+    'BlindRetryAgainstStatusLookup', 'BlindRetryTwoPercentLoss', 'CompactionConstraintRetention',
+    'FreezeRuleOverStepBudget', 'GreedyRerunReproduction', 'HorizonCompounding30Steps', 'RecurringTaskConsistency',
+    'RecurringTaskConsistencyHalvedFailure', 'RecurringTaskConsistencyLowerRate', 'RefundAnswerFiveSessions',
+    'UncheckedRepairHorizon', 'ProtectedFieldCheckPayback', 'FlakyRaceTestAllPassRule', 'AcceptanceCanaryMonitor',
+    'AcceptanceCanaryMonitorDoubled', 'ScopedPlanRevision', 'ProbeVsGeneratedExplanation',
+    'VerdictAwareTraceRetention', 'RepairAgentFailureTriage', 'StepCheckedSearchTree',
+    'DemonstrationAdmissionOrder', 'DemonstrationAdmissionOrderSlowAudit',
     # agents_e.toml (agents and LLM applications, group E)
     'RepairRemediationApprovalEscrow', 'RepairNextCallAdmission', 'InteractiveMaintenanceDrr',
     'InteractiveMaintenanceDrrCompacted', 'ParserCallsEnvelopeSetup', 'BurstyModelServerQueuePrice',
