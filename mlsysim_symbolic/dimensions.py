@@ -27,7 +27,7 @@ import sympy
 
 from . import reductions, special
 from .errors import DimensionError
-from .units import describe_unit, is_counted_only, ureg
+from .units import describe_unit, dimension_text, is_counted_only, ureg
 
 _ONE = ureg.dimensionless
 
@@ -158,7 +158,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
     >>> check_equation(P * b, parse_unit("B"), {P: parse_unit("param"), b: parse_unit("B/token")}, output="W")
     Traceback (most recent call last):
     ...
-    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B*param/token ([param] * [information] / [token]: parameters × bytes per token), but the declared unit is B ([information]: bytes)
+    mlsysim_symbolic.errors.DimensionError: equation for W: P*b is in B*param/token ([information] * [param] / [token]: bytes × parameters per token), but the declared unit is B ([information]: bytes)
     """
     label = f"equation for {output}: " if output else ""
     if isinstance(expr, sympy.logic.boolalg.Boolean) and not isinstance(expr, sympy.Expr):   # a predicate's condition
@@ -186,4 +186,4 @@ def check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit], *, outpu
 
 def _unit_words(unit: pint.Unit) -> str:
     """``B/param ([information] / [param]: bytes per parameter)``."""
-    return f"{f'{unit:~C}' or '1'} ({str(unit.dimensionality) or 'dimensionless'}: {describe_unit(unit)})"
+    return f"{f'{unit:~C}' or '1'} ({dimension_text(unit) or 'dimensionless'}: {describe_unit(unit)})"

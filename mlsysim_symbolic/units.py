@@ -314,6 +314,24 @@ _DIM_WORDS = {"[information]": ("byte", "bytes"), "[time]": ("second", "seconds"
               **{dim: (one, many) for dim, one, many in COUNTED_KINDS.values()}}
 
 
+def dimension_text(unit: Any) -> str:
+    """``unit``'s dimension as pint writes it, its dimensions in name order (pint's own order is the order they were
+    first met in the process, so one message read two ways in two runs).
+
+    >>> dimension_text(parse_unit("B*param/token")), dimension_text(parse_unit("param*B/token**2"))
+    ('[information] * [param] / [token]', '[information] * [param] / [token] ** 2')
+    """
+    dims = sorted(getattr(unit, "dimensionality", unit).items())   # a unit, a quantity or a dimensionality
+
+    def part(dim: str, power: float) -> str:
+        return dim if power == 1 else f"{dim} ** {power:g}"
+
+    num = [part(d, p) for d, p in dims if p > 0]
+    den = [part(d, -p) for d, p in dims if p < 0]
+    text = " * ".join(num) if num else ("1" if den else "")
+    return text + "".join(f" / {d}" for d in den)
+
+
 def describe_unit(unit: pint.Unit | str) -> str:
     """A unit's dimension in the field's words: ``bytes per parameter``, ``operations per parameter per token``.
 
@@ -324,7 +342,7 @@ def describe_unit(unit: pint.Unit | str) -> str:
     """
     if isinstance(unit, str):
         unit = parse_unit(unit)
-    dims = dict(unit.dimensionality)
+    dims = dict(sorted(unit.dimensionality.items()))   # by name: pint keeps them in the order first met in the process
     if dims == {"[mass]": 1, "[length]": 2, "[time]": -2}:
         dims = {"[energy]": 1}
     elif dims.get("[mass]") == 1 and dims.get("[length]") == 2 and dims.get("[time]", 0) <= -2:
@@ -393,8 +411,7 @@ def dimensionality(unit: pint.Unit | str) -> pint.util.UnitsContainer:
 
 def format_dimensionality(dim: Any) -> str:
     """Human text for a dimensionality: ``[information] / [time]`` or ``dimensionless``."""
-    text = str(dim)
-    return text if text else "dimensionless"
+    return dimension_text(dim) or "dimensionless"
 
 
 def is_finite_number(value: Any) -> bool:

@@ -141,7 +141,7 @@ def test_k_n_d_declared_right_loads_and_computes(tmp_path):
     # N and D swapped in the scenario's values: 70e9 tokens given for the parameters
     ({"N_value": "70e9 token", "D_value": "1.4e12 param"}, ["parameters expects param (parameters)", "got 70000000000.0 token (tokens)"]),
     # k declared per parameter only (forgetting the per token): k·N·D is flop·token
-    ({"k_unit": "flop/param"}, ["compute", "D*N*k", "FLOP*token", "tokens × operations", "declared unit is FLOP"]),
+    ({"k_unit": "flop/param"}, ["compute", "D*N*k", "FLOP*token", "operations × tokens", "declared unit is FLOP"]),
 ])
 def test_k_n_d_slips_are_refused_at_load(tmp_path, changes, words):
     with pytest.raises(DerivationError) as info:

@@ -252,6 +252,9 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
             changes[name] = {k: perturb(spec.variable, getattr(v, "magnitude", v), data.draw(factors(), label=f"{name}[{k}]"))
                              for k, v in current.items()}
         # workload, workloads, hardware and list inputs keep the named scenario's entries (list values are its keys)
+    for name, spec in t.inputs.items():   # a list stated as start..upto follows its perturbed count (as a user restates it)
+        if spec.upto in changes and base.inputs.get(name) is not None:
+            changes[name] = list(range(spec.start, int(getattr(changes[spec.upto], "magnitude", changes[spec.upto])) + 1))
     return base.variant(**changes)
 
 
