@@ -27,7 +27,7 @@ import sympy
 
 from . import reductions, special
 from .errors import DimensionError
-from .units import describe_unit, dimension_text, is_counted_only, ureg
+from .units import describe_unit, format_dimensionality, is_counted_only, ureg
 
 _ONE = ureg.dimensionless
 
@@ -186,4 +186,4 @@ def check_condition(cond: Any, units: Mapping[sympy.Symbol, pint.Unit], *, outpu
 
 def _unit_words(unit: pint.Unit) -> str:
     """``B/param ([information] / [param]: bytes per parameter)``."""
-    return f"{f'{unit:~C}' or '1'} ({dimension_text(unit) or 'dimensionless'}: {describe_unit(unit)})"
+    return f"{f'{unit:~C}' or '1'} ({format_dimensionality(unit)}: {describe_unit(unit)})"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 import sympy
@@ -85,15 +85,15 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
     return tidy(sympy.diff(plan.expr, sym))
 
 
-def _derivative(plan: Plan, sym: sympy.Symbol, chained: bool) -> tuple[sympy.Expr, Callable[..., Any], Callable[[], sympy.Expr]]:
+def _derivative(plan: Plan, sym: sympy.Symbol) -> tuple[sympy.Expr, Callable[..., Any], Callable[[], sympy.Expr]]:
     """∂y/∂x of ``plan``'s output for leaf ``sym``, its compiled function of ``plan.args``, and a maker of the
-    simplified elasticity (kept with the plan: made once per type, signature and input)."""
-    if chained:   # the chain rule over the definitions; the symbolic forms left unevaluated
-        out_sym = plan.definitions[-1][0]
+    simplified elasticity that simplifies once (all kept with the plan: made once per type, signature and input)."""
+    if expanded_size(plan.definitions) > INLINE_LIMIT:   # outputs built on each other: 2**n nodes expanded
+        out_sym = plan.definitions[-1][0]   # the chain rule over the definitions; the symbolic forms left unevaluated
         d = sympy.Derivative(out_sym, sym)
         return d, compile_chain(derivative_chain(plan.definitions, sym), plan.args), lambda: d * sym / out_sym
     d = sympy.diff(plan.expr, sym)
-    return d, compile_tree(d, plan.args), lambda: plan.memo(("elasticity form", sym), lambda: tidy(d * sym / plan.expr))
+    return d, compile_tree(d, plan.args), cache(lambda: tidy(d * sym / plan.expr))
 
 
 def tidy(expr: sympy.Expr) -> sympy.Expr:
@@ -122,7 +122,6 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
     y = plan.function(*values)
     out_unit = plan.unit
     results = []
-    chained = expanded_size(plan.definitions) > INLINE_LIMIT   # outputs built on each other: 2**n nodes expanded
     seen: set[str] = set()
     only = (only,) if isinstance(only, str) else only
     for sym, x in zip(plan.args, values):
@@ -132,7 +131,7 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
         if only is not None and var.name not in only and sym.name not in only:
             continue
         seen.update((var.name, sym.name))
-        d, d_function, form = plan.memo(("elasticity", sym), lambda sym=sym: _derivative(plan, sym, chained))
+        d, d_function, form = plan.memo(("elasticity", sym), lambda sym=sym: _derivative(plan, sym))
         d_value = d_function(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units

@@ -498,9 +498,10 @@ class TypeBuilder:
         lists = raw.get("lists") or []
         if not isinstance(lists, list) or not set(map(str, lists)) <= set(names):
             raise self.fail("result.lists must be a list of result fields (keyed outputs mlsysim returns as a list)", *where)
+        shows = {f: n for f, _, n in fields}
         for field in map(str, lists):
-            source = dict((f, (s, n)) for f, s, n in fields)[field]
-            if source[0] != "output" or not t.outputs[source[1]].indices:
+            out = t.outputs.get(shows[field])
+            if out is None or not out.indices:
                 raise self.fail(f"result.lists.{field}: not a keyed output without arguments", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                           tuple((k, str(v)) for k, v in unset.items()),
