@@ -66,7 +66,7 @@ def _plain_factors(units: Any, unit: str | None) -> tuple[Any, ...]:
 class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
-    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists")
+    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -77,6 +77,7 @@ class _Layout:
         self.counts = frozenset(spec.counts)
         self.views = dict(spec.views)
         self.lists = frozenset(spec.lists)
+        self.quantities = frozenset(spec.quantities)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

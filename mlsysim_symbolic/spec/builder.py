@@ -503,10 +503,15 @@ class TypeBuilder:
             out = t.outputs.get(shows[field])
             if out is None or not out.indices:
                 raise self.fail(f"result.lists.{field}: not a keyed output without arguments", *where)
+        quantities = raw.get("quantities") or []
+        if not isinstance(quantities, list) or not all(t.outputs.get(shows.get(str(f), "")) is not None for f in quantities):
+            raise self.fail("result.quantities must be a list of result fields that show outputs (mlsysim's Quantities "
+                            "of a counted unit, such as its token)", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                           tuple((k, str(v)) for k, v in unset.items()),
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
-                          tuple(map(str, counts)), nested, tuple(map(str, lists)))
+                          tuple(map(str, counts)), nested, tuple(map(str, lists)),
+                          tuple(map(str, quantities)))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method or dict)."""

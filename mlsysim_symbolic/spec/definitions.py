@@ -115,6 +115,7 @@ class ResultSpec:
     counts: tuple[str, ...] = ()   # counts mlsysim keeps as Quantities of its dimensionless ``count`` (ScalingResult)
     views: tuple[tuple[str, ResultSpec], ...] = ()   # nested result views over this type's outputs: (field, view)
     lists: tuple[str, ...] = ()   # keyed outputs mlsysim returns as a list (its values in key order: per_turn_cost)
+    quantities: tuple[str, ...] = ()   # counted outputs mlsysim keeps as Quantities of their unit (tokens), not numbers
 
 
 @dataclass(frozen=True)

@@ -158,9 +158,11 @@ class OutputSource(FieldSource):
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         try:
-            value = tools.shown(planner.member(name), plain)
+            value = planner.member(name)
         except MissingInputError:
             return None   # as mlsysim, a field whose optional input is unset is None
+        if field not in layout.quantities:   # mlsysim's Quantity of its token stays one, in the output's unit
+            value = tools.shown(value, plain)
         if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
             value = Q_(value, "count")
         if field in layout.lists and isinstance(value, dict):   # mlsysim's list: the values in key order

@@ -156,3 +156,21 @@ def test_compaction_payback_states_the_nested_bill(key):
         trajectory.turns, trajectory.first_prompt, trajectory.appended)
     for name in ("input_price", "cached_fraction", "output_price"):
         assert_close(getattr(ours, name), getattr(bill, name), f"{key}.{name}")
+
+
+@pytest.mark.parametrize(("key", "fields"), [
+    ("AppendOnlyRepairContext", ("last_call_tokens", "cumulative_input_tokens")),
+    ("TwentyFourMegabyteLogObservation", ("raw_tokens", "carried_tokens")),
+    ("RecoveryPoolDenominators", ("stored_tokens", "admitted_stored_tokens", "target_tokens")),
+    ("RepairAgentFailureTriage", ("training_tokens", "residual_tokens")),
+])
+def test_token_totals_leave_in_mlsysims_token(key, fields):
+    """mlsysim keeps these result fields as Quantities of its ``token`` (its other results give counts as plain
+    numbers): ours leave in the same unit (result.quantities), not in a dimensionless count that compares equal."""
+    from mlsysim_symbolic import Scenarios
+
+    from .compare import reference_scenario
+
+    ours, theirs = getattr(Scenarios, key).result, reference_scenario(key).result
+    for field in fields:
+        assert f"{getattr(ours, field).units}" == f"{getattr(theirs, field).units}" == "token", field
