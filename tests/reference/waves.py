@@ -150,7 +150,68 @@ DOMAINS: dict[str, tuple[str, ...]] = {
         "TrajectoryBudgetMeterScenario", "TrajectoryResendScenario", "UndetectedLoopScenario", "VerifiedPoolScenario",
         "VerifierPoolScenario", "WorkloadLeverScenario", "WorkspaceProvisioningScenario",
     ),
+    "embodied_robotics": (
+        "BeliefExpiryScenario", "BrakingBlendScenario", "BrakingCeilingsScenario", "CanFdBusScenario",
+        "ChunkReplacementScenario", "ClearanceQueryScenario", "ClockConversionScenario",
+        "CommandAuthenticationScenario", "ConfidenceRegimesScenario", "ConfidenceRegionScenario",
+        "ConformalInsetScenario", "ContactDeadlineScenario", "ContactGridScenario",
+        "ContinuousDeratingScenario", "CorrelatedLogScenario", "CycleBudgetScenario", "DecoderFamiliesScenario",
+        "DelayPhaseMarginScenario", "DemonstrationCampaignScenario", "DetectionShortfallScenario",
+        "DiscountHorizonScenario", "DriveBusScenario", "DynamicReachScenario", "DynamicWindowScenario",
+        "EncoderRateScenario", "EpochGapScenario", "EstimatorConsistencyScenario", "EtherCatCycleScenario",
+        "EvidenceHorizonScenario", "ForceRiseGapScenario", "ForceTailScenario", "ForwardOccupancyScenario",
+        "FreeSpaceExpiryScenario", "FreshnessProfileScenario", "FrozenTransformScenario",
+        "GearRatioCostScenario", "GearedRotorScenario", "GoalSetMembershipScenario",
+        "GravityBiasedJointStopScenario", "GripperTransferScenario", "HandoffExposureScenario",
+        "HeadingDriftScenario", "HoldIntervalDriftScenario", "HostMapSizingScenario",
+        "HubDriveElectricalScenario", "ImitationBoundScenario", "InertialCoastScenario",
+        "IntentCadenceScenario", "IntentLeaseExpiryScenario", "IterativeDecoderBudgetScenario",
+        "JerkLimitedStopScenario", "KvHistoryScenario", "LatchSeriesSpringScenario", "LeaseBudgetScenario",
+        "LidarSweepAgeScenario", "ObservationAgeScenario", "OdometryDriftScenario", "OnRobotFineTuneScenario",
+        "OnsetTrialScenario", "OversightTimeScenario", "PackagingCellScenario", "PairingLagScenario",
+        "ParallelSimRunScenario", "PhaseLagBudgetScenario", "ProposerTrafficScenario", "RailDroopScenario",
+        "RailHoldUpScenario", "RangeFusionScenario", "RateTargetScenario", "RaymarchTrafficScenario",
+        "ReferentSetScenario", "ReplayBufferScenario", "ResponseTimeScenario", "RestrictedTransitScenario",
+        "RollingShutterScenario", "ScenarioTableCoverageScenario", "SeamBridgeScenario",
+        "SensorBiasDriftScenario", "SharedDramReadScenario", "ShieldCoverageBillScenario",
+        "ShoulderSwingScenario", "SkewedRecordsScenario", "SoftContactExploitScenario", "SpeedStepScenario",
+        "SpillLimitedStopScenario", "StaleAnchorScenario", "StaleTransformScenario", "StallDeratingScenario",
+        "StallShareScenario", "StateGridScenario", "StereoDepthErrorScenario", "StiffContactScenario",
+        "StoppingBudgetScenario", "SupervisionLaborScenario", "SupervisorQueueScenario",
+        "TakeoverBudgetScenario", "TakeoverCeilingLadderScenario", "TeleopIngestionScenario",
+        "TeleopLoopScenario", "ThermalBurstScenario", "ThermalExpansionScenario", "ThermalThrottleScenario",
+        "ThrottledStageScenario", "TickTraceScenario", "TimingAttitudeErrorScenario",
+        "TorqueHalfSpaceProjectionScenario", "TractionLossScenario", "TrajectoryDeadlinesScenario",
+        "TravelDuringLatencyScenario", "TrialCampaignScenario", "TwoLinkJointRateScenario",
+        "VisibilityRangeScenario", "VlaEvaluationScenario", "VlaTokenBudgetScenario",
+    ),
+    "statistics_eval_mlops": (
+        "AccuracyDecayScenario", "AlwaysOnDetectorTargetsScenario", "ArgumentConfidenceScenario",
+        "ArmComparisonScenario", "BinShareShiftScenario", "BinomialIntervalsScenario", "CanaryScheduleScenario",
+        "ClosedLoopCampaignScenario", "CrashRateDenominatorScenario", "DetectionDelayLossScenario",
+        "DriftConfirmationScenario", "DualBankUpdateScenario", "ExponentialRareEventScenario",
+        "FalseAlarmBudgetScenario", "GaussianDriftScenario", "HazardExposureScenario",
+        "InterventionCampaignScenario", "IterationBudgetScenario", "KsDriftScenario", "LateConstraintScenario",
+        "MeanShiftTestScenario", "MissionExposureScenario", "MonitorFleetAlertScenario",
+        "OperationalLoadScenario", "PairedComparisonScenario", "ProportionPlanningScenario",
+        "ProportionSampleSizeScenario", "ProxyMetricLatencyScenario", "QuantizedAcceptanceGatesScenario",
+        "ReleaseFootprintScenario", "RetrainingIntervalScenario", "RoadExposureScenario",
+        "RolloutExposureScenario", "SameTestSetAccuracyComparisonScenario", "ScreeningRequirementsScenario",
+        "SegmentAccuracyScenario", "SequentialTestScenario", "SkewCostScenario", "TaskMixConsistencyScenario",
+        "TwoProportionTestScenario", "ZeroEventExposureScenario", "ZeroFailureScenario",
+    ),
+    "misc": (
+        "DesignTradeoffScenario", "InputSpaceScenario",
+    ),
 }
+
+#: The classes the first waves (15-18) left, ported by wave 34 (each is also in its own domain above).
+EARLIER_LEFT: tuple[str, ...] = (
+    "ErrorFeedbackScenario", "RingTraceScenario", "CheckpointTraceScenario", "RetryAmplificationScenario",
+    "SequencePackingScenario", "CarbonPricedPlacementScenario", "EnergyPerInferenceScenario",
+    "RunFootprintScenario", "DominantShareScenario", "AcceleratorComparison", "AmdahlScenario",
+    "DenseNetworkScenario",
+)
 
 WAVES: dict[int, tuple[str, ...]] = {
     15: ('training_memory', 'training_compute', 'distributed_comm', 'hardware_arch_kernels'),
@@ -158,4 +219,9 @@ WAVES: dict[int, tuple[str, ...]] = {
     17: ('reliability_checkpointing', 'data_storage'),
     18: ('power_sustainability', 'economics', 'responsible_ai_security'),
     32: ('agents_llm_apps',),
+    33: ('embodied_robotics',),
+    34: ('statistics_eval_mlops', 'misc'),
 }
+
+#: Classes a wave ports besides its domains' (listed in their own domains too).
+WAVE_EXTRA: dict[int, tuple[str, ...]] = {34: EARLIER_LEFT}
