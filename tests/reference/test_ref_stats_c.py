@@ -172,3 +172,64 @@ def test_imagenet_input_space_by_hand():
     assert float(s.elements) == 150528
     assert 10**362507 <= 2**1204224 < 10**362508
     assert float(s.digits) == 362508
+
+
+#: named scenario -> variants (field -> value; a (ours, mlsysim's) pair where the two are given differently)
+VARIANTS = {
+    "RoadMilesToDemonstrate": [{"fleet_miles": 300.0, "confidence": 0.99}],
+    "CanaryVersusCutoverExposure": [{"canary_share": 0.25}, {"time_to_rollback": (None, None)}],
+    "NinetyFiveAgainstNinetyFourOnSameImages": [
+        {"n_samples": 250, "candidate_accuracy": 0.97, "confidence": 0.99},            # the candidate ahead
+        {"n_samples": 333, "baseline_accuracy": 0.9, "candidate_accuracy": 0.875},     # n·Δ = 8.325 rounds down
+        {"n_samples": 5000, "baseline_accuracy": 0.8, "candidate_accuracy": 0.7, "confidence": 0.8}],
+    "RetinopathyScreenerRequirements": [{"sensitivity_floor": 0.7, "device": ("JetsonAGXOrin", "JetsonAGXOrin")}],
+    "RecommendationAccuracyByDevice": [{"accuracies": {"Desktop": 0.5, "iOS": 0.92, "Android": 0.88, "Tablet": 0.62}}],
+    "LatchSequentialTest": [
+        {"p_unacceptable": 0.05, "p_acceptable": 0.02, "alpha": 0.1, "beta": 0.2, "trace_clean_runs": 0},
+        {"p_unacceptable": 0.5, "p_acceptable": 0.001, "alpha": 0.01, "beta": 0.01, "trace_clean_runs": 400}],
+    "RankingSkewOnePercent": [{"skew_rate": 0.05, "query_rate": "20000 1/hour", "cost_per_error": "2 USD"}],
+    "TwoTaskTypeConsistency": [{"task_pass_rates": [0.2, 0.6, 0.95], "repetitions": 5}, {"repetitions": 1}],
+    "CtrLiftExperiment": [{"baseline_rate": 0.2, "lift": 0.01, "family_size": 5, "significance": 0.01}],
+    "ConversionRelativeLiftExperiment": [{"daily_requests": "50000 1/day", "available_per_variant": 1e6}],
+    "KeywordSpotterFalseWakeEvidence": [{"budget": 0.1, "horizon": "24 hour", "confidence": 0.99,
+                                         "sample_rate": "8 kHz", "sample_width": "1 B"}],
+    "CleanAttackSuite100": [{"trials": 7, "confidence": 0.9}, {"target_rate": (None, None)},
+                            {"trials": 2000, "confidence": 0.99, "target_rate": 0.0005}],
+    "KeywordSpotterMfccChoice": [{"baseline": 20.0, "alternative": 10.0}],
+    "ImageNetInputSpace": [{"levels": 2}, {"levels": 65536}],
+}
+
+
+def _ours(value):
+    return value[0] if isinstance(value, tuple) else value
+
+
+def _theirs(value):
+    from .members import to_reference
+
+    if isinstance(value, tuple):
+        if isinstance(value[1], str):
+            import mlsysim
+
+            return getattr(mlsysim.Hardware.Edge, value[1])   # a device by its registry key
+        return value[1]
+    return to_reference(value) if isinstance(value, str) else value
+
+
+def test_variants_equal_mlsysim_variants():
+    """Away from the named values (the candidate ahead, n·Δ that rounds down, other boundaries, clean-run counts at
+    which the ceilings switch, an unset target or rollback time): every public member and every result field of ours
+    equals mlsysim's variant with the same field values."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+    from .members import variant_equal
+
+    skipped = {"cleared", "failing_slices"}
+    compared = 0
+    for key, changes in VARIANTS.items():
+        for change in changes:
+            ours = catalog().scenario(key).variant(**{k: _ours(v) for k, v in change.items()})
+            theirs = reference_scenario(key).variant(**{k: _theirs(v) for k, v in change.items()})
+            compared += variant_equal(ours, theirs, f"{key}.variant({change})", skipped)
+    assert compared >= 80
