@@ -126,6 +126,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ControlledBranchScenario", "clean_runs"): 59,
     # agents-d
     ("CorrelatedReviewersScenario", "panel"): 5,
+    # stats_c.toml
+    ("SkewCostScenario", "period"): 365.0,
+    ("TwoProportionTestScenario", "n_per_variant"): 25000,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
