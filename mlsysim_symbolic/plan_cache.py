@@ -40,6 +40,7 @@ from typing import Any
 
 import sympy
 
+from .errors import NotCachedError
 from .paths import derivations_dir
 from .sources import REGISTRY_FILES, atomic_write, cache_dir
 from .variables import NestedSymbol
@@ -50,10 +51,6 @@ FORMAT = 2   # 2: a node's instance attributes (Max's _argset) kept
 Definitions = tuple[tuple[sympy.Symbol, sympy.Expr], ...]
 
 _BASIC_SLOTS = frozenset({"_mhash", "_args", "_assumptions", "__weakref__"})
-
-
-class Unsupported(Exception):
-    """A tree holding something this cache does not store (a symbol carrying its variable): the plan is not cached."""
 
 
 #: What a node's constructor keeps beside its arguments that is stored (``LatticeOp``'s and ``FiniteSet``'s sets of
@@ -136,14 +133,14 @@ def _plain_node(cls: type) -> bool | None:
 class TreePickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, NestedSymbol):   # carries its variable (units of another registry): not stored
-            raise Unsupported(obj)
+            raise NotCachedError(obj)
         if isinstance(obj, sympy.Basic) and obj.args and not isinstance(obj, sympy.Atom):
             plain = _plain_node(type(obj))
             if plain is False:
-                raise Unsupported(obj)
+                raise NotCachedError(obj)
             state = getattr(obj, "__dict__", None) or None
             if state is not None and not _state_ok(state):
-                raise Unsupported(obj)
+                raise NotCachedError(obj)
             return _rebuild, (type(obj), obj._args, obj.is_commutative if plain is None else None, state)   # as stored (LatticeOp.args sorts)
         return NotImplemented
 
@@ -151,7 +148,7 @@ class TreePickler(pickle.Pickler):
 def dumps(value: Any) -> bytes:
     """``value`` (tuples of SymPy trees) pickled so that :func:`loads` rebuilds each node as written.
 
-    Raises :class:`Unsupported` for a tree this cache does not store."""
+    Raises :class:`~mlsysim_symbolic.errors.NotCachedError` for a tree this cache does not store."""
     buffer = io.BytesIO()
     TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     return buffer.getvalue()
@@ -266,7 +263,7 @@ def write(key: str, definitions: Definitions) -> bool:
         if loads(data) != (key, definitions):   # read back exactly as made, or not stored
             return False
         atomic_write(where / f"{key}.pickle", data)
-    except (Unsupported, OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+    except (NotCachedError, OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return False
     return True
 

@@ -34,7 +34,8 @@ from typing import Any
 
 import sympy
 
-from .plan_cache import TreePickler, TreeUnpickler, Unsupported, code_fingerprint
+from .errors import NotCachedError
+from .plan_cache import TreePickler, TreeUnpickler, code_fingerprint
 from .sources import atomic_write, cache_dir
 from .spec.types import ScenarioType
 from .variables import NestedSymbol
@@ -94,7 +95,7 @@ class _Pickler(TreePickler):
         if isinstance(obj, ScenarioType) and obj is not self.root:
             return ("type", obj.name)
         if callable(getattr(obj, "named_of", None)) and not isinstance(obj, type):
-            raise Unsupported(obj)   # another catalog than the type's own: not stored
+            raise NotCachedError(obj)   # another catalog than the type's own: not stored
         return None
 
     def reducer_override(self, obj: Any) -> Any:
@@ -124,7 +125,7 @@ class _Unpickler(TreeUnpickler):
 def dumps(stype: ScenarioType, resolver: Any) -> bytes:
     """``stype`` pickled with its composed types as names and ``resolver`` (its catalog) as a mark.
 
-    Raises :class:`~mlsysim_symbolic.plan_cache.Unsupported` for a type this cache does not store."""
+    Raises :class:`~mlsysim_symbolic.errors.NotCachedError` for a type this cache does not store."""
     buffer = io.BytesIO()
     _Pickler(buffer, stype, resolver).dump(stype)
     return buffer.getvalue()
@@ -192,7 +193,7 @@ def write(key: str, stype: ScenarioType, resolver: Any, find_type: Callable[[str
         if not same_type(loads(data, resolver, find_type), stype):
             return False
         atomic_write(where / f"{key}.pickle", key.encode("ascii") + data)
-    except (Unsupported, OSError, pickle.PicklingError, pickle.UnpicklingError, RecursionError, TypeError,
+    except (NotCachedError, OSError, pickle.PicklingError, pickle.UnpicklingError, RecursionError, TypeError,
             AttributeError, ValueError):
         return False
     return True
