@@ -153,3 +153,41 @@ def test_paired_interval_equals_mlsysims_newcombe_method_10(cells):
     assert float(s.lower) == pytest.approx(low, rel=1e-9, abs=1e-12)
     assert float(s.upper) == pytest.approx(high, rel=1e-9, abs=1e-12)
     assert float(s.exact_p) == pytest.approx(calc_mcnemar_exact_two_sided(c, b), rel=1e-12)
+
+
+VARIANTS = [
+    ("HazardExposureWall", {"confidence": 0.99, "rigs": 7, "rig_time": "3 year", "hours_per_day": "20 hour/day"},
+     {"confidence": 0.99, "rigs": 7, "rig_time": "3 year", "hours_per_day": "20 hour/day"}),
+    ("SlowVersusFastIteration", {"window": "4 week", "ceiling": 96.0}, {"window": "4 week", "ceiling": 96.0}),
+    ("FraudAmountKs", {"n_current": 2500, "observed_statistic": 0.02, "alert_gate": 0.1},
+     {"n_current": 2500, "observed_statistic": 0.02, "alert_gate": 0.1}),
+    ("RetinopathyScreenerLateMemoryLimit", {"memory_budget": "1.5 GB", "discard_day": 200},
+     {"memory_budget": "1.5 GB", "discard_day": 200}),
+    ("FeatureMeanShiftTest", {"observed_mean": 0.47, "n_samples": 40}, {"observed_mean": 0.47, "n_samples": 40}),
+    ("TwoSigmaModelFleetAlerts", {"check_interval": "1 hour", "dedup_share": 0.5},
+     {"check_interval": "1 hour", "dedup_share": 0.5}),
+    ("RepairCandidatePairedComparison", {"confidence": 0.9, "tolerance": 0.1}, {"confidence": 0.9, "tolerance": 0.1}),
+    ("AcceptanceRatePlanning", {"rate": 0.83, "planning_tasks": 37, "confidence": 0.99, "differences": [0.1, 0.05, 0.01]},
+     {"rate": 0.83, "planning_tasks": 37, "confidence": 0.99, "differences": [0.1, 0.05, 0.01]}),
+    ("AccuracyWithinOnePointSampleSize", {"rate": 0.7, "confidence": 0.9}, {"rate": 0.7, "confidence": 0.9}),
+    ("WiderBeamSearchTranslation", {"optimized_latency": "80 ms"}, {"optimized_latency": "80 ms"}),
+    ("MobileNetV2Int8CameraTrapGates", {"test_images": 2300, "edge_share": 0.11, "confidence": 0.9},
+     {"test_images": 2300, "edge_share": 0.11, "confidence": 0.9}),
+    ("ResNet50Fp16ReleaseFootprintH100", {"bytes_per_param": "4 B", "retrain_accelerators": 2, "retrain_time": "30 minute"},
+     {"bytes_per_param": "4 B", "retrain_accelerators": 2, "retrain_time": "30 minute"}),
+]
+
+
+@pytest.mark.parametrize(("key", "ours", "theirs"), VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_a_variant_equals_mlsysims_variant(key, ours, theirs):
+    """Beyond the named values: every property (and result field) of a variant equals mlsysim's variant with the same
+    field values (text quantities read in mlsysim's registry for mlsysim)."""
+    from .compare import reference_scenario
+    from .members import to_reference, variant_equal
+
+    theirs = reference_scenario(key).variant(**{k: to_reference(v) if isinstance(v, str) else
+                                                ([to_reference(x) for x in v] if isinstance(v, list) and v and isinstance(v[0], str) else v)
+                                                for k, v in theirs.items()})
+    compared = variant_equal(_catalog().scenario(key).variant(**ours), theirs, key,
+                             skipped={"crossing_models", "model_counts"})
+    assert compared >= 2
