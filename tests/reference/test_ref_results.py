@@ -115,6 +115,9 @@ KEYS = [
     'KvBytesPerTokenByAttentionDesign',
     # stats_b.toml (statistics, evaluation and MLOps, group B)
     'RepairCandidatePairedComparison', 'AcceptanceRatePlanning',
+    # stats_c.toml (statistics, evaluation and MLOps, group C)
+    'TwoTaskTypeConsistency', 'CleanAttackSuite100', 'CleanAttackSuite50', 'CleanLoadedStopCampaign',
+    'WarehouseFilmDetectorClosure',
     'Gpt3PretrainingFrontier8K', 'MnistEpochCpuVersusH100', 'Gpt3TrainingStateTp8',
     'Llama2_7B_ZeroStages64', 'Gpt3Zero3On64', 'Llama2_70B_PpoAlignment',
 ]
