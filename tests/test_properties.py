@@ -127,6 +127,12 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ControlledBranchScenario", "clean_runs"): 59,
     # agents-d
     ("CorrelatedReviewersScenario", "panel"): 5,
+    # stats_b.toml
+    ("HazardExposureScenario", "rate"): 1e-6,
+    ("KsDriftScenario", "statistic"): 0.05,
+    ("MonitorFleetAlertScenario", "checks"): 100,
+    ("OperationalLoadScenario", "n"): 50,
+    ("ReleaseFootprintScenario", "copies"): 3,
     # stats_c.toml
     ("SkewCostScenario", "period"): 365.0,
     ("TwoProportionTestScenario", "n_per_variant"): 25000,
@@ -159,6 +165,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("HostDispatchScenario", "launches_per_block"): 6,
     ("MatmulTileScenario", "capacity"): 228.0,
     ("TransformerBlockScenario", "hardware"): "H100",
+    # stats_b.toml
+    ("KsDriftScenario", "alert_gate"): 0.1,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
@@ -455,16 +463,16 @@ def check_derivatives(plan: Any, base: tuple, counts: Counter, engine: dict[symp
         counts["derivative"] += 1
 
 
-def check_answer(s: Any, name: str, keys: tuple, value: Any) -> None:
-    """A predicate agrees with the sign of its slack evaluated exactly; a label names the case whose term is largest
-    (smallest for argmin) when every case is evaluated exactly."""
+def check_answer(s: Any, name: str, keys: tuple, value: Any, arguments: dict | None = None) -> None:
+    """A predicate agrees with the sign of its slack evaluated exactly (at the numeric ``arguments`` it was called
+    with); a label names the case whose term is largest (smallest for argmin) when every case is evaluated exactly."""
     out = s.type.outputs[name]
     if out.kind == "predicate":
         assert isinstance(value, bool)
         rel = out.branches[0].expr
         if isinstance(rel, sympy.core.relational.Relational) and s.planner.available(rel):
             plan = s.planner.plan(name, slack=True)
-            base = s.planner.values(plan, keys)
+            base = s.planner.values(plan, keys, arguments or {})
             slack = exact_value(plan.expr, exact_numbers(plan.args, base))
             if slack != 0:
                 assert value == (slack > 0), f"{s.type.name}.{name}: {value} but the exact slack is {slack}"
@@ -519,7 +527,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
             return None
         raise
     if out.kind != "quantity":   # an answer: checked against the exact values it compares
-        check_answer(s, name, keys, value)
+        check_answer(s, name, keys, value, numeric_arguments)
         counts["answers"] += 1
         TOTALS[(t.name, name)] += 1
         return None
@@ -623,7 +631,7 @@ def test_named_scenarios_compiled_equals_exact(key):
                 combos = [(*c, k) for c in combos for k in s.keys(idx)]
             for keys in combos:
                 if out.kind != "quantity":
-                    check_answer(s, name, keys, s.evaluate(name, *keys, **numeric, **dict(choice)))
+                    check_answer(s, name, keys, s.evaluate(name, *keys, **numeric, **dict(choice)), numeric)
                     checked += 1
                     continue
                 base = s.planner.values(plan, keys, numeric)

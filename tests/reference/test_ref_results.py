@@ -113,6 +113,8 @@ KEYS = [
     'PrefixCacheProbe2K', 'RepairToolWaitPausedState', 'CappedRequestsPagedAllocation', 'ChunkedPrefillAmongDecodes',
     'LongPromptChunkedPrefill', 'RepairAgentResidency', 'SupportAgentResidency', 'RepairBlockSharingResidency',
     'KvBytesPerTokenByAttentionDesign',
+    # stats_b.toml (statistics, evaluation and MLOps, group B)
+    'RepairCandidatePairedComparison', 'AcceptanceRatePlanning',
     # stats_c.toml (statistics, evaluation and MLOps, group C)
     'TwoTaskTypeConsistency', 'CleanAttackSuite100', 'CleanAttackSuite50', 'CleanLoadedStopCampaign',
     'WarehouseFilmDetectorClosure',
