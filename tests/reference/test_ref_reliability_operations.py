@@ -28,10 +28,6 @@ WAVE = Wave(
         "dicts by key) and no argmin over the keys of a keyed output (a label picks among fixed named cases), and "
         "test_ref_results.py compares a list field with float(), so no view can equal mlsysim's; the rest is closed form "
         "(checkpoints = ceil(T/k), recovery = C restore + rebuild sum_c (c - k floor(c/k)), strides sqrt(2 pause/(rate cost)))",
-        "RetryAmplificationScenario": "its result field by_layer is the list [a^0, a^1, ..., a^L] over a range 0..L that no "
-        "input enumerates, and L is len(layer_names), a list of strings (list inputs hold numbers): the engine has no "
-        "list-valued output and no count of a list of names, and test_ref_results.py compares a list field with float(); "
-        "layered = a^L and coordinated = a are closed form",
     },
     renamed={},
     skipped={

@@ -1,0 +1,56 @@
+"""The classes the first waves left (wave 34, derivations/leftovers.toml) against mlsysim 0.3.0: every public member of
+every named scenario (see members.py); the ``result`` of each is compared field by field by test_ref_results.py."""
+
+import pytest
+
+from .members import Wave, wave_tests
+
+WAVE = Wave(
+    classes=(
+        "AcceleratorComparison",
+        "RetryAmplificationScenario",
+    ),
+    not_ported={},
+    renamed={},
+    skipped={},
+    method_args={
+        ("AcceleratorComparison", "equivalent_hours"): [{"baseline_hours": 10000}, {"baseline_hours": 1.5}],
+    },
+    implicit_units={
+        ("AcceleratorComparison", "equivalent_hours"): "h",
+        ("AcceleratorComparison", "candidate_device_hours"): "h",
+    },
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def test_retry_amplification_of_three_layers_of_four_attempts_is_64() -> None:
+    """Beyer et al. (eds.), Site Reliability Engineering (2016), ch. 22 Addressing Cascading Failures: retries at
+    several layers multiply; three layers each allowing one try and three retries (4 attempts) send 4^3 = 64
+    requests to the bottom for one failing user request (hand computation of a^L)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("ThreeLayerRetryAmplification").variant(attempts_per_layer=4)
+    assert float(s.layered) == 64
+    assert s.result.by_layer == pytest.approx([1, 4, 16, 64], rel=1e-12)
+    assert float(s.coordinated) == 4
+
+
+def test_retry_depths_must_reach_the_layers() -> None:
+    """A changed layer count with the depths left as they were is refused, never listed over the old depths."""
+    from mlsysim_symbolic import InputError
+    from mlsysim_symbolic.catalog import catalog
+
+    with pytest.raises(InputError, match="depth"):
+        _ = catalog().scenario("ThreeLayerRetryAmplification").variant(layers=4).result.by_layer
+
+
+def test_equal_share_of_peak_restates_device_hours_by_the_peak_ratio() -> None:
+    """Hand computation from the datasheets' dense FP16 tensor peaks (V100 125 TFLOP/s, H100 SXM 989 TFLOP/s) and
+    TDPs (300 W, 700 W): 10,000 V100-hours are 10,000 x 125 / 989 = 1263.9 H100-hours; peak per watt improves
+    (989/700) / (125/300) = 3.391x."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("V100ToH100")
+    assert s.candidate_device_hours.to("h").magnitude == pytest.approx(10000 * 125 / 989, rel=1e-12)
+    assert float(s.efficiency_ratio) == pytest.approx((989 / 700) / (125 / 300), rel=1e-12)
