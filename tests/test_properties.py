@@ -156,6 +156,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("HostDispatchScenario", "launches_per_block"): 6,
     ("MatmulTileScenario", "capacity"): 228.0,
     ("TransformerBlockScenario", "hardware"): "H100",
+    # leftovers.toml: a map empty by default (mlsysim's wue = {}), set so water is checked
+    ("RunFootprintScenario", "wue"): {"evaporative": 1.8, "dry": 0.2},
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
@@ -237,7 +239,8 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
             if spec.options:
                 changes[name] = data.draw(sampled([current, *spec.options] if current else list(spec.options)), label=name)
             continue
-        if current is None and (type_name, name) in typical_optional() and data.draw(flag(), label=f"set {name}"):
+        empty = current is None or (spec.kind == "map" and not current)   # unset, or a map left empty by default
+        if empty and (type_name, name) in typical_optional() and data.draw(flag(), label=f"set {name}"):
             current = typical_optional()[(type_name, name)]
             if spec.kind != "quantity":
                 changes[name] = current

@@ -9,6 +9,7 @@ WAVE = Wave(
     classes=(
         "AcceleratorComparison",
         "RetryAmplificationScenario",
+        "RunFootprintScenario",
     ),
     not_ported={},
     renamed={},
@@ -54,3 +55,19 @@ def test_equal_share_of_peak_restates_device_hours_by_the_peak_ratio() -> None:
     s = catalog().scenario("V100ToH100")
     assert s.candidate_device_hours.to("h").magnitude == pytest.approx(10000 * 125 / 989, rel=1e-12)
     assert float(s.efficiency_ratio) == pytest.approx((989 / 700) / (125 / 300), rel=1e-12)
+
+
+def test_run_footprint_by_hand() -> None:
+    """Hand computation of the 64-A100 run (A100 TDP 400 W and 150 kg embodied carbon, NVIDIA's datasheet and
+    mlsysim's registry): 21,504 device-hours x 400 W = 8.6016 MWh; the DGX H100 rack's IT ratio
+    (32 x 700 W + 11.1 kW - 2.7 kW) / (32 x 700 W) = 1.375; x PUE 1.12 = 13.246464 MWh of facility energy, 5.6827 t on
+    a 429 g/kWh grid; embodied 21,504 h x 150 kg / 35,040 h = 92.05 kg (Gupta et al. 2021, straight-line amortization)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("Lab64A100TrainingFootprint")
+    assert float(s.it_ratio) == pytest.approx(1.375, rel=1e-12)
+    assert s.facility_energy.to("MWh").magnitude == pytest.approx(21504 * 0.4 * 1.375 * 1.12 / 1000, rel=1e-12)
+    assert s.carbon["US average"].to("t").magnitude == pytest.approx(13.246464 * 429 / 1000, rel=1e-12)
+    assert s.embodied_allocated.to("kg").magnitude == pytest.approx(21504 * 150 / 35040, rel=1e-12)
+    assert s.variant(wue={"evaporative": "1.8 L/kWh"}).water["evaporative"].to("L").magnitude == pytest.approx(
+        11.8272e3 * 1.8, rel=1e-12)

@@ -27,11 +27,6 @@ WAVE = Wave(
         "GridPlacementScenario",
     ),
     not_ported={
-        "RunFootprintScenario": "result.power is a nested FacilityPowerResult (FacilityPowerModel on the run's devices, device "
-                                "TDP, it_ratio and pue); a result view field shows one output (number, bool, label or dict of "
-                                "them) or echoes one input, never another type's result view, and test_ref_results needs every "
-                                "field of mlsysim's result in order. The rest is expressible (it_ratio = rack IT power / "
-                                "accelerator power, the energies, carbon per grid, embodied share, water over an empty wue map)",
         "CarbonPricedPlacementScenario": "result.objective and objective_untaxed are dicts ordered by sorting the regions on their "
                                          "objective value (PlacementOptimizer's sorted(candidates, key=objective), stable on ties); "
                                          "a dict output keeps its keyed input's order and no construct orders keys by a term, so "
