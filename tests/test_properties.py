@@ -58,6 +58,8 @@ STEP = 1e-4           # relative step of the central difference (Richardson-extr
 #: Typical values (in the declared unit) of the arguments of method outputs: the catalog declares none.
 ARGUMENTS: dict[tuple[str, str], float] = {
     ("AcceleratorComparison", "baseline_hours"): 10000.0,
+    ("CheckpointTraceScenario", "stride"): 20.0,
+    ("CheckpointTraceScenario", "lost_turn_cost"): 0.1,
     ("PipelineScheduleScenario", "target"): 0.1,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
     ("KvAdmissionScenario", "concurrent"): 16,

@@ -422,3 +422,35 @@ def test_a_listed_result_field_shows_a_keyed_output_as_a_list_in_key_order():
 def test_result_lists_names_keyed_outputs_of_the_result(lists):
     with pytest.raises(DerivationError, match="result.lists"):
         ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "lists": lists}})
+
+
+TRACED = {
+    "inputs": {"stride": {"kind": "list", "symbol": "k", "unit": "count", "integer": True},
+               "crash": {"kind": "list", "symbol": "c", "unit": "count", "integer": True}},
+    "outputs": {"lost": {"symbol": "ell", "unit": "count", "equation": "c - k * floor(c / k)"},
+                "total": {"symbol": "L", "unit": "count", "style": "dict", "equation": "sum(ell, crash)"},
+                "best": {"kind": "label", "over": "stride", "term": "L", "rule": "argmin"}},
+}
+
+
+def test_a_tuples_result_field_shows_a_two_index_output_by_its_other_index_of_tuples():
+    """mlsysim's {stride: (c mod stride for each crash)}: keyed by the other index, a tuple over the named one in its
+    key order, whichever order the output's indexes nest in."""
+    t = ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost", "total"], "tuples": {"lost": "crash"}}})
+    r = scenario_class(t)(stride=[10, 25], crash=[37, 83, 5]).result
+    assert r.lost == {10: (7, 3, 5), 25: (12, 8, 5)}
+    t = ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost"], "tuples": {"lost": "stride"}}})
+    assert scenario_class(t)(stride=[10, 25], crash=[37, 83]).result.lost == {37: (7, 12), 83: (3, 8)}
+
+
+@pytest.mark.parametrize("tuples", [{"total": "crash"}, {"lost": "turn"}, {"missing": "crash"}, ["lost"]])
+def test_result_tuples_names_two_index_outputs_and_one_of_their_indexes(tuples):
+    with pytest.raises(DerivationError, match="result.tuples"):
+        ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost", "total"], "tuples": tuples}})
+
+
+def test_a_label_over_a_list_index_names_the_key_itself():
+    """Over a list input the keys are its numbers: the label is the number (mlsysim's min(strides, key=...)), not text."""
+    t = ScenarioType.from_mapping("Traced", TRACED)
+    s = scenario_class(t)(stride=[10, 25, 50], crash=[37, 83])
+    assert s.best == 10 and isinstance(s.best, int)   # 7 + 3 turns lost at 10, against 12 + 8 and 37 + 33

@@ -269,7 +269,7 @@ class Planning(Binding, Compiling):
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,
-                    labels=tuple(str(k) for k in self._bound.keys.get(out.over, ())) if out.over else ())
+                    labels=tuple(self._bound.keys.get(out.over, ())) if out.over else ())
         return plan
 
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:

@@ -116,6 +116,7 @@ class ResultSpec:
     views: tuple[tuple[str, ResultSpec], ...] = ()   # nested result views over this type's outputs: (field, view)
     lists: tuple[str, ...] = ()   # keyed outputs mlsysim returns as a list (its values in key order: per_turn_cost)
     quantities: tuple[str, ...] = ()   # counted outputs mlsysim keeps as Quantities of their unit (tokens), not numbers
+    tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
 
 
 @dataclass(frozen=True)

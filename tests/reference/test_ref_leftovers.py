@@ -10,12 +10,15 @@ WAVE = Wave(
         "AcceleratorComparison",
         "RetryAmplificationScenario",
         "RunFootprintScenario",
+        "CheckpointTraceScenario",
     ),
     not_ported={},
     renamed={},
     skipped={},
     method_args={
         ("AcceleratorComparison", "equivalent_hours"): [{"baseline_hours": 10000}, {"baseline_hours": 1.5}],
+        ("CheckpointTraceScenario", "stride_overhead"): [
+            {"stride": 10, "lost_turn_cost": "0.1 s"}, {"stride": 25, "lost_turn_cost": "20 s"}, {"stride": 1.5, "lost_turn_cost": "2 s"}],
     },
     implicit_units={
         ("AcceleratorComparison", "equivalent_hours"): "h",
@@ -71,3 +74,19 @@ def test_run_footprint_by_hand() -> None:
     assert s.embodied_allocated.to("kg").magnitude == pytest.approx(21504 * 150 / 35040, rel=1e-12)
     assert s.variant(wue={"evaporative": "1.8 L/kWh"}).water["evaporative"].to("L").magnitude == pytest.approx(
         11.8272e3 * 1.8, rel=1e-12)
+
+
+def test_checkpoint_trace_strides_by_hand() -> None:
+    """Hand computation on the two-crash trace (crashes after turns 37 and 83 of 100; 0.5 s pause, 1 s restore, 0.1 s
+    per rebuilt turn): stride 25 checkpoints after 25, 50, 75, 100 (4 pauses, 2 s), loses 37 - 25 = 12 and 83 - 75 = 8
+    turns (2 restores + 20 x 0.1 s = 4 s), 6 s in all, the least of 10, 25 and 50 (8 s, 6 s, 10 s); Young's stride in
+    turns (Young 1974, T_opt = sqrt(2 T_s T_f) with T_f = 1 / (r t)): sqrt(2 x 0.5 / (0.02 x 0.1)) = sqrt(500)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("TwoCrashCheckpointTrace")
+    assert s.result.lost_turns[25] == (12, 8)
+    assert s.total_time[25].to("s").magnitude == pytest.approx(6.0, rel=1e-12)
+    assert s.best_stride == 25 and s.result.best_stride == 25
+    assert float(s.stride_logged) == pytest.approx(500 ** 0.5, rel=1e-12)
+    # a stride that does not divide the trace still checkpoints after the last turn: 100 / 30 -> 30, 60, 90, 100
+    assert float(s.variant(strides=[30]).checkpoints[30]) == 4

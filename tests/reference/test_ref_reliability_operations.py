@@ -22,13 +22,7 @@ WAVE = Wave(
         "RuntimeGoodputScenario",
         "FloatBitFlipScenario",
     ),
-    not_ported={
-        "CheckpointTraceScenario": "its result holds lost_turns, {stride: tuple of (crash mod stride)}, and best_stride, "
-        "the key (stride) of the smallest total_time: the engine has no list/tuple-valued output (outputs are numbers or "
-        "dicts by key) and no argmin over the keys of a keyed output (a label picks among fixed named cases), and "
-        "test_ref_results.py compares a list field with float(), so no view can equal mlsysim's; the rest is closed form "
-        "(checkpoints = ceil(T/k), recovery = C restore + rebuild sum_c (c - k floor(c/k)), strides sqrt(2 pause/(rate cost)))",
-    },
+    not_ported={},
     renamed={},
     skipped={
         ("ClusterExpansionScenario", "at"): "returns a CheckpointIntervalScenario object (the checkpoint at the GPU-only "

@@ -93,7 +93,7 @@ KEYS = [
     'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8', 'InputStallIdleCost1K',
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
     # leftovers.toml (the classes the first waves left, wave 34)
-    'ThreeLayerRetryAmplification', 'Lab64A100TrainingFootprint',
+    'ThreeLayerRetryAmplification', 'Lab64A100TrainingFootprint', 'TwoCrashCheckpointTrace',
     # (the files after leftovers.toml)
     'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
