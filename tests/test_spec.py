@@ -449,6 +449,22 @@ def test_result_tuples_names_two_index_outputs_and_one_of_their_indexes(tuples):
         ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost", "total"], "tuples": tuples}})
 
 
+def test_a_ranked_result_field_orders_a_dict_by_value_least_first_and_stable_on_ties():
+    t = ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "ranked": ["at"]}})
+    s = scenario_class(t)(turn=[3, 1, 4, 2], step="2 s")
+    assert list(s.keys("turn")) == [3, 1, 4, 2]              # the output keeps its input's order
+    assert list(s.result.at) == [1, 2, 3, 4]                 # the view ranks it (2, 4, 6, 8 s)
+    tie = {**LISTED, "outputs": {**LISTED["outputs"], "at": {"symbol": "T_k", "unit": "s", "equation": "floor(k / 2) * d"}}}
+    t = ScenarioType.from_mapping("Listed", {**tie, "result": {"fields": ["at"], "ranked": ["at"]}})
+    assert list(scenario_class(t)(turn=[3, 2, 1, 5], step="2 s").result.at) == [1, 3, 2, 5]   # 0, 2, 2, 4 s
+
+
+@pytest.mark.parametrize("ranked", [["first"], ["missing"], "at"])
+def test_result_ranked_names_dict_outputs_of_the_result(ranked):
+    with pytest.raises(DerivationError, match="result.ranked"):
+        ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "ranked": ranked}})
+
+
 def test_a_label_over_a_list_index_names_the_key_itself():
     """Over a list input the keys are its numbers: the label is the number (mlsysim's min(strides, key=...)), not text."""
     t = ScenarioType.from_mapping("Traced", TRACED)

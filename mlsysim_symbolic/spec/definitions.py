@@ -117,6 +117,7 @@ class ResultSpec:
     lists: tuple[str, ...] = ()   # keyed outputs mlsysim returns as a list (its values in key order: per_turn_cost)
     quantities: tuple[str, ...] = ()   # counted outputs mlsysim keeps as Quantities of their unit (tokens), not numbers
     tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
+    ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
 
 
 @dataclass(frozen=True)

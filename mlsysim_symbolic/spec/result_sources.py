@@ -169,6 +169,8 @@ class OutputSource(FieldSource):
             value = list(value.values())
         if field in layout.tuples and isinstance(value, dict):   # {outer key: tuple over the index, in its key order}
             value = _tuples_over(value, planner.plan(name).indices, layout.tuples[field])
+        if field in layout.ranked and isinstance(value, dict):   # least first, as a ranking; sorted() is stable on ties
+            value = dict(sorted(value.items(), key=lambda item: float(getattr(item[1], "magnitude", item[1]))))
         return value
 
 

@@ -11,6 +11,7 @@ WAVE = Wave(
         "RetryAmplificationScenario",
         "RunFootprintScenario",
         "CheckpointTraceScenario",
+        "CarbonPricedPlacementScenario",
     ),
     not_ported={},
     renamed={},
@@ -90,3 +91,23 @@ def test_checkpoint_trace_strides_by_hand() -> None:
     assert float(s.stride_logged) == pytest.approx(500 ** 0.5, rel=1e-12)
     # a stride that does not divide the trace still checkpoints after the last turn: 100 / 30 -> 30, 60, 90, 100
     assert float(s.variant(strides=[30]).checkpoints[30]) == 4
+
+
+def test_carbon_price_reorders_regions_by_hand() -> None:
+    """Hand computation of the ranking (an internal carbon price added to TCO, Barroso et al. 2018 ch. 6 for the
+    TCO): at $100/t the 10,000 MWh run emits 10,000 MWh x PUE x CI, so Iowa (1.12 x 680 g/kWh = 7,616 t) pays
+    $761,600 and US average (1.12 x 429 = 4,804.8 t) $480,480 over the same TCO, Quebec (1.06 x 20 = 212 t) $21,200
+    over a TCO lower by 10,000 MWh x 0.06 x 0.12 USD/kWh = $72,000; without the price the US average and Iowa tie and
+    keep their listed order. A high enough price on a dirtier cheap region reverses the untaxed order."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("CarbonPricedRegionPlacement")
+    tco = {r: float(v.to("USD").magnitude) for r, v in s.tco.items()}
+    assert tco["US_Avg"] - tco["Quebec"] == pytest.approx(72000, rel=1e-9)
+    assert s.objective["Iowa"].to("USD").magnitude - tco["Iowa"] == pytest.approx(761600, rel=1e-9)
+    assert list(s.result.objective) == ["Quebec", "US_Avg", "Iowa"]
+    assert list(s.result.objective_untaxed) == ["Quebec", "US_Avg", "Iowa"]   # US_Avg and Iowa tie: listed order
+    # Quebec made dearer than the others untaxed (PUE 1.5), so only the carbon price can make it win
+    v = s.variant(region_pue={"US_Avg": 1.12, "Quebec": 1.5, "Iowa": 1.12})
+    assert v.best_region_untaxed == "US_Avg" and list(v.result.objective_untaxed)[-1] == "Quebec"
+    assert v.variant(carbon_price_per_ton="1000 USD/t").best_region == "Quebec"

@@ -27,14 +27,6 @@ WAVE = Wave(
         "GridPlacementScenario",
     ),
     not_ported={
-        "CarbonPricedPlacementScenario": "result.objective and objective_untaxed are dicts ordered by sorting the regions on their "
-                                         "objective value (PlacementOptimizer's sorted(candidates, key=objective), stable on ties); "
-                                         "a dict output keeps its keyed input's order and no construct orders keys by a term, so "
-                                         "the key order could match mlsysim only by listing the named scenario's regions "
-                                         "pre-sorted, not under a variant. best_region (argmin label over the region keys) and "
-                                         "objective_value (minimum over them) are now expressible; the per-region TCO needs "
-                                         "EconomicsModel/SustainabilityModel (fleet TDP x idle+dynamic-at-MFU fractions, PUE, "
-                                         "price, amortized capex, maintenance), not in the catalog",
         "EnergyPerInferenceScenario": "span(low, high) takes two key names of the energies dict as arguments: an argument "
                                       "ranging over a keyed input's keys (choice options are fixed per type, not per scenario), "
                                       "and an output selecting two keys of one index at once, are not in the language; "
