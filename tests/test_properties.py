@@ -261,6 +261,11 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
     for name, spec in t.inputs.items():   # a list stated as start..upto follows its perturbed count (as a user restates it)
         if spec.upto in changes and base.inputs.get(name) is not None:
             changes[name] = list(range(spec.start, int(getattr(changes[spec.upto], "magnitude", changes[spec.upto])) + 1))
+    for name, spec in t.inputs.items():   # a list keyed by position follows the positions listed under its index
+        given = base.inputs.get(name)
+        ranged = [changes[n] for n, other in t.inputs.items() if n in changes and other.upto and other.index == spec.index]
+        if getattr(spec, "positions", False) and given is not None and ranged:
+            changes[name] = [list(given)[i % len(given)] for i in range(len(ranged[0]))]
     return base.variant(**changes)
 
 

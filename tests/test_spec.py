@@ -465,6 +465,37 @@ def test_result_ranked_names_dict_outputs_of_the_result(ranked):
         ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "ranked": ranked}})
 
 
+POSITIONED = {
+    "inputs": {"value": {"kind": "list", "positions": True, "index": "pos", "symbol": "g", "unit": "count"},
+               "n": {"symbol": "n", "unit": "count", "integer": True},
+               "pos": {"kind": "list", "upto": "n", "symbol": "t", "unit": "count", "integer": True},
+               "cut": {"kind": "list", "upto": "n", "start": 0, "symbol": "j", "unit": "count", "integer": True,
+                       "domain": "[0, inf)"}},
+    "outputs": {"through": {"symbol": "G_j", "unit": "count", "equation": "sum(piecewise(g, t <= j, 0), pos)"}},
+    "result": {"fields": ["through"], "lists": ["through"]},
+}
+
+
+def test_a_positions_list_is_keyed_by_position_and_may_repeat_values():
+    t = ScenarioType.from_mapping("Positioned", POSITIONED)
+    s = scenario_class(t)(value=[2, 2, 5], n=3, pos=[1, 2, 3], cut=[0, 1, 2, 3])
+    assert s.keys("pos") == [1, 2, 3]
+    assert [float(v) for v in s.result.through] == [0, 2, 4, 9]   # the sums through each cut 0..3
+
+
+def test_a_sum_over_one_index_stays_keyed_by_the_other_indexes_in_its_body():
+    """sum(piecewise(g, t <= j, 0), pos) reduces pos away but not j's index: the output is keyed by cut."""
+    t = ScenarioType.from_mapping("Positioned", POSITIONED)
+    assert t.outputs["through"].indices == ("cut",) and t.outputs["through"].style == "method"
+
+
+@pytest.mark.parametrize("raw", [{"positions": "yes"}, {"positions": True, "upto": "n"}, {"start": 0}])
+def test_positions_is_a_flag_apart_from_upto(raw):
+    bad = {**POSITIONED, "inputs": {**POSITIONED["inputs"], "value": {"kind": "list", "symbol": "g", "unit": "count", **raw}}}
+    with pytest.raises(DerivationError, match="positions|start"):
+        ScenarioType.from_mapping("Positioned", bad)
+
+
 def test_a_label_over_a_list_index_names_the_key_itself():
     """Over a list input the keys are its numbers: the label is the number (mlsysim's min(strides, key=...)), not text."""
     t = ScenarioType.from_mapping("Traced", TRACED)

@@ -62,6 +62,7 @@ class InputSpec:
     kinds: tuple[str, ...] = ()                 # object inputs: the entry classes (mlsysim's) the equations describe
     upto: str | None = None                     # list inputs: the values are start, start + 1, ..., this input's value
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
+    positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

@@ -38,11 +38,6 @@ WAVE = Wave(
         "TensorParallelSpeedupScenario",
     ),
     not_ported={
-        "ErrorFeedbackScenario": "its result is mostly per-step lists (errors of length n + 1, corrected, sent, "
-        "cumulative_true, cumulative_sent): the engine has no list-valued output (keyed outputs are dicts) and "
-        "test_ref_results.py compares list fields as lists; sent needs round-to-nearest of a running residual (a "
-        "recurrence; its closed form round(cumsum g) - round(cumsum g up to t-1) holds except at exact halves, where "
-        "mlsysim's _nearest and a floor(x + 1/2) differ)",
         "RingTraceScenario": "its input is a list of integer vectors (one per GPU; list inputs hold numbers, not "
         "lists) and its result holds lists of (chunk, value) tuples per step and sets of held chunks (scatter_reduce, "
         "owned, all_gather, held): no list-, tuple- or set-valued output exists in the engine; only steps = 2(n-1) "

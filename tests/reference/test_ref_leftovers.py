@@ -1,6 +1,8 @@
 """The classes the first waves left (wave 34, derivations/leftovers.toml) against mlsysim 0.3.0: every public member of
 every named scenario (see members.py); the ``result`` of each is compared field by field by test_ref_results.py."""
 
+import math
+
 import pytest
 
 from .members import Wave, wave_tests
@@ -12,6 +14,7 @@ WAVE = Wave(
         "RunFootprintScenario",
         "CheckpointTraceScenario",
         "CarbonPricedPlacementScenario",
+        "ErrorFeedbackScenario",
     ),
     not_ported={},
     renamed={},
@@ -111,3 +114,43 @@ def test_carbon_price_reorders_regions_by_hand() -> None:
     v = s.variant(region_pue={"US_Avg": 1.12, "Quebec": 1.5, "Iowa": 1.12})
     assert v.best_region_untaxed == "US_Avg" and list(v.result.objective_untaxed)[-1] == "Quebec"
     assert v.variant(carbon_price_per_ton="1000 USD/t").best_region == "Quebec"
+
+
+def _error_feedback_by_rule(gradients: list[float]) -> tuple[list[float], list[int]]:
+    """Error feedback as stated (Karimireddy et al. 2019, Algorithm 2 with C = rounding): send round(g + e), keep the
+    rest; returns (residual at each boundary 0..n, what is sent at each step)."""
+    import math
+
+    errors, sent = [0.0], []
+    for g in gradients:
+        s = g + errors[-1]
+        v = math.floor(s + 0.5)
+        sent.append(v)
+        errors.append(s - v)
+    return errors, sent
+
+
+def test_error_feedback_closed_form_follows_the_rule_step_by_step() -> None:
+    """Derivation check: the closed form (sent = round(G_t) - round(G_(t-1)), residual G_t - round(G_t)) equals the
+    rule applied step by step, with repeated values and values above a unit; the sent sum plus the last residual is
+    the true sum (Karimireddy et al. 2019, §3: the error is kept, not lost)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    base = catalog().scenario("ErrorFeedbackFiveSteps")
+    for gradients in ([0.3, 0.3, 0.3, 0.3], [1.7, 0.2, 0.2, 2.6, 0.1, 0.45], [0.1] * 7):
+        n = len(gradients)
+        s = base.variant(gradients=gradients, steps=n, step=list(range(1, n + 1)), boundary=list(range(n + 1)))
+        errors, sent = _error_feedback_by_rule(gradients)
+        assert s.result.sent == pytest.approx(sent, abs=1e-12)
+        assert s.result.errors == pytest.approx(errors, abs=1e-12)
+        assert float(s.total_sent) + errors[-1] == pytest.approx(sum(gradients), rel=1e-12)
+        assert float(s.naive_total_sent) == sum(math.floor(g + 0.5) for g in gradients)
+
+
+def test_error_feedback_steps_must_match_the_gradients() -> None:
+    """Gradients of another length with the steps left as they were are refused, never summed over the old steps."""
+    from mlsysim_symbolic import InputError
+    from mlsysim_symbolic.catalog import catalog
+
+    with pytest.raises(InputError):
+        _ = catalog().scenario("ErrorFeedbackFiveSteps").variant(gradients=[0.4, 0.3]).result.sent
