@@ -30,6 +30,7 @@ import functools
 import math
 import os
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -265,7 +266,8 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
         given = base.inputs.get(name)
         ranged = [changes[n] for n, other in t.inputs.items() if n in changes and other.upto and other.index == spec.index]
         if getattr(spec, "positions", False) and given is not None and ranged:
-            changes[name] = [list(given)[i % len(given)] for i in range(len(ranged[0]))]
+            values = list(given.values()) if isinstance(given, Mapping) else list(given)   # bound: {position: value}
+            changes[name] = [values[i % len(values)] for i in range(len(ranged[0]))]
     return base.variant(**changes)
 
 

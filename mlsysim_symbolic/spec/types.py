@@ -214,9 +214,9 @@ class ScenarioType:
         upper = node.limits[0][2]
         if upper in self.positions:
             return upper
-        index = str(node.limits[0][0])
+        reduced = {str(limit[0]) for limit in node.limits}   # a sum of a sum may be one Sum with two limits
         kept = sorted((s for s in node.function.free_symbols
-                       if (s in self.leaf_index and self.leaf_index[s] != index) or s in self.output_symbols), key=str)
+                       if (s in self.leaf_index and self.leaf_index[s] not in reduced) or s in self.output_symbols), key=str)
         return sympy.Function("reduced")(*kept) if kept else sympy.Dummy("reduced")
 
     def position(self, index: str) -> Variable:

@@ -15,10 +15,15 @@ WAVE = Wave(
         "CheckpointTraceScenario",
         "CarbonPricedPlacementScenario",
         "ErrorFeedbackScenario",
+        "DenseNetworkScenario",
     ),
     not_ported={},
     renamed={},
-    skipped={},
+    skipped={
+        ("DenseNetworkScenario", "architecture"): "text, the widths joined by arrows ('784 → 128 → 64 → 10'): a string "
+        "built from numbers, which no output kind holds (outputs are numbers, booleans, labels of declared cases or keys); "
+        "its numbers are the layer_widths result field (compared)",
+    },
     method_args={
         ("AcceleratorComparison", "equivalent_hours"): [{"baseline_hours": 10000}, {"baseline_hours": 1.5}],
         ("CheckpointTraceScenario", "stride_overhead"): [
@@ -154,3 +159,20 @@ def test_error_feedback_steps_must_match_the_gradients() -> None:
 
     with pytest.raises(InputError):
         _ = catalog().scenario("ErrorFeedbackFiveSteps").variant(gradients=[0.4, 0.3]).result.sent
+
+
+def test_dense_network_counts_by_hand_with_a_repeated_width() -> None:
+    """Hand computation (a dense layer has n_in n_out weights and n_out biases, Goodfellow et al. 2016 §6.5): the
+    MNIST network 784-128-64-10 has 784x128 + 128 + 128x64 + 64 + 64x10 + 10 = 109,386 parameters; widths may repeat
+    (784-128-128-10: 100,480 + 16,512 + 1,290 = 118,282), and inference holds the largest adjacent pair (784 + 128)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("MnistDenseNetwork")
+    assert float(s.parameters) == 784 * 128 + 128 + 128 * 64 + 64 + 64 * 10 + 10 == 109386
+    r = s.variant(layer_widths=[784, 128, 128, 10], batch_size=1).result
+    assert r.params_per_layer == pytest.approx([100480, 16512, 1290], rel=1e-12)
+    assert r.parameters == pytest.approx(118282, rel=1e-12)
+    assert r.inference_activation_values == pytest.approx(784 + 128, rel=1e-12)
+    assert r.traffic_values == pytest.approx(784 + 2 * (128 + 128) + 10, rel=1e-12)
+    assert r.input_gradient_flops == pytest.approx(2 * (128 * 128 + 128 * 10), rel=1e-12)
+    assert r.steps_per_epoch == 60000

@@ -94,7 +94,8 @@ KEYS = [
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
     # leftovers.toml (the classes the first waves left, wave 34)
     'ThreeLayerRetryAmplification', 'Lab64A100TrainingFootprint', 'TwoCrashCheckpointTrace',
-    'CarbonPricedRegionPlacement', 'ErrorFeedbackFiveSteps',
+    'CarbonPricedRegionPlacement', 'ErrorFeedbackFiveSteps', 'MnistDenseNetwork', 'MnistDenseNetworkDoubledInputSide',
+    'MnistDenseNetworkLargeBatch', 'MnistDenseNetworkWiderHidden',
     # (the files after leftovers.toml)
     'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
