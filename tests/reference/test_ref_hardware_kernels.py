@@ -29,8 +29,8 @@ WAVE = Wave(
         "AmdahlScenario": "its stages map is in milliseconds in ModelSpeedupRequestPath but in percent (HostPreprocessingRequestPath) "
                           "and plain shares (ModelFifthOfRequestLatency) in the others, and its result's times keep that unit "
                           "(total_time 130 ms, 100 %, 1.0): an input has one declared unit, so no one type matches all three results; "
-                          "and stage_time is stages[stage], the map's value at the key a text input names, which the equation "
-                          "language cannot index (no subscript of a keyed input by a key). The law itself is AcceleratedFractionScenario's",
+                          "and stage_time is stages[stage], the map's value at the key a text input names: choice options are fixed "
+                          "per type, so no input picks a key of a scenario's own map. The law itself is AcceleratedFractionScenario's",
     },
     renamed={("ConvLayerScenario", "outputs"): "output_values"},
     skipped={

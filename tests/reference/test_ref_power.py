@@ -27,11 +27,12 @@ WAVE = Wave(
         "GridPlacementScenario",
     ),
     not_ported={
-        "EnergyPerInferenceScenario": "span(low, high) takes two key names of the energies dict as arguments: an argument "
-                                      "ranging over a keyed input's keys (choice options are fixed per type, not per scenario), "
-                                      "and an output selecting two keys of one index at once, are not in the language; "
-                                      "energies also merges SingleNodeModel roofline energies of nested "
-                                      "SingleNodeInferenceScenario runs (SingleNodeInferenceScenario is not ported)",
+        "EnergyPerInferenceScenario": "runs is a dict of SingleNodeInferenceScenario objects (ported now, in "
+                                      "serving_deployment.toml), but a scenario input holds one scenario, not a keyed "
+                                      "table of them, so no output is keyed by run; energies merges two differently keyed "
+                                      "sources (the anchors map and the runs) into one dict, which an output keyed by one "
+                                      "index cannot; and span(low, high) takes two key names of that dict as arguments "
+                                      "(arguments are numbers or fixed choice options, not keys of a scenario's input)",
     },
     renamed={},
     skipped={},
