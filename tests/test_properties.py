@@ -30,6 +30,7 @@ import functools
 import math
 import os
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -58,6 +59,9 @@ STEP = 1e-4           # relative step of the central difference (Richardson-extr
 
 #: Typical values (in the declared unit) of the arguments of method outputs: the catalog declares none.
 ARGUMENTS: dict[tuple[str, str], float] = {
+    ("AcceleratorComparison", "baseline_hours"): 10000.0,
+    ("CheckpointTraceScenario", "stride"): 20.0,
+    ("CheckpointTraceScenario", "lost_turn_cost"): 0.1,
     ("PipelineScheduleScenario", "target"): 0.1,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
     ("KvAdmissionScenario", "concurrent"): 16,
@@ -167,6 +171,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("TransformerBlockScenario", "hardware"): "H100",
     # stats_b.toml
     ("KsDriftScenario", "alert_gate"): 0.1,
+    # leftovers.toml: a map empty by default (mlsysim's wue = {}), set so water is checked
+    ("RunFootprintScenario", "wue"): {"evaporative": 1.8, "dry": 0.2},
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
@@ -248,7 +254,8 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
             if spec.options:
                 changes[name] = data.draw(sampled([current, *spec.options] if current else list(spec.options)), label=name)
             continue
-        if current is None and (type_name, name) in typical_optional() and data.draw(flag(), label=f"set {name}"):
+        empty = current is None or (spec.kind == "map" and not current)   # unset, or a map left empty by default
+        if empty and (type_name, name) in typical_optional() and data.draw(flag(), label=f"set {name}"):
             current = typical_optional()[(type_name, name)]
             if spec.kind != "quantity":
                 changes[name] = current
@@ -267,6 +274,12 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
     for name, spec in t.inputs.items():   # a list stated as start..upto follows its perturbed count (as a user restates it)
         if spec.upto in changes and base.inputs.get(name) is not None:
             changes[name] = list(range(spec.start, int(getattr(changes[spec.upto], "magnitude", changes[spec.upto])) + 1))
+    for name, spec in t.inputs.items():   # a list keyed by position follows the positions listed under its index
+        given = base.inputs.get(name)
+        ranged = [changes[n] for n, other in t.inputs.items() if n in changes and other.upto and other.index == spec.index]
+        if getattr(spec, "positions", False) and given is not None and ranged:
+            values = list(given.values()) if isinstance(given, Mapping) else list(given)   # bound: {position: value}
+            changes[name] = [values[i % len(values)] for i in range(len(ranged[0]))]
     return base.variant(**changes)
 
 

@@ -91,7 +91,13 @@ KEYS = [
     'TensorParallelExchange1GB', 'OverlapBudget7B64Gpu', 'OverlapBudget7B64GpuIdealBuckets',
     'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts', 'Int8CompressionRun',
     'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8', 'InputStallIdleCost1K',
-    'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
+    'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
+    # leftovers.toml (the classes the first waves left, wave 34)
+    'ThreeLayerRetryAmplification', 'Lab64A100TrainingFootprint', 'TwoCrashCheckpointTrace',
+    'CarbonPricedRegionPlacement', 'ErrorFeedbackFiveSteps', 'MnistDenseNetwork', 'MnistDenseNetworkDoubledInputSide',
+    'MnistDenseNetworkLargeBatch', 'MnistDenseNetworkWiderHidden',
+    # (the files after leftovers.toml)
+    'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
     'BatchOneDecodeWeightEnergy', 'CandidateSweep50', 'H100ReplacementPayback', 'H100BarrierLoadStep', 'PueRetrofit2MW',
     'Training10KCoolingRollback', 'AcceleratorLifeExtension', 'TenMillionQueriesAgainstLab64Training', 'AiRackAirCooling',
