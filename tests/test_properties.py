@@ -126,6 +126,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ControlledBranchScenario", "clean_runs"): 59,
     # agents-d
     ("CorrelatedReviewersScenario", "panel"): 5,
+    # embodied_free.toml
+    ("ParallelSimRunScenario", "steps"): 1.0e9,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -155,6 +157,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("HostDispatchScenario", "launches_per_block"): 6,
     ("MatmulTileScenario", "capacity"): 228.0,
     ("TransformerBlockScenario", "hardware"): "H100",
+    # embodied_free.toml
+    ("EpochGapScenario", "separation"): 50.0,
 }
 KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
