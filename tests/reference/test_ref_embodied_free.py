@@ -6,6 +6,9 @@ import pytest
 
 from .members import Wave, wave_tests
 
+ARCHIVES = [{"archive": ("option", a)} for a in ("cautious", "exploratory")]
+REGIMES = [{"regime": ("option", r)} for r in ("In distribution", "Near OOD", "Sensor degraded", "Far OOD")]
+
 WAVE = Wave(
     classes=(
         "TravelDuringLatencyScenario",
@@ -31,10 +34,26 @@ WAVE = Wave(
         "DiscountHorizonScenario",
         "OnRobotFineTuneScenario",
         "ParallelSimRunScenario",
+        "TrialCampaignScenario",
+        "StateGridScenario",
+        "ContactGridScenario",
+        "CorrelatedLogScenario",
+        "ConfidenceRegimesScenario",
+        "ForceRiseGapScenario",
+        "DemonstrationCampaignScenario",
     ),
     not_ported={},
-    skipped={},
-    method_args={("ParallelSimRunScenario", "time_for"): [{"steps": 1.0e9}, {"steps": 2.5e6}]},
+    skipped={
+        ("ConfidenceRegimesScenario", "row"): "returns mlsysim's stored tuple (name, confidence, success) of a regime: its "
+        "numbers are our inputs confidence[regime] and success[regime], and its first item is the regime's own name (the "
+        "equation language returns numbers, not text); gap(regime) is compared",
+    },
+    method_args={
+        ("ParallelSimRunScenario", "time_for"): [{"steps": 1.0e9}, {"steps": 2.5e6}],
+        **{("ContactGridScenario", m): ARCHIVES
+           for m in ("bin_span", "occupied", "share", "empty", "empty_share", "rms_error")},
+        ("ConfidenceRegimesScenario", "gap"): REGIMES,
+    },
     implicit_units={},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
@@ -105,3 +124,47 @@ def test_zero_order_hold_costs_half_a_sample_of_phase():
     s = catalog().scenario("WarehouseJointLoopThroughTick")
     assert s.phase_hold.to("deg").magnitude == pytest.approx(3.6, rel=1e-12)
     assert s.allowed_delay.to("ms").magnitude == pytest.approx(5 / 7.2, rel=1e-12)
+
+
+def test_imitation_bounds_quadratic_against_linear_written_out():
+    """Ross and Bagnell (2010), Theorem 2.1 (T²ε) against Ross, Gordon and Bagnell (2011), Theorem 3.2 (uTε): over
+    a 5 s episode at 100 Hz (T = 500) at ε = 0.001 the cloning bound is 500² × 0.001 = 250 and the aggregation bound
+    500 × 0.001 = 0.5, a gap of T/u = 500; the cloning bound saturates at the horizon 1/ε = 1000."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("ImitationBoundsFiveSecondEpisode")
+    assert float(s.horizon_steps) == 500
+    assert float(s.cloning) == pytest.approx(250, rel=1e-12) and float(s.aggregation) == pytest.approx(0.5, rel=1e-12)
+    assert float(s.capped_gap) == pytest.approx(500, rel=1e-12)
+    assert float(s.saturation_horizon) == pytest.approx(1000, rel=1e-12)
+
+
+def test_legged_gym_batch_is_rudin_et_als():
+    """Rudin, Hoeller, Reist and Hutter (2022), Learning to Walk in Minutes Using Massively Parallel Deep RL (CoRL):
+    4096 robots and 24 steps per robot per policy update make a batch of 98,304 samples."""
+    from mlsysim_symbolic.catalog import catalog
+
+    assert float(catalog().scenario("LeggedGymQuadrupedRun").batch) == 98304
+
+
+def test_effective_sample_size_of_an_ar1_series():
+    """Thiébaux and Zwiers (1984): the mean of N records of an AR(1) series with lag-one correlation ρ has the
+    variance of N(1 − ρ)/(1 + ρ) independent samples. Written out: an hour at 1 kHz is 3.6 million records; at
+    ρ = 0.999 they hold 3.6e6 × 0.001/1.999 ≈ 1801 effective samples, 1999 records each."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("PermissionTickTelemetryHour")
+    assert float(s.records) == pytest.approx(3.6e6, rel=1e-12)
+    assert float(s.effective_samples) == pytest.approx(3.6e6 * 0.001 / 1.999, rel=1e-9)
+    assert float(s.oversampling) == pytest.approx(1999, rel=1e-9)
+
+
+def test_discount_effective_horizon_of_099_is_100_decisions():
+    """Sutton and Barto (2018), §3.3: the discount weights sum to 1/(1 − γ), 100 decisions at γ = 0.99; written out,
+    an 8 s rollout at 25 ms steps is 320 decisions, and keeping half the final reward needs γ = 0.5^(1/320)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("LatchOpeningDiscount")
+    assert float(s.horizon_steps) == pytest.approx(100, rel=1e-12)
+    assert float(s.decisions) == 320
+    assert float(s.retaining_discount) == pytest.approx(0.5 ** (1 / 320), rel=1e-12)
