@@ -41,12 +41,20 @@ WAVE = Wave(
         "ConfidenceRegimesScenario",
         "ForceRiseGapScenario",
         "DemonstrationCampaignScenario",
+        "ReferentSetScenario",
+        "ShieldCoverageBillScenario",
+        "TorqueHalfSpaceProjectionScenario",
     ),
     not_ported={},
     skipped={
         ("ConfidenceRegimesScenario", "row"): "returns mlsysim's stored tuple (name, confidence, success) of a regime: its "
         "numbers are our inputs confidence[regime] and success[regime], and its first item is the regime's own name (the "
         "equation language returns numbers, not text); gap(regime) is compared",
+        ("TorqueHalfSpaceProjectionScenario", "projection"): "mlsysim's dict of a list, two floats and a bool: its "
+        "entries are our outputs projected_torque (keyed by joint), correction_norm, lambda_star and was_modified, "
+        "each tested in test_torque_projection_parts_equal_mlsysims_dict",
+        ("TorqueHalfSpaceProjectionScenario", "angle_deg"): "a static method over any 2-vector through atan2, which "
+        "the equation language does not have (and its argument is a free vector, not an input of the scenario)",
     },
     method_args={
         ("ParallelSimRunScenario", "time_for"): [{"steps": 1.0e9}, {"steps": 2.5e6}],
@@ -54,7 +62,8 @@ WAVE = Wave(
            for m in ("bin_span", "occupied", "share", "empty", "empty_share", "rms_error")},
         ("ConfidenceRegimesScenario", "gap"): REGIMES,
     },
-    implicit_units={},
+    implicit_units={("TorqueHalfSpaceProjectionScenario", m): "N*m" for m in (
+        "proposal_value", "breach", "clamp_value", "clamp_penetration", "projected_value")},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
@@ -168,3 +177,22 @@ def test_discount_effective_horizon_of_099_is_100_decisions():
     assert float(s.horizon_steps) == pytest.approx(100, rel=1e-12)
     assert float(s.decisions) == 320
     assert float(s.retaining_discount) == pytest.approx(0.5 ** (1 / 320), rel=1e-12)
+
+
+def test_torque_projection_parts_equal_mlsysims_dict():
+    """mlsysim's projection dict (calc_cbf_qp_orthogonal_projection) entry by entry against our outputs; written out:
+    (3.5, 3) against 2τ₁ + τ₂ ≤ 5 breaches by 5, so λ* = 5/5 = 1 and u* = (1.5, 2), a correction of √5."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+
+    ours, theirs = catalog().scenario("TwoJointTorqueProjection"), reference_scenario("TwoJointTorqueProjection").projection
+    got = [ours.projected_torque(j).to("N*m").magnitude for j in ("joint 1", "joint 2")]
+    assert got == pytest.approx(theirs["u_projected"], rel=1e-12)
+    assert got == pytest.approx([1.5, 2.0], rel=1e-12)
+    assert ours.correction_norm.to("N*m").magnitude == pytest.approx(theirs["correction_norm"], rel=1e-12)
+    assert ours.correction_norm.to("N*m").magnitude == pytest.approx(math.sqrt(5), rel=1e-12)
+    assert ours.lambda_star.to("N*m").magnitude == pytest.approx(theirs["lambda_star"], rel=1e-12)
+    assert ours.was_modified is theirs["was_modified"] is True

@@ -99,6 +99,7 @@ KEYS = [
     'WarehouseRackEndTimingAttitude', 'SealedJointCatalogDerating', 'GearedRotorFlywheel', 'ClearanceInsetConformalRank',
     'ConveyorMugHandleBelief', 'CoworkerBesideArmBelief', 'CoworkerBesideArmBeliefTightTolerance', 'LatchSlotFingerBelief',
     'LatchSlotFingerBeliefTightSlot', 'ArmSensorEpochGap', 'GenericReplannerMissionExposure', 'WorkcellHostMapSizing',
+    'MugJarReferentSet', 'MugJarReferentSetLowJar', 'ShieldCoverageBill',
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
     'BatchOneDecodeWeightEnergy', 'CandidateSweep50', 'H100ReplacementPayback', 'H100BarrierLoadStep', 'PueRetrofit2MW',
