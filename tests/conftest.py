@@ -69,7 +69,9 @@ def docs_site(tmp_path_factory, kernel):
         out = tmp_path_factory.mktemp("site")
         return out, build_site(out, kernel_name=kernel)
     # under pytest-xdist the workers share one site: the first to get here builds it (the notebooks execute once),
-    # the others wait on the lock and read the list of what it wrote
+    # the others wait on the lock and read the list of what it wrote.  The tests that read it are one xdist_group
+    # (``--dist loadgroup`` in pyproject's addopts): one worker takes them all, so no other sits idle on the lock
+    # while the notebooks run (a minute and a half on two cores)
     shared = tmp_path_factory.getbasetemp().parent
     out, written = shared / "site", shared / "site-written.json"
     with open(shared / "site.lock", "w") as lock:

@@ -27,6 +27,7 @@ def site(docs_site):
     return docs_site
 
 
+@pytest.mark.xdist_group("docs_site")
 def test_every_reference_page_is_written_as_markdown_and_html(site):
     out, written = site
     cat = catalog()
@@ -40,6 +41,7 @@ def test_every_reference_page_is_written_as_markdown_and_html(site):
     assert 'href="PerExampleGradientScenario.html"' in index and ".md\"" not in index   # links point at the HTML pages
 
 
+@pytest.mark.xdist_group("docs_site")
 def test_every_notebook_ran_without_error_and_shows_its_figures(site):
     import nbformat
 
@@ -59,6 +61,7 @@ def test_every_notebook_ran_without_error_and_shows_its_figures(site):
     assert len(IMAGE.findall(sensitivity)) >= 3      # tornado, heat map, regime map
 
 
+@pytest.mark.xdist_group("docs_site")
 def test_the_index_links_every_page(site):
     out, written = site
     index = out / "index.html"

@@ -30,6 +30,7 @@ def test_every_notebook_is_listed_and_committed_without_outputs():
                 assert cell.outputs == [] and cell.execution_count is None, f"{name}: a cell has outputs"
 
 
+@pytest.mark.xdist_group("docs_site")   # one worker builds the site and runs these; the other is not left waiting
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_executes(name, docs_site):
     """The notebook as the docs site build executed it (nbclient, top to bottom, in the notebooks folder; a cell

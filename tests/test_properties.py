@@ -336,9 +336,10 @@ def cancellation_scale(expr: sympy.Expr, subs: dict) -> float:
 
 
 def singular(expr: sympy.Expr, subs: dict) -> bool:
-    """Whether ``expr`` has no finite value at ``subs`` (a denominator of zero: the law has no value there)."""
+    """Whether ``expr`` has no finite real value at ``subs`` (a denominator of zero, a fractional power of a negative
+    number: the law has no value there)."""
     value = sympy.N(expr.xreplace(subs), 30)
-    return value.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan) or not value.is_finite
+    return value.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan) or not value.is_finite or value.is_real is False
 
 
 def declared_from_base(value: float, unit: Any) -> float:

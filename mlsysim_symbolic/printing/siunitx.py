@@ -42,6 +42,7 @@ SI_MACROS: dict[str, str] = {
     "day": r"\day", "watt": r"\watt", "joule": r"\joule", "hertz": r"\hertz", "meter": r"\meter",
     "gram": r"\gram", "kilogram": r"\kilogram", "tonne": r"\tonne", "ampere": r"\ampere",
     "kelvin": r"\kelvin", "volt": r"\volt", "percent": r"\percent", "watt_hour": r"\watt\hour",
+    "newton": r"\newton", "ohm": r"\ohm", "henry": r"\henry", "radian": r"\radian", "degree": r"\degree",
 }
 
 #: pint unit name -> (macro, printed text): units the document preamble declares with ``\DeclareSIUnit``.
