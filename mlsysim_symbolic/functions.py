@@ -47,9 +47,10 @@ __all__ = ["Function", "function", "function_names", "functions_dir"]
 FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
                              "keyword_only"})
-#: How a returned output leaves: a Quantity in its unit, a plain float or int, or ``same`` (a Quantity where any
-#: argument came in as one, else the plain number in the declared unit: mlsysim's duck-typed arithmetic).
-RETURNS_AS = frozenset({"quantity", "float", "int", "same", "bool", "label"})
+#: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
+#: quantity argument is an int, else a float: Python's arithmetic of ``+ - * //``), or ``same`` (a Quantity where any
+#: argument came in as one, else as ``number``: mlsysim's duck-typed arithmetic).
+RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "bool", "label"})
 _LOCK = threading.RLock()
 
 
@@ -179,6 +180,8 @@ class Function:
                               default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
             for n in ordered for spec in [self.type.inputs[n]]])
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if s.kind == "quantity")
+        self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
+                         & self._quantity_inputs for p in parts}   # the arguments each returned output reads
 
     def _parts(self) -> list[str]:
         r = self.returns
@@ -194,37 +197,46 @@ class Function:
         return f"<function {self.name}{self.__signature__} ({self.family}, mlsysim_symbolic)>"
 
     # ------------------------------------------------------------------ binding
-    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], partial: bool = False) -> tuple[dict[str, Any], bool]:
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], partial: bool = False) -> dict[str, Any]:
         bound = (self.__signature__.bind_partial if partial else self.__signature__.bind)(*args, **kwargs)
-        given = {k: v for k, v in bound.arguments.items() if v is not None}
-        quantity = any(isinstance(given.get(n), pint.Quantity) for n in self._quantity_inputs)
-        return given, quantity
+        return {k: v for k, v in bound.arguments.items() if v is not None}
+
+    def _came(self, given: dict[str, Any], output: str) -> str:
+        """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
+        defaults included) or ``float``."""
+        names = self._reaches[output]
+        if any(isinstance(given.get(n), pint.Quantity) for n in names):
+            return "quantity"
+        params = self.__signature__.parameters
+        values = [given.get(n, params[n].default) for n in names]
+        return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
 
     def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
         """The scenario these arguments bind (its outputs, sensitivities, sweeps and LaTeX all answer); arguments left
         out are unset (an output that needs one says so when it is read)."""
-        return self.cls(**self._bind(args, kwargs, partial=True)[0])
+        return self.cls(**self._bind(args, kwargs, partial=True))
 
     def ref(self, *args: Any, output: str | None = None, **kwargs: Any) -> OutputRef:
         """The returned output (or ``output``) of the scenario these arguments bind, as an :class:`OutputRef`."""
         return self.scenario(*args, **kwargs).ref(output or self._parts()[0])
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        given, quantity = self._bind(args, kwargs)
+        given = self._bind(args, kwargs)
         s = self.cls(**given)
-        values = [self._leave(s.planner.member(p, ()), how, quantity) for p, how in zip(self._parts(), self.returns_as, strict=True)]
+        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same") else "")
+                  for p, how in zip(self._parts(), self.returns_as, strict=True)]
         if isinstance(self.returns, dict):
             return dict(zip(self.returns, values, strict=True))
         return tuple(values) if isinstance(self.returns, tuple) else values[0]
 
     @staticmethod
-    def _leave(value: Any, how: str, quantity: bool) -> Any:
+    def _leave(value: Any, how: str, came: str) -> Any:
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
-        if how == "quantity" or (how == "same" and quantity):
+        if how == "quantity" or (how == "same" and came == "quantity"):
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
-        if how == "int":
+        if how == "int" or (how in ("number", "same") and came == "int"):
             return int(round(float(magnitude)))
         return float(magnitude)
 

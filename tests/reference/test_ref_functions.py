@@ -38,8 +38,8 @@ def _ref() -> Any:
 
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
-                           "(issue 36); this family is scheduled after communication"
-                           for family in FAMILIES if family != "communication"}
+                           "(issue 36); this family is scheduled after communication and memory"
+                           for family in FAMILIES if family not in ("communication", "memory")}
 #: Functions of a started family that are not ported, each with its reason.
 NOT_PORTED: dict[str, str] = {}
 
@@ -56,14 +56,23 @@ RANGES: dict[str, tuple[float, float]] = {
 PORTED = function_names()
 #: Results mlsysim computes as 1 − x, which keeps about 1e-16 absolute (not relative) where x is close to 1; ours is
 #: the algebraically equal quotient, so the two agree to an absolute tolerance there.
-ABS_TOL = {"calc_oversubscription_effect": 1e-14}
+ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_share": 1e-14,
+           "calc_expected_paged_kv_tokens": 1e-12}
+#: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
+#: in every pass.
+QUANTITY_ONLY = frozenset({"pool", "bytes_per_sequence"})
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
-PLAIN_ARGS = frozenset({"element_bytes"})
+#: ``precision_bytes`` likewise (``precision_bytes / 2`` scales bytes: a Quantity gives mlsysim's result in byte²).
+PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes"})
+#: Our counted kinds: mlsysim's functions take counts of tokens, requests, samples and parameters as plain numbers.
+COUNTED = frozenset({"[token]", "[request]", "[sample]", "[param]"})
 
 
 def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
     spec = fn.type.inputs[arg]
+    if spec.kind == "choice":
+        return st.sampled_from(spec.options)
     var = spec.variable
     d = var.domain
     lo, hi = RANGES.get(arg, (d.low, min(d.high, 1e3)))
@@ -71,22 +80,52 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
     if var.integer:
         lo_i = math.ceil(lo) + (1 if d.low_open and math.ceil(lo) == d.low else 0)
         return st.integers(lo_i, math.floor(hi))
+    if var.unit.dimensionless and lo <= math.floor(hi):   # a plain count: Python ints too (the int/float rule)
+        whole = st.integers(math.ceil(lo) + (1 if d.low_open and math.ceil(lo) == d.low else 0), math.floor(hi))
+        return st.one_of(whole, _floats(lo, hi, d))
+    return _floats(lo, hi, d)
+
+
+def _floats(lo: float, hi: float, d: Any) -> st.SearchStrategy:
     floor = max(lo, hi * 1e-9)   # no draw below a billionth of the range: products of such leave float64's range
     drawn = st.floats(floor, hi, exclude_min=d.low_open and floor == d.low, exclude_max=d.high_open and hi == d.high,
                       allow_nan=False, allow_infinity=False)
     return st.one_of(st.just(float(lo)), drawn) if lo < floor and not (d.low_open and lo == d.low) else drawn
 
 
+def _capped(mean: str, cap: str) -> st.SearchStrategy:
+    """A cap and a mean at most 0.999 of it: nearer the fixed-length limit the branch point of Lambert W₀ costs
+    digits (6e-11 relative at 0.999, 1e-8 at 0.9999; mlsysim bisects to the float)."""
+    return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
+
+
+#: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
+JOINT: dict[str, st.SearchStrategy] = {
+    "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
+    "calc_expected_paged_kv_tokens": _capped("mean_request_tokens", "max_seq_len"),
+    # whole bytes: a quotient within an ulp of a whole number floors either way with the order of rounding
+    "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+}
+
+
 def _arguments(fn: Any) -> st.SearchStrategy:
     """Every argument of ``fn`` drawn (a defaulted one left out a third of the time)."""
     parts = {}
+    joint = JOINT.get(fn.name)
     own = inspect.signature(getattr(_ref(), fn.name)).parameters
     for name, spec in fn.type.inputs.items():
         if name not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
+        if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
+                                          "bytes_per_sequence"):
+            continue
         drawn = _strategy(fn, name)
         parts[name] = drawn if spec.required else st.one_of(st.none(), drawn)
-    return st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not None})
+    drawn = st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not None})
+    if joint is not None:
+        drawn = st.tuples(drawn, joint).map(lambda t: {**t[1], **t[0]})
+    return drawn.map(lambda d: {k: _ref().core.units.Q_(v, format(fn.type.inputs[k].variable.outer_unit, "D"))
+                                if k in QUANTITY_ONLY else v for k, v in d.items()})
 
 
 def _same_shape(ours: Any, theirs: Any, label: str) -> None:
@@ -104,12 +143,21 @@ def _same_shape(ours: Any, theirs: Any, label: str) -> None:
 
 
 def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | None = None) -> None:
-    theirs = getattr(_ref(), name)(**kwargs)
-    ours = getattr(mlsysim_symbolic, name)(**(kwargs if ours_kwargs is None else ours_kwargs))
+    """Our value is mlsysim's; where mlsysim refuses the arguments (a ValueError), ours refuses them too."""
+    ours_kwargs = kwargs if ours_kwargs is None else ours_kwargs
+    try:
+        theirs = getattr(_ref(), name)(**kwargs)
+    except ValueError as exc:
+        with pytest.raises((ValueError, TypeError)):   # MissingInputError is a TypeError, as Python's own
+            getattr(mlsysim_symbolic, name)(**ours_kwargs)
+        assert str(exc)
+        return
+    ours = getattr(mlsysim_symbolic, name)(**ours_kwargs)
     label = f"{name}({kwargs})"
     _same_shape(ours, theirs, label)
     if name in ABS_TOL:
-        for i, (o, t) in enumerate(zip(ours, theirs, strict=True)):
+        pairs = zip(ours, theirs, strict=True) if isinstance(theirs, tuple) else [(ours, theirs)]
+        for i, (o, t) in enumerate(pairs):
             assert math.isclose(o, t, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i}]: ours {o!r}, mlsysim {t!r}"
         return
     assert_same(ours, theirs, label)
@@ -152,7 +200,7 @@ def test_signature_is_mlsysims(name):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_over_generated_arguments(name, data):
     kwargs = data.draw(_arguments(function(name)))
@@ -160,7 +208,7 @@ def test_value_matches_mlsysim_over_generated_arguments(name, data):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_given_mlsysims_quantities(name, data):
     """mlsysim's own Quantities (of its registry) are read by their unit text, in any unit of the dimension."""
@@ -169,7 +217,12 @@ def test_value_matches_mlsysim_given_mlsysims_quantities(name, data):
     theirs = {}
     for arg, value in kwargs.items():
         var = fn.type.inputs[arg].variable
-        dimensioned = not Q_(1, var.outer_unit).dimensionless and arg not in PLAIN_ARGS
+        if var is None:   # a choice
+            theirs[arg] = value
+            continue
+        dims = Q_(1, var.outer_unit).dimensionality
+        dimensioned = (not dims.keys() & COUNTED and not Q_(1, var.outer_unit).dimensionless and arg not in PLAIN_ARGS
+                       and arg not in QUANTITY_ONLY)
         theirs[arg] = _ref().core.units.Q_(value, format(var.outer_unit, "D")) if dimensioned else value
     _compare(name, theirs, theirs)
 
@@ -200,3 +253,10 @@ def test_the_same_object_gives_equation_latex_derivative_and_inverse():
     assert "17.57" in f.latex("1 GB", 8, "100 GB/s", "5 us")          # 2·7/8·1e9/1e11 + 14·5e-6 s = 17.57 ms
     solved = f.solve("message_bytes", "1 s", "1 GB", 8, "100 GB/s", "5 us")
     assert math.isclose(solved.value.to("B").magnitude, (1 - 14 * 5e-6) * 1e11 * 8 / 14, rel_tol=1e-9)
+
+
+def test_deepseek_v2_mla_cache_per_token():
+    """DeepSeek-AI (2024), DeepSeek-V2 (arXiv:2405.04434): MLA caches (d_c + d_h^R)·l elements per token, which with
+    d_c = 4·d_h and d_h^R = d_h/2 is 9/2·d_h·l; DeepSeek-V2 has d_c = 512, d_h^R = 64, d_h = 128 and l = 60 layers."""
+    per_token = mlsysim_symbolic.calc_mla_cache_size(60, 512, 64, 1, 1, bytes_per_elem=1)
+    assert per_token.to("B").magnitude == 9 / 2 * 128 * 60 == 34_560
