@@ -48,9 +48,10 @@ FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumpt
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
                              "keyword_only"})
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
-#: quantity argument is an int, else a float: Python's arithmetic of ``+ - * //``), or ``same`` (a Quantity where any
-#: argument came in as one, else as ``number``: mlsysim's duck-typed arithmetic).
-RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "bool", "label"})
+#: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
+#: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
+#: ``same_number`` (a Quantity likewise, else as ``number``).
+RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label"})
 _LOCK = threading.RLock()
 
 
@@ -223,7 +224,7 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         given = self._bind(args, kwargs)
         s = self.cls(**given)
-        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same") else "")
+        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number") else "")
                   for p, how in zip(self._parts(), self.returns_as, strict=True)]
         if isinstance(self.returns, dict):
             return dict(zip(self.returns, values, strict=True))
@@ -233,10 +234,10 @@ class Function:
     def _leave(value: Any, how: str, came: str) -> Any:
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
-        if how == "quantity" or (how == "same" and came == "quantity"):
+        if how == "quantity" or (how in ("same", "same_number") and came == "quantity"):
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
-        if how == "int" or (how in ("number", "same") and came == "int"):
+        if how == "int" or (how in ("number", "same_number") and came == "int"):
             return int(round(float(magnitude)))
         return float(magnitude)
 
