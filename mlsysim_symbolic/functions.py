@@ -15,6 +15,36 @@ Eq(T_ring, M*(2*N - 2)/(N*beta) + alpha*(2*N - 2))
 >>> calc_ring_allreduce_time.diff("latency_s")
 2*N - 2
 
+One function of each family, its value, equation and derivative:
+
+>>> from mlsysim_symbolic import calc_kv_cache_size                                   # memory
+>>> calc_kv_cache_size(32, 8, 128, 4096, 4)
+<Quantity(2147483648, 'byte')>
+>>> calc_kv_cache_size.equation()
+Eq(M_kv, B_req*H*L*S*b_kv*d*n_kv)
+>>> calc_kv_cache_size.diff("seq_len")
+B_req*H*L*b_kv*d*n_kv
+>>> from mlsysim_symbolic import calc_mm1_time_in_system                              # serving
+>>> calc_mm1_time_in_system("20 ms", 0.8).to("ms")
+<Quantity(100.0, 'millisecond')>
+>>> calc_mm1_time_in_system.equation(), calc_mm1_time_in_system.diff("utilization")
+(Eq(W, S/(1 - rho)), S/(rho - 1)**2)
+>>> from mlsysim_symbolic import calc_transformer_training_flops                       # transformer
+>>> calc_transformer_training_flops(70e9, 1.4e12)
+<Quantity(5.88e+23, 'flop')>
+>>> calc_transformer_training_flops.diff("n_tokens")
+Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
+>>> from mlsysim_symbolic import calc_compute_optimal_allocation                       # scaling
+>>> calc_compute_optimal_allocation(5.76e23, 20, 6)
+(69282032302.75508, 1385640646055.102)
+>>> calc_compute_optimal_allocation.equation(), calc_compute_optimal_allocation.diff("budget_flops")
+(Eq(N, sqrt(C)/(sqrt(k)*sqrt(r))), 1/(2*sqrt(C)*sqrt(k)*sqrt(r)))
+>>> from mlsysim_symbolic import calc_amdahls_speedup                                  # performance
+>>> calc_amdahls_speedup(0.9, 10)
+5.263157894736843
+>>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
+(Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.
 """
@@ -206,7 +236,7 @@ class Function:
         """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
         defaults included) or ``float``."""
         names = self._reaches[output]
-        if any(isinstance(given.get(n), pint.Quantity) for n in names):
+        if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
             return "quantity"
         params = self.__signature__.parameters
         values = [given.get(n, params[n].default) for n in names]
