@@ -36,11 +36,14 @@ def _ref() -> Any:
     return mlsysim
 
 
+#: Families ported this session (each function ported or in NOT_PORTED).
+STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
+           "layers", "fine_tuning")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
-                           "(issue 36); this family is scheduled after the six started"
+                           "(issue 36); this family is scheduled after those in STARTED"
                            for family in FAMILIES
-                           if family not in ("communication", "memory", "serving", "transformer", "scaling", "performance")}
+                           if family not in STARTED}
 #: Functions of a started family that are not ported, each with its reason.
 NOT_PORTED: dict[str, str] = {
     "calc_queue_latency_mmc": "Erlang C needs the regularized upper incomplete gamma Q(c, a) (the sum over i < c of "
@@ -50,6 +53,12 @@ NOT_PORTED: dict[str, str] = {
                                    "so repeated lengths would merge (a list kept by position is not in the format yet)",
     "calc_online_softmax": "an algorithm, not a formula: a loop over two lists in blocks (running maximum, rescaled sum "
                            "and output, one row per block); needs a list kept by position and a per-block recurrence",
+    "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
+                                   "feature map per stride (a loop over stages and blocks), not one formula",
+    "calc_first_fit_decreasing": "an algorithm, not a formula: bin packing of a sorted list (first fit decreasing), "
+                                 "returning one load per buffer",
+    "calc_token_average_shares": "takes and returns lists by position (each count over the total); the list input kind "
+                                 "keys a list by its values, so repeated counts would merge",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
@@ -71,13 +80,18 @@ RANGES: dict[str, tuple[float, float]] = {
     "acceptance": (0, 0.999),
     # mlsysim's roofline reports a time under 1e-15 ms as 0 (and an infinite ratio): drawn well above it
     "ops": (1e6, 1e18), "model_bytes": (1e3, 1e12), "device_flops": (1e9, 1e16), "device_bw": (1e8, 1e13),
-    "total_ops": (0, 1e25), "peak_flops_per_device": (1e9, 1e16), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
+    "total_ops": (0, 1e25), "peak_flops_per_device": (1e9, 1e16),
+    "current_step": (-1e3, 1e3), "power_step": (-1e3, 1e3), "gain": (0.01, 10), "depth": (0, 64),
+    # |margin| <= 400 keeps e^(±margin) inside float64, where mlsysim's math.exp raises on one side only
+    "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
+    "reference_dispreferred": (-50, 50), "beta": (0, 2), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
 #: Results mlsysim computes as 1 − x, which keeps about 1e-16 absolute (not relative) where x is close to 1; ours is
 #: the algebraically equal quotient, so the two agree to an absolute tolerance there.
 ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_share": 1e-14,
-           "calc_expected_paged_kv_tokens": 1e-12, "calc_allocation_growth": 1e-13}
+           "calc_expected_paged_kv_tokens": 1e-12, "calc_allocation_growth": 1e-13,
+           "calc_preference_pair": 1e-15}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -116,6 +130,8 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
 
 
 def _floats(lo: float, hi: float, d: Any) -> st.SearchStrategy:
+    if lo < 0:   # a signed range: any float in it but the subnormals
+        return st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False)
     floor = max(lo, hi * 1e-9)   # no draw below a billionth of the range: products of such leave float64's range
     drawn = st.floats(floor, hi, exclude_min=d.low_open and floor == d.low, exclude_max=d.high_open and hi == d.high,
                       allow_nan=False, allow_infinity=False)
