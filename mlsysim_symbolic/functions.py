@@ -76,7 +76,7 @@ __all__ = ["Function", "function", "function_names", "functions_dir"]
 #: The fields of a ``[functions.NAME]`` table: a type's prose and its inputs and outputs, and what a call returns.
 FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
-                             "keyword_only"})
+                             "keyword_only", "returns_like"})
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
@@ -189,7 +189,7 @@ class Function:
         if unknown:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(FUNCTION_FIELDS))}",
                        unknown[0])
-        declaration = {k: v for k, v in raw.items() if k not in ("returns", "returns_as", "keyword_only")}
+        declaration = {k: v for k, v in raw.items() if k not in ("returns", "returns_as", "keyword_only", "returns_like")}
         self.name = name
         self.family = table.family
         self.module = table.module
@@ -213,6 +213,11 @@ class Function:
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if s.kind == "quantity")
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
                          & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+        like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
+        if like is not None:
+            if like not in self._quantity_inputs:
+                raise fail(f"returns_like names a quantity input of {name}, got {like!r}", "returns_like")
+            self._reaches = {p: frozenset({like}) for p in parts}
 
     def _parts(self) -> list[str]:
         r = self.returns

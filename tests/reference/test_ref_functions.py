@@ -38,7 +38,7 @@ def _ref() -> Any:
 
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
-           "layers", "fine_tuning")
+           "layers", "fine_tuning", "economics")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -59,6 +59,8 @@ NOT_PORTED: dict[str, str] = {
                                  "returning one load per buffer",
     "calc_token_average_shares": "takes and returns lists by position (each count over the total); the list input kind "
                                  "keys a list by its values, so repeated counts would merge",
+    "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
+                           "table returns a value on every branch)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
@@ -103,6 +105,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_weight_only_step_time": frozenset({"sustained_rate", "weight_read_time"}),
     "calc_training_time": frozenset({"total_ops", "peak_flops_per_device"}),
     "calc_bottleneck": frozenset({"ops", "model_bytes", "device_flops", "device_bw"}),
+    "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -118,7 +121,7 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.booleans()
     var = spec.variable
     d = var.domain
-    lo, hi = RANGES.get(arg, (d.low, min(d.high, 1e3)))
+    lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
     lo, hi = max(lo, d.low), min(hi, d.high)
     if var.integer:
         lo_i = math.ceil(lo) + (1 if d.low_open and math.ceil(lo) == d.low else 0)
