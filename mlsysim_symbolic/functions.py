@@ -76,7 +76,7 @@ __all__ = ["Function", "function", "function_names", "functions_dir"]
 #: The fields of a ``[functions.NAME]`` table: a type's prose and its inputs and outputs, and what a call returns.
 FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
-                             "keyword_only", "returns_like"})
+                             "keyword_only", "returns_like", "argument_names"})
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
@@ -189,7 +189,8 @@ class Function:
         if unknown:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(FUNCTION_FIELDS))}",
                        unknown[0])
-        declaration = {k: v for k, v in raw.items() if k not in ("returns", "returns_as", "keyword_only", "returns_like")}
+        declaration = {k: v for k, v in raw.items()
+                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names")}
         self.name = name
         self.family = table.family
         self.module = table.module
@@ -206,8 +207,13 @@ class Function:
             raise fail("keyword_only lists inputs with defaults (the constants mlsysim keeps in its code), got "
                        f"{constants!r}", "keyword_only")
         ordered = [n for n in self.type.inputs if n not in constants] + list(constants)
+        renamed = raw.get("argument_names", {})   # input -> mlsysim's argument name, where that name is reserved here
+        if not isinstance(renamed, Mapping) or any(k not in self.type.inputs for k in renamed):
+            raise fail(f"argument_names maps inputs of {name} to mlsysim's argument names, got {renamed!r}", "argument_names")
+        self._inputs_of = {str(renamed.get(n, n)): n for n in ordered}   # argument name -> input name
         self.__signature__ = inspect.Signature([
-            inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            inspect.Parameter(str(renamed.get(n, n)),
+                              inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
                               default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
             for n in ordered for spec in [self.type.inputs[n]]])
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if s.kind == "quantity")
@@ -235,7 +241,7 @@ class Function:
     # ------------------------------------------------------------------ binding
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], partial: bool = False) -> dict[str, Any]:
         bound = (self.__signature__.bind_partial if partial else self.__signature__.bind)(*args, **kwargs)
-        return {k: v for k, v in bound.arguments.items() if v is not None}
+        return {self._inputs_of[k]: v for k, v in bound.arguments.items() if v is not None}
 
     def _came(self, given: dict[str, Any], output: str) -> str:
         """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
@@ -243,8 +249,8 @@ class Function:
         names = self._reaches[output]
         if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
             return "quantity"
-        params = self.__signature__.parameters
-        values = [given.get(n, params[n].default) for n in names]
+        defaults = {self._inputs_of[p.name]: p.default for p in self.__signature__.parameters.values()}
+        values = [given.get(n, defaults[n]) for n in names]
         return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
 
     def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
