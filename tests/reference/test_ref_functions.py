@@ -38,7 +38,7 @@ def _ref() -> Any:
 
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
-           "layers", "fine_tuning", "economics", "privacy", "fairness", "context")
+           "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -95,6 +95,7 @@ RANGES: dict[str, tuple[float, float]] = {
     # |margin| <= 400 keeps e^(±margin) inside float64, where mlsysim's math.exp raises on one side only
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
+    "attempts_per_layer": (0, 10), "layers": (0, 10),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -104,7 +105,7 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_expected_paged_kv_tokens": 1e-12, "calc_allocation_growth": 1e-13,
            "calc_preference_pair": 1e-15,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
-           "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9}
+           "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -117,6 +118,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_training_time": frozenset({"total_ops", "peak_flops_per_device"}),
     "calc_bottleneck": frozenset({"ops", "model_bytes", "device_flops", "device_bw"}),
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
+    "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -164,6 +166,9 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
     "calc_expected_paged_kv_tokens": _capped("mean_request_tokens", "max_seq_len"),
     # whole bytes: a quotient within an ulp of a whole number floors either way with the order of rounding
+    # whole counts (Python's min keeps the type of the smallest argument: a burst is counted in ints)
+    "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
+                                                                                          "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
 }
 
@@ -178,7 +183,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
