@@ -38,7 +38,8 @@ def _ref() -> Any:
 
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
-           "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls")
+           "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
+           "retrieval")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -69,6 +70,13 @@ NOT_PORTED: dict[str, str] = {
                            "cannot state, and without it the formula would return a negative cycle count",
     "calc_gap_samples_per_group": "not yet ported: a ceiling of a product of floats, where the order of rounding decides "
                                   "whole numbers near the boundary; left for a check of its rounding",
+    "calc_bandwidth_fit_through_origin": "a least-squares fit over two lists by position (sums of products of paired "
+                                         "values); the list input kind keys a list by its values",
+    "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
+    "calc_full_tree_nodes": "not yet ported: Python's exact integer floor division of a geometric sum (c^(d+1) - 1) // "
+                            "(c - 1) over big ints, where a float form loses whole nodes past 2^53",
+    "calc_interface_bandwidth": "not yet ported: reads a width Quantity's magnitude in bits and multiplies a transfer-rate "
+                                "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
@@ -95,7 +103,7 @@ RANGES: dict[str, tuple[float, float]] = {
     # |margin| <= 400 keeps e^(±margin) inside float64, where mlsysim's math.exp raises on one side only
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
-    "attempts_per_layer": (0, 10), "layers": (0, 10),
+    "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -105,7 +113,8 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_expected_paged_kv_tokens": 1e-12, "calc_allocation_growth": 1e-13,
            "calc_preference_pair": 1e-15,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
-           "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15}
+           "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
+           "calc_lsh_candidate_probability": 1e-14}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -119,6 +128,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_bottleneck": frozenset({"ops", "model_bytes", "device_flops", "device_bw"}),
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
+    "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
