@@ -73,6 +73,25 @@ def cold_first_value(runs: int = 9) -> list[tuple[str, float, str]]:
             ("cold first value / numpy+pint+sympy import, cold cache", m(cold) / m(base), "x")]
 
 
+def function_face() -> list[tuple[str, float, str]]:
+    """One call of mlsysim's function face (``calc_ring_allreduce_time`` with plain numbers), against mlsysim's own."""
+    from mlsysim_symbolic import calc_ring_allreduce_time as ring
+
+    args = (1e9, 8, 1e11, 5e-6)
+    ring(*args)
+    ours = per_call(lambda: ring(*args), number=2000)
+    rows = [("calc_ring_allreduce_time call", ours * 1e6, "us")]
+    try:
+        import mlsysim
+
+        theirs = per_call(lambda: mlsysim.calc_ring_allreduce_time(*args), number=2000)
+        rows.append(("mlsysim 0.3.0 calc_ring_allreduce_time call", theirs * 1e6, "us"))
+        rows.append(("calc_* speed-up vs mlsysim (target > 1x)", theirs / ours, "x"))
+    except ImportError:
+        pass
+    return rows
+
+
 def main() -> list[tuple[str, float, str]]:
     from mlsysim_symbolic import Scenarios
 
@@ -92,6 +111,7 @@ def main() -> list[tuple[str, float, str]]:
         rows.append(("speed-up vs mlsysim (target >= 10x)", theirs / ours, "x"))
     except ImportError:
         rows.append(("mlsysim 0.3.0 not installed: no reference ratio", float("nan"), ""))
+    rows += function_face()
     imp = child_seconds("import mlsysim_symbolic")
     rows.append(("cold import mlsysim_symbolic (target < 1 s)", imp, "s"))
     rows += cold_first_value()

@@ -87,11 +87,18 @@ def types(family: str | None = None) -> list[type[Scenario]]:
 
 
 def __getattr__(name: str) -> Any:
-    """``__all__`` (the exports and the type names, from metadata); a type class, built on first use."""
+    """``__all__`` (the exports and the type names, from metadata); a type class, or a ``calc_*`` function of
+    mlsysim's function face (:mod:`.functions`), built on first use."""
     if name == "__all__":
         return [*_STATIC_ALL, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
+    if name.startswith("calc_"):   # mlsysim's function face: the tables are read, and the function built, on first use
+        from .functions import function, function_names
+
+        if name in function_names():
+            return function(name)
+        raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
     classes = _shipped().classes
     if name in classes:
         return classes[name]

@@ -375,6 +375,10 @@ def carry_in(q: Any) -> Any:
     >>> user = pint.UnitRegistry()
     >>> carry_in(user.Quantity(80, "gigabyte")), carry_in(user.Quantity(3, "dimensionless"))
     (<Quantity(80, 'gigabyte')>, <Quantity(3, 'dimensionless')>)
+    >>> pretty = pint.UnitRegistry()
+    >>> pretty.formatter.default_format = "~P"   # pretty text ("B/s²", mlsysim's) is read through pint's plain form
+    >>> carry_in(pretty.Quantity(100, "byte / second ** 2"))
+    <Quantity(100, 'byte / second ** 2')>
     """
     if not isinstance(q, pint.Quantity) or q._REGISTRY is ureg:
         return q
@@ -382,7 +386,10 @@ def carry_in(q: Any) -> Any:
     try:
         unit = ureg.dimensionless if text in ("", "dimensionless") else parse_unit(text.replace(" ", ""))
     except UnitError:
-        raise UnitError(f"unit {text} (from another pint registry) is not known to mlsysim_symbolic") from None
+        try:   # the registry's own format may be pretty ("USD/d²", mlsysim's): its unit names in pint's plain form
+            unit = parse_unit(format(q.units, "D"))
+        except UnitError:
+            raise UnitError(f"unit {text} (from another pint registry) is not known to mlsysim_symbolic") from None
     return Q_(q.magnitude, unit)
 
 

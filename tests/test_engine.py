@@ -75,7 +75,7 @@ LAYERS = [
     {"plan", "plan_cache", "type_cache"},
     {"symbolic", "sweep", "solve", "sensitivity", "results", "printing", "tables", "plots", "output_ref"},
     {"scenario"},
-    {"catalog", "scenarios"},
+    {"catalog", "scenarios", "functions"},
     {"docs", "paper", "cli", "solvers", "__main__"},
 ]
 #: Imports under ``if TYPE_CHECKING:`` that climb a layer (type hints only, never run): the printers annotate their

@@ -1,0 +1,316 @@
+"""mlsysim's function face: every ``calc_*`` formula as a callable backed by a declared, checked equation.
+
+mlsysim 0.3.0 exposes its back-of-envelope formulas as plain functions (``calc_ring_allreduce_time(message_bytes,
+n_gpus, bandwidth_bytes_s, latency_s)``).  Here each is declared in a *function table*
+(``derivations/functions/<family>.toml``, ``[functions.calc_x]``: its arguments in mlsysim's order as inputs, its
+equations as outputs, what it returns) and built, on first use, as a small scenario type through the same parser,
+dimension check and compiler as the catalog's types.  The :class:`Function` object is called as mlsysim's function
+is (same names, order and defaults; the value in mlsysim's unit) and answers for its equation:
+
+>>> from mlsysim_symbolic import calc_ring_allreduce_time
+>>> calc_ring_allreduce_time("1 GB", 8, "100 GB/s", "5 us")
+<Quantity(0.01757, 'second')>
+>>> calc_ring_allreduce_time.equation()
+Eq(T_ring, M*(2*N - 2)/(N*beta) + alpha*(2*N - 2))
+>>> calc_ring_allreduce_time.diff("latency_s")
+2*N - 2
+
+One function of each family, its value, equation and derivative:
+
+>>> from mlsysim_symbolic import calc_kv_cache_size                                   # memory
+>>> calc_kv_cache_size(32, 8, 128, 4096, 4)
+<Quantity(2147483648, 'byte')>
+>>> calc_kv_cache_size.equation()
+Eq(M_kv, B_req*H*L*S*b_kv*d*n_kv)
+>>> calc_kv_cache_size.diff("seq_len")
+B_req*H*L*b_kv*d*n_kv
+>>> from mlsysim_symbolic import calc_mm1_time_in_system                              # serving
+>>> calc_mm1_time_in_system("20 ms", 0.8).to("ms")
+<Quantity(100.0, 'millisecond')>
+>>> calc_mm1_time_in_system.equation(), calc_mm1_time_in_system.diff("utilization")
+(Eq(W, S/(1 - rho)), S/(rho - 1)**2)
+>>> from mlsysim_symbolic import calc_transformer_training_flops                       # transformer
+>>> calc_transformer_training_flops(70e9, 1.4e12)
+<Quantity(5.88e+23, 'flop')>
+>>> calc_transformer_training_flops.diff("n_tokens")
+Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
+>>> from mlsysim_symbolic import calc_compute_optimal_allocation                       # scaling
+>>> calc_compute_optimal_allocation(5.76e23, 20, 6)
+(69282032302.75508, 1385640646055.102)
+>>> calc_compute_optimal_allocation.equation(), calc_compute_optimal_allocation.diff("budget_flops")
+(Eq(N, sqrt(C)/(sqrt(k)*sqrt(r))), 1/(2*sqrt(C)*sqrt(k)*sqrt(r)))
+>>> from mlsysim_symbolic import calc_amdahls_speedup                                  # performance
+>>> calc_amdahls_speedup(0.9, 10)
+5.263157894736843
+>>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
+(Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+
+Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
+names once and builds ``calc_x`` the first time it is asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pint
+import sympy
+
+from .errors import DerivationError, InputError, UnknownNameError
+from .output_ref import OutputRef
+from .paths import derivations_dir
+from .scenario import Scenario, scenario_class
+from .sources import Locator
+from .spec import ScenarioType
+from .symbolic import tidy
+from .units import ureg
+
+__all__ = ["Function", "function", "function_names", "functions_dir"]
+
+#: The fields of a ``[functions.NAME]`` table: a type's prose and its inputs and outputs, and what a call returns.
+FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
+                             "references", "inputs", "outputs", "members", "returns", "returns_as",
+                             "keyword_only", "returns_like", "argument_names"})
+#: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
+#: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
+#: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
+#: ``same_number`` (a Quantity likewise, else as ``number``).
+RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label"})
+_LOCK = threading.RLock()
+
+
+def functions_dir() -> Path:
+    """The folder of the function tables (``derivations/functions/``)."""
+    return derivations_dir() / "functions"
+
+
+class _Table:
+    """One function table file: its family, its text (for line numbers) and its raw functions."""
+
+    def __init__(self, path: Path) -> None:
+        text = path.read_text(encoding="utf-8")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise DerivationError(f"not valid TOML: {exc}", path=str(path)) from None
+        extra = sorted(set(data) - {"family", "title", "module", "functions"})
+        if extra:
+            raise DerivationError(f"unknown top-level key(s) {', '.join(extra)}; expected family, functions, module, title",
+                                  path=str(path))
+        self.path = path
+        self.family = str(data.get("family", path.stem))
+        self.module = str(data.get("module", ""))
+        self.functions: Mapping[str, Any] = data.get("functions") or {}
+        if not isinstance(self.functions, Mapping):
+            raise DerivationError("'functions' must be a table", path=str(path))
+        self.locator = Locator(text)
+
+
+@functools.cache
+def _index() -> dict[str, _Table]:
+    """Every declared function name -> its table (the files are read once; nothing is built)."""
+    found: dict[str, _Table] = {}
+    folder = functions_dir()
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        table = _Table(path)
+        for name in table.functions:
+            if name in found:
+                raise DerivationError(f"function {name} is declared twice (also in {found[name].path.name})", path=str(path),
+                                      line=table.locator.find("functions", name))
+            found[name] = table
+    return found
+
+
+def function_names(family: str | None = None) -> list[str]:
+    """The declared function names (of one family when given), in file order.
+
+    >>> "calc_ring_allreduce_time" in function_names("communication")
+    True
+    """
+    return [n for n, t in _index().items() if family is None or t.family == family]
+
+
+_BUILT: dict[str, Function] = {}
+
+
+def function(name: str) -> Function:
+    """The function ``name``, built on first use (an :class:`UnknownNameError` for a name no table declares)."""
+    found = _BUILT.get(name)
+    if found is not None:
+        return found
+    with _LOCK:
+        if name not in _BUILT:
+            table = _index().get(name)
+            if table is None:
+                raise UnknownNameError("function", name, sorted(_index()))
+            _BUILT[name] = Function(name, table)
+        return _BUILT[name]
+
+
+def _returns(name: str, raw: Mapping[str, Any], outputs: list[str], fail: Any) -> tuple[str | tuple[str, ...] | dict[str, str], Any]:
+    returns = raw.get("returns", outputs[-1] if outputs else None)
+    parts = (list(returns.values()) if isinstance(returns, Mapping) else list(returns) if isinstance(returns, list)
+             else [returns])
+    unknown = [p for p in parts if p not in outputs]
+    if unknown:
+        raise fail(f"returns names {', '.join(map(str, unknown))}, which are not outputs of {name}", "returns")
+    shape = dict(returns) if isinstance(returns, Mapping) else tuple(returns) if isinstance(returns, list) else returns
+    how = raw.get("returns_as")
+    hows = how if isinstance(how, list) else [how] * len(parts)
+    if len(hows) != len(parts) or any(h is not None and h not in RETURNS_AS for h in hows):
+        raise fail(f"returns_as must be one of {', '.join(sorted(RETURNS_AS))} (or a list of them, one per returned "
+                   f"output), got {how!r}", "returns_as")
+    return shape, hows
+
+
+class Function:
+    """One of mlsysim's ``calc_*`` formulas: call it for the value; ask it for the equation, LaTeX, derivative, inverse.
+
+    Built from its table as a scenario type whose inputs are the function's arguments (in mlsysim's order) and whose
+    outputs are its equations; a call binds the arguments and reads the returned output(s).
+    """
+
+    def __init__(self, name: str, table: _Table) -> None:
+        raw = table.functions[name]
+
+        def fail(reason: str, *keys: str) -> DerivationError:
+            return DerivationError(reason, path=str(table.path), line=table.locator.find("functions", name, *keys),
+                                   scenario=name)
+
+        if not isinstance(raw, Mapping):
+            raise fail("a function must be a table")
+        unknown = sorted(set(raw) - FUNCTION_FIELDS)
+        if unknown:
+            raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(FUNCTION_FIELDS))}",
+                       unknown[0])
+        declaration = {k: v for k, v in raw.items()
+                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names")}
+        self.name = name
+        self.family = table.family
+        self.module = table.module
+        self.type = ScenarioType.from_mapping(name, declaration, family=table.family, path=str(table.path),
+                                              locate=lambda *keys: table.locator.find("functions", name, *keys))
+        self.cls: type[Scenario] = scenario_class(self.type, module="mlsysim_symbolic.functions")
+        self.returns, hows = _returns(name, raw, list(self.type.outputs), fail)
+        parts = self._parts()
+        self.returns_as = tuple(h or self._default_as(p) for p, h in zip(parts, hows, strict=True))
+        self.__name__ = self.__qualname__ = name
+        self.__doc__ = self.type.summary
+        constants = raw.get("keyword_only", [])
+        if not isinstance(constants, list) or any(c not in self.type.inputs or self.type.inputs[c].required for c in constants):
+            raise fail("keyword_only lists inputs with defaults (the constants mlsysim keeps in its code), got "
+                       f"{constants!r}", "keyword_only")
+        ordered = [n for n in self.type.inputs if n not in constants] + list(constants)
+        renamed = raw.get("argument_names", {})   # input -> mlsysim's argument name, where that name is reserved here
+        if not isinstance(renamed, Mapping) or any(k not in self.type.inputs for k in renamed):
+            raise fail(f"argument_names maps inputs of {name} to mlsysim's argument names, got {renamed!r}", "argument_names")
+        self._inputs_of = {str(renamed.get(n, n)): n for n in ordered}   # argument name -> input name
+        self.__signature__ = inspect.Signature([
+            inspect.Parameter(str(renamed.get(n, n)),
+                              inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                              default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
+            for n in ordered for spec in [self.type.inputs[n]]])
+        self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if s.kind == "quantity")
+        self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
+                         & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+        like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
+        if like is not None:
+            if like not in self._quantity_inputs:
+                raise fail(f"returns_like names a quantity input of {name}, got {like!r}", "returns_like")
+            self._reaches = {p: frozenset({like}) for p in parts}
+
+    def _parts(self) -> list[str]:
+        r = self.returns
+        return list(r.values()) if isinstance(r, dict) else list(r) if isinstance(r, tuple) else [r]
+
+    def _default_as(self, output: str) -> str:
+        out = self.type.outputs[output]
+        if out.kind != "quantity":
+            return "bool" if out.kind == "predicate" else "label"
+        return "float" if ureg.Quantity(1, out.variable.outer_unit).dimensionless else "quantity"
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}{self.__signature__} ({self.family}, mlsysim_symbolic)>"
+
+    # ------------------------------------------------------------------ binding
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], partial: bool = False) -> dict[str, Any]:
+        bound = (self.__signature__.bind_partial if partial else self.__signature__.bind)(*args, **kwargs)
+        return {self._inputs_of[k]: v for k, v in bound.arguments.items() if v is not None}
+
+    def _came(self, given: dict[str, Any], output: str) -> str:
+        """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
+        defaults included) or ``float``."""
+        names = self._reaches[output]
+        if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
+            return "quantity"
+        defaults = {self._inputs_of[p.name]: p.default for p in self.__signature__.parameters.values()}
+        values = [given.get(n, defaults[n]) for n in names]
+        return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
+
+    def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
+        """The scenario these arguments bind (its outputs, sensitivities, sweeps and LaTeX all answer); arguments left
+        out are unset (an output that needs one says so when it is read)."""
+        return self.cls(**self._bind(args, kwargs, partial=True))
+
+    def ref(self, *args: Any, output: str | None = None, **kwargs: Any) -> OutputRef:
+        """The returned output (or ``output``) of the scenario these arguments bind, as an :class:`OutputRef`."""
+        return self.scenario(*args, **kwargs).ref(output or self._parts()[0])
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        given = self._bind(args, kwargs)
+        s = self.cls(**given)
+        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number") else "")
+                  for p, how in zip(self._parts(), self.returns_as, strict=True)]
+        if isinstance(self.returns, dict):
+            return dict(zip(self.returns, values, strict=True))
+        return tuple(values) if isinstance(self.returns, tuple) else values[0]
+
+    @staticmethod
+    def _leave(value: Any, how: str, came: str) -> Any:
+        if how in ("bool", "label") or not isinstance(value, pint.Quantity):
+            return value
+        if how == "quantity" or (how in ("same", "same_number") and came == "quantity"):
+            return value
+        magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
+        if how == "int" or (how in ("number", "same_number") and came == "int"):
+            return int(round(float(magnitude)))
+        return float(magnitude)
+
+    # ------------------------------------------------------------------ the equation
+    def _output(self, output: str | None) -> str:
+        name = output or self._parts()[0]
+        self.type.output(name)
+        return name
+
+    def equation(self, output: str | None = None, expand: bool = False) -> sympy.Eq:
+        """``Eq(symbol, tree)`` of the returned output (or ``output``)."""
+        name = self._output(output)
+        tree = self.type.expand(name) if expand else self.type.outputs[name].branches[0].expr
+        return sympy.Eq(self.type.outputs[name].variable.symbol, tree, evaluate=False)
+
+    def diff(self, wrt: str, output: str | None = None) -> sympy.Expr:
+        """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol)."""
+        name = self._output(output)
+        leaves = {v.name: s for s, v in self.type.leaves.items()} | {s.name: s for s in self.type.leaves}
+        if wrt not in leaves:
+            raise UnknownNameError("argument", wrt, sorted(self.type.inputs), owner=self.name)
+        return tidy(sympy.diff(self.type.expand(name), leaves[wrt]))
+
+    def latex(self, *args: Any, values: bool = True, output: str | None = None, **kwargs: Any) -> Any:
+        """LaTeX of the equation; with arguments, equation = numbers = result (``values=False``: the equation alone)."""
+        if not args and not kwargs:
+            values = False
+        return self.ref(*args, output=output, **kwargs).latex(values=values)
+
+    def solve(self, wrt: str, target: Any, *args: Any, output: str | None = None, **kwargs: Any) -> Any:
+        """The value of argument ``wrt`` that brings the returned output to ``target``, the other arguments given
+        (``wrt``'s own value, if given, is where the search starts)."""
+        if wrt not in self.type.inputs:
+            raise InputError(f"{self.name}: solve for one of its arguments ({', '.join(self.type.inputs)}), got {wrt!r}")
+        return self.ref(*args, output=output, **kwargs).solve(wrt, target)
