@@ -142,3 +142,14 @@ def test_units_the_waves_need(text, unit, value):
     from mlsysim_symbolic.units import Q_
 
     assert Q_(text).to(unit).magnitude == pytest.approx(value, rel=1e-15)
+
+
+@pytest.mark.parametrize("text,meters", [("ft", 0.3048), ("yd", 0.9144), ("in", 0.0254), ("mi", 1609.344),
+                                         ("mph", 0.44704)])
+def test_us_customary_symbols_mean_their_units(text, meters):
+    """NIST SP 811 (2008) B.8: 1 ft = 0.3048 m, 1 yd = 0.9144 m, 1 in = 0.0254 m, 1 mi = 1609.344 m exactly; a mile per
+    hour 0.44704 m/s.  Undefined, "ft" was read as a femto-tonne and "yd" as a yocto-day (prefix + symbol): a
+    silently wrong unit."""
+    q = Q_(1, text).to_base_units()
+    assert q.magnitude == pytest.approx(meters, rel=1e-15)
+    assert q.units in (Q_(1, "m").units, Q_(1, "m/s").units)
