@@ -126,6 +126,14 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ControlledBranchScenario", "clean_runs"): 59,
     # agents-d
     ("CorrelatedReviewersScenario", "panel"): 5,
+    # stats_a.toml
+    ("AccuracyDecayScenario", "age"): 10.0,
+    ("AccuracyDecayScenario", "accuracy"): 0.8,
+    ("AccuracyDecayScenario", "floor"): 0.85,
+    ("AccuracyDecayScenario", "delay"): 7.0,
+    ("DetectionDelayLossScenario", "delay"): 7.0,
+    ("FalseAlarmBudgetScenario", "rejection"): 0.9999,
+    ("FalseAlarmBudgetScenario", "rate"): 0.01,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
