@@ -112,7 +112,10 @@ KEYS = [
     'ResNet50Batch1H100Int8PeakRate', 'ResNet50PhoneNpuBatch1', 'SmartDoorbellFrame', 'InvariantPrefixRebuildDgxH100',
     'PrefixCacheProbe2K', 'RepairToolWaitPausedState', 'CappedRequestsPagedAllocation', 'ChunkedPrefillAmongDecodes',
     'LongPromptChunkedPrefill', 'RepairAgentResidency', 'SupportAgentResidency', 'RepairBlockSharingResidency',
-    'KvBytesPerTokenByAttentionDesign', 'Gpt3PretrainingFrontier8K', 'MnistEpochCpuVersusH100', 'Gpt3TrainingStateTp8',
+    'KvBytesPerTokenByAttentionDesign',
+    # stats_a.toml (statistics, evaluation and MLOps, group A)
+    'FiftyTaskIntervals',
+    'Gpt3PretrainingFrontier8K', 'MnistEpochCpuVersusH100', 'Gpt3TrainingStateTp8',
     'Llama2_7B_ZeroStages64', 'Gpt3Zero3On64', 'Llama2_70B_PpoAlignment',
 ]
 COUNT = {"fields": 0}
