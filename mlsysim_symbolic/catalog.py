@@ -42,9 +42,10 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import type_cache
 from .errors import DerivationError, InputError, MlsysimSymbolicError, UnknownNameError
 from .paths import derivations_dir
-from .plan_cache import declaration_digest
+from .plan_cache import declaration_digest, type_digest
 from .registry import clusters, fabrics, grids, hardware, nodes, workloads
 from .scenario import Scenario, scenario_class
 from .sources import REGISTRY_FILES, Source, Structure, read_all, read_path
@@ -370,13 +371,20 @@ class Catalog:
             entry.building = True
             try:
                 raw = src.raw_type(name)
+                digests = [(name, declaration_digest(name, src.family, raw))]   # the digest keys its plans on disk
                 for dep in entry.info.uses:   # dependency order: what this type composes is built first
                     if self._entry(dep) is not None:
-                        self._built(dep, (*trail, name))
-                stype = ScenarioType.from_mapping(   # frozen once built: who names its scenarios and its hash given here
-                    name, raw, family=src.family, path=src.where, types=_Resolver(self, (*trail, name)),
-                    locate=lambda *keys, n=name, s=src: s.locate("types", n, *keys),
-                    resolver=self, digest=declaration_digest(name, src.family, raw))   # the digest keys its plans on disk
+                        digests.append((dep, type_digest(self._built(dep, (*trail, name)).stype)))
+                find = _Resolver(self, (*trail, name))
+                key = type_cache.entry_key(name, digests) if all(d for _, d in digests) else None
+                stype = type_cache.read(key, self, find.__getitem__) if key is not None else None
+                if stype is None:
+                    stype = ScenarioType.from_mapping(   # frozen once built: who names its scenarios and its hash given here
+                        name, raw, family=src.family, path=src.where, types=find,
+                        locate=lambda *keys, n=name, s=src: s.locate("types", n, *keys),
+                        resolver=self, digest=digests[0][1])
+                    if key is not None:
+                        type_cache.write(key, stype, self, find.__getitem__)
                 try:
                     cls = scenario_class(stype)
                 except MlsysimSymbolicError as exc:

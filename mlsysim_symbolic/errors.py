@@ -318,6 +318,19 @@ class NoAnswerError(MlsysimSymbolicError):
     built): the CLI prints it to standard error and exits with status 1."""
 
 
+class NotCachedError(MlsysimSymbolicError):
+    """A value the caches on disk do not store (a plan holding a symbol that carries its variable, a type naming
+    another catalog): raised while writing an entry, never to a user; the value is simply not stored.
+    ``value`` is the part that could not be written."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(value)
+        self.value = value
+
+    def render(self) -> str:
+        return f"not stored on disk: {type(self.value).__name__} {self.value!r}"
+
+
 def closest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """The known names closest to ``name`` (for 'did you mean' hints).
 

@@ -26,15 +26,12 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import json
 import linecache
-import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -43,8 +40,9 @@ from typing import Any
 
 import sympy
 
+from .errors import NotCachedError
 from .paths import derivations_dir
-from .sources import REGISTRY_FILES, cache_dir
+from .sources import REGISTRY_FILES, atomic_write, cache_dir
 from .variables import NestedSymbol
 
 #: Version of what an entry holds; bump it when the pickled shape changes.
@@ -53,10 +51,6 @@ FORMAT = 2   # 2: a node's instance attributes (Max's _argset) kept
 Definitions = tuple[tuple[sympy.Symbol, sympy.Expr], ...]
 
 _BASIC_SLOTS = frozenset({"_mhash", "_args", "_assumptions", "__weakref__"})
-
-
-class _Unsupported(Exception):
-    """A tree holding something this cache does not store (a symbol carrying its variable): the plan is not cached."""
 
 
 #: What a node's constructor keeps beside its arguments that is stored (``LatticeOp``'s and ``FiniteSet``'s sets of
@@ -98,15 +92,19 @@ def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str,
     return obj
 
 
-class _Unpickler(pickle.Unpickler):
-    """Reads only what :class:`_Pickler` writes: SymPy's (and our symbols') classes and :func:`_rebuild`.  An atom's
+#: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions).
+_OUR_NODES = frozenset({"mlsysim_symbolic.variables", "mlsysim_symbolic.reductions"})
+
+
+class TreeUnpickler(pickle.Unpickler):
+    """Reads only what :class:`TreePickler` writes: SymPy's (and our symbols') classes and :func:`_rebuild`.  An atom's
     class (a symbol by its name and assumptions, a number by its digits, a singleton) is handed out as itself; any
     other node class only wrapped for :func:`_rebuild`; any other global refuses the entry."""
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == (__name__, "_rebuild"):
             return _rebuild
-        if module.split(".", 1)[0] == "sympy" or module == "mlsysim_symbolic.variables":
+        if module.split(".", 1)[0] == "sympy" or module in _OUR_NODES:
             found = super().find_class(module, name)
             if isinstance(found, type) and issubclass(found, sympy.Basic):
                 if issubclass(found, sympy.Atom) or isinstance(found, sympy.core.singleton.Singleton):
@@ -132,17 +130,17 @@ def _plain_node(cls: type) -> bool | None:
     return not extra
 
 
-class _Pickler(pickle.Pickler):
+class TreePickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, NestedSymbol):   # carries its variable (units of another registry): not stored
-            raise _Unsupported(obj)
+            raise NotCachedError(obj)
         if isinstance(obj, sympy.Basic) and obj.args and not isinstance(obj, sympy.Atom):
             plain = _plain_node(type(obj))
             if plain is False:
-                raise _Unsupported(obj)
+                raise NotCachedError(obj)
             state = getattr(obj, "__dict__", None) or None
             if state is not None and not _state_ok(state):
-                raise _Unsupported(obj)
+                raise NotCachedError(obj)
             return _rebuild, (type(obj), obj._args, obj.is_commutative if plain is None else None, state)   # as stored (LatticeOp.args sorts)
         return NotImplemented
 
@@ -150,14 +148,14 @@ class _Pickler(pickle.Pickler):
 def dumps(value: Any) -> bytes:
     """``value`` (tuples of SymPy trees) pickled so that :func:`loads` rebuilds each node as written.
 
-    Raises :class:`_Unsupported` for a tree this cache does not store."""
+    Raises :class:`~mlsysim_symbolic.errors.NotCachedError` for a tree this cache does not store."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     return buffer.getvalue()
 
 
 def loads(data: bytes) -> Any:
-    """What :func:`dumps` wrote (nothing else: see :class:`_Unpickler`).
+    """What :func:`dumps` wrote (nothing else: see :class:`TreeUnpickler`).
 
     >>> import pickle, os
     >>> loads(pickle.dumps(os.getcwd))
@@ -165,7 +163,7 @@ def loads(data: bytes) -> Any:
     ...
     _pickle.UnpicklingError: posix.getcwd is not read from the plan cache
     """
-    return _Unpickler(io.BytesIO(data)).load()
+    return TreeUnpickler(io.BytesIO(data)).load()
 
 
 # ---------------------------------------------------------------------- keys
@@ -264,8 +262,8 @@ def write(key: str, definitions: Definitions) -> bool:
         data = dumps((key, definitions))
         if loads(data) != (key, definitions):   # read back exactly as made, or not stored
             return False
-        _atomic_write(where / f"{key}.pickle", data)
-    except (_Unsupported, OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        atomic_write(where / f"{key}.pickle", data)
+    except (NotCachedError, OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return False
     return True
 
@@ -373,20 +371,6 @@ def _write_function(path: Path, key: str, function: Callable[..., Any]) -> None:
     entry = {"key": key, "source": "".join(lines[2]), "guarded": fast is not function, "names": names}
     try:
         text = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        _atomic_write(path, text)
+        atomic_write(path, text)
     except (OSError, TypeError, ValueError, UnicodeError):
         return
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """``data`` written whole to a temporary file beside ``path``, then renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

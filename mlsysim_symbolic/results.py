@@ -66,7 +66,7 @@ def _plain_factors(units: Any, unit: str | None) -> tuple[Any, ...]:
 class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
-    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities")
+    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -78,6 +78,8 @@ class _Layout:
         self.views = dict(spec.views)
         self.lists = frozenset(spec.lists)
         self.quantities = frozenset(spec.quantities)
+        self.tuples = dict(spec.tuples)
+        self.ranked = frozenset(spec.ranked)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

@@ -31,6 +31,7 @@ set to a folder, it moves it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -143,13 +144,19 @@ def _cache_read(place: str, part: str, digest: str) -> Any:
     return entry.get("data")
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` whole and rename it into place (as a ``.pyc`` is), so a reader never sees half an entry."""
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` whole to a temporary file beside ``path`` and rename it into place (as a ``.pyc`` is), so a
+    reader never sees half an entry (the structure, plan and type caches all write this way)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
@@ -159,7 +166,7 @@ def _cache_write(place: str, part: str, digest: str, data: Any) -> None:
         return
     try:
         text = json.dumps({"digest": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
-        _atomic_write(folder / f"{place}.{part}.json", text.encode("utf-8"))
+        atomic_write(folder / f"{place}.{part}.json", text.encode("utf-8"))
     except (OSError, TypeError, ValueError, RecursionError):   # read-only home, or TOML values JSON cannot hold
         return
 
@@ -628,6 +635,6 @@ def _bundle_write(place: str, stamp: str, structure: Structure) -> None:
         data = marshal.dumps((CACHE_FORMAT, sys.byteorder, stamp, rows, _joined(s.type_names),
                               array("I", [index[id(src)] for src in s.type_sources]).tobytes(), _joined(s.scenario_keys),
                               s.scenario_files.tobytes(), _joined(s.foreign_types), s.families, tuple(s.titles.items()), s.distinct))
-        _atomic_write(folder / f"{place}.heads.marshal", data)
+        atomic_write(folder / f"{place}.heads.marshal", data)
     except (OSError, ValueError):   # read-only home; or a value marshal cannot hold
         return

@@ -75,7 +75,11 @@ def _quantity_from_pickle(magnitude: Any, units: Any) -> pint.Quantity:
 
 
 def _unit_from_pickle(units: Any) -> pint.Unit:
-    """A pickled Unit rebuilt in this package's registry."""
+    """A pickled Unit rebuilt in this package's registry.  Each name is looked up first: pint defines a prefixed
+    unit (``teraflop``) the first time a name reaches it, and a Unit made from a bare container in a process that
+    has not met the name yet would not print."""
+    for name in dict(units):
+        ureg.get_name(name)
     return ureg.Unit(units)
 
 

@@ -72,7 +72,7 @@ LAYERS = [
     {"errors", "paths", "units", "variables", "parse", "dimensions", "evaluate", "registry", "reductions", "special", "treewalk",
      "underflow", "interop", "distributions"},
     {"spec", "sources"},
-    {"plan", "plan_cache"},
+    {"plan", "plan_cache", "type_cache"},
     {"symbolic", "sweep", "solve", "sensitivity", "results", "printing", "tables", "plots", "output_ref"},
     {"scenario"},
     {"catalog", "scenarios"},

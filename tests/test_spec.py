@@ -422,3 +422,82 @@ def test_a_listed_result_field_shows_a_keyed_output_as_a_list_in_key_order():
 def test_result_lists_names_keyed_outputs_of_the_result(lists):
     with pytest.raises(DerivationError, match="result.lists"):
         ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "lists": lists}})
+
+
+TRACED = {
+    "inputs": {"stride": {"kind": "list", "symbol": "k", "unit": "count", "integer": True},
+               "crash": {"kind": "list", "symbol": "c", "unit": "count", "integer": True}},
+    "outputs": {"lost": {"symbol": "ell", "unit": "count", "equation": "c - k * floor(c / k)"},
+                "total": {"symbol": "L", "unit": "count", "style": "dict", "equation": "sum(ell, crash)"},
+                "best": {"kind": "label", "over": "stride", "term": "L", "rule": "argmin"}},
+}
+
+
+def test_a_tuples_result_field_shows_a_two_index_output_by_its_other_index_of_tuples():
+    """mlsysim's {stride: (c mod stride for each crash)}: keyed by the other index, a tuple over the named one in its
+    key order, whichever order the output's indexes nest in."""
+    t = ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost", "total"], "tuples": {"lost": "crash"}}})
+    r = scenario_class(t)(stride=[10, 25], crash=[37, 83, 5]).result
+    assert r.lost == {10: (7, 3, 5), 25: (12, 8, 5)}
+    t = ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost"], "tuples": {"lost": "stride"}}})
+    assert scenario_class(t)(stride=[10, 25], crash=[37, 83]).result.lost == {37: (7, 12), 83: (3, 8)}
+
+
+@pytest.mark.parametrize("tuples", [{"total": "crash"}, {"lost": "turn"}, {"missing": "crash"}, ["lost"]])
+def test_result_tuples_names_two_index_outputs_and_one_of_their_indexes(tuples):
+    with pytest.raises(DerivationError, match="result.tuples"):
+        ScenarioType.from_mapping("Traced", {**TRACED, "result": {"fields": ["lost", "total"], "tuples": tuples}})
+
+
+def test_a_ranked_result_field_orders_a_dict_by_value_least_first_and_stable_on_ties():
+    t = ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "ranked": ["at"]}})
+    s = scenario_class(t)(turn=[3, 1, 4, 2], step="2 s")
+    assert list(s.keys("turn")) == [3, 1, 4, 2]              # the output keeps its input's order
+    assert list(s.result.at) == [1, 2, 3, 4]                 # the view ranks it (2, 4, 6, 8 s)
+    tie = {**LISTED, "outputs": {**LISTED["outputs"], "at": {"symbol": "T_k", "unit": "s", "equation": "floor(k / 2) * d"}}}
+    t = ScenarioType.from_mapping("Listed", {**tie, "result": {"fields": ["at"], "ranked": ["at"]}})
+    assert list(scenario_class(t)(turn=[3, 2, 1, 5], step="2 s").result.at) == [1, 3, 2, 5]   # 0, 2, 2, 4 s
+
+
+@pytest.mark.parametrize("ranked", [["first"], ["missing"], "at"])
+def test_result_ranked_names_dict_outputs_of_the_result(ranked):
+    with pytest.raises(DerivationError, match="result.ranked"):
+        ScenarioType.from_mapping("Listed", {**LISTED, "result": {"fields": ["at", "first"], "ranked": ranked}})
+
+
+POSITIONED = {
+    "inputs": {"value": {"kind": "list", "positions": True, "index": "pos", "symbol": "g", "unit": "count"},
+               "n": {"symbol": "n", "unit": "count", "integer": True},
+               "pos": {"kind": "list", "upto": "n", "symbol": "t", "unit": "count", "integer": True},
+               "cut": {"kind": "list", "upto": "n", "start": 0, "symbol": "j", "unit": "count", "integer": True,
+                       "domain": "[0, inf)"}},
+    "outputs": {"through": {"symbol": "G_j", "unit": "count", "equation": "sum(piecewise(g, t <= j, 0), pos)"}},
+    "result": {"fields": ["through"], "lists": ["through"]},
+}
+
+
+def test_a_positions_list_is_keyed_by_position_and_may_repeat_values():
+    t = ScenarioType.from_mapping("Positioned", POSITIONED)
+    s = scenario_class(t)(value=[2, 2, 5], n=3, pos=[1, 2, 3], cut=[0, 1, 2, 3])
+    assert s.keys("pos") == [1, 2, 3]
+    assert [float(v) for v in s.result.through] == [0, 2, 4, 9]   # the sums through each cut 0..3
+
+
+def test_a_sum_over_one_index_stays_keyed_by_the_other_indexes_in_its_body():
+    """sum(piecewise(g, t <= j, 0), pos) reduces pos away but not j's index: the output is keyed by cut."""
+    t = ScenarioType.from_mapping("Positioned", POSITIONED)
+    assert t.outputs["through"].indices == ("cut",) and t.outputs["through"].style == "method"
+
+
+@pytest.mark.parametrize("raw", [{"positions": "yes"}, {"positions": True, "upto": "n"}, {"start": 0}])
+def test_positions_is_a_flag_apart_from_upto(raw):
+    bad = {**POSITIONED, "inputs": {**POSITIONED["inputs"], "value": {"kind": "list", "symbol": "g", "unit": "count", **raw}}}
+    with pytest.raises(DerivationError, match="positions|start"):
+        ScenarioType.from_mapping("Positioned", bad)
+
+
+def test_a_label_over_a_list_index_names_the_key_itself():
+    """Over a list input the keys are its numbers: the label is the number (mlsysim's min(strides, key=...)), not text."""
+    t = ScenarioType.from_mapping("Traced", TRACED)
+    s = scenario_class(t)(stride=[10, 25, 50], crash=[37, 83])
+    assert s.best == 10 and isinstance(s.best, int)   # 7 + 3 turns lost at 10, against 12 + 8 and 37 + 33

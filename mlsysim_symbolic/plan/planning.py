@@ -106,32 +106,37 @@ class Planning(Binding, Compiling):
         def expand(node: Any) -> Any:
             if isinstance(node, reductions.NODES):
                 inner = expand(node.function)
-                index = t.reductions.get(node.limits[0][0], node.limits[0][0].name)
-                if index not in bound.keys:
-                    raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input "
-                                            f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
-                upper = node.limits[0][2]
-                identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
-                terms = []
-                cumulative = upper in t.positions
-                for position, key in enumerate(bound.keys[index], start=1):
-                    subs = {}
-                    for sym in inner.free_symbols:
-                        if t.leaf_index.get(sym) != index:
-                            continue
-                        if sym in t.positions:
-                            # a *_upto output reduced by a plain sum over its index: each term at its key's position
-                            if not cumulative:
-                                subs[sym] = sympy.Integer(position)
-                            continue
-                        subs[sym] = KeyedSymbol(sym, key)
-                        bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
-                    term = inner.xreplace(subs)
-                    if cumulative:   # the keys up to this one: the term counts where the key's position n >= its own
-                        term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
-                    terms.append(term)
-                return reductions.write_out(node, terms)
+                for limit in node.limits:   # a sum of a sum is one Sum with two limits: the innermost first
+                    inner = expand_limit(node, limit, inner)
+                return inner
             return node.func(*[expand(a) for a in node.args]) if node.args else node
+
+        def expand_limit(node: Any, limit: Any, inner: Any) -> Any:
+            index = t.reductions.get(limit[0], limit[0].name)
+            if index not in bound.keys:
+                raise MissingInputError(f"{t.name}: the sum over {index!r} needs its keyed input "
+                                        f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
+            upper = limit[2]
+            identity = sympy.Integer(0) if isinstance(node, sympy.Sum) else sympy.Integer(1)
+            terms = []
+            cumulative = upper in t.positions
+            for position, key in enumerate(bound.keys[index], start=1):
+                subs = {}
+                for sym in inner.free_symbols:
+                    if t.leaf_index.get(sym) != index:
+                        continue
+                    if sym in t.positions:
+                        # a *_upto output reduced by a plain sum over its index: each term at its key's position
+                        if not cumulative:
+                            subs[sym] = sympy.Integer(position)
+                        continue
+                    subs[sym] = KeyedSymbol(sym, key)
+                    bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
+                term = inner.xreplace(subs)
+                if cumulative:   # the keys up to this one: the term counts where the key's position n >= its own
+                    term = sympy.Piecewise((term, sympy.Ge(upper, position)), (identity, True))
+                terms.append(term)
+            return reductions.write_out(node, terms)
 
         return expand(expr)
 
@@ -269,7 +274,7 @@ class Planning(Binding, Compiling):
                     indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,
-                    labels=tuple(str(k) for k in self._bound.keys.get(out.over, ())) if out.over else ())
+                    labels=tuple(self._bound.keys.get(out.over, ())) if out.over else ())
         return plan
 
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:

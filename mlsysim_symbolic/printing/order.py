@@ -14,6 +14,7 @@ numbers the symbols as they first appear; :mod:`.printer` sorts by it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import sympy
@@ -61,9 +62,21 @@ def symbol_order(t: ScenarioType, output: str) -> dict[sympy.Symbol, int]:
                     sym = names[token]
                     add(sym)
                     if sym in t.composed:   # a used type's output: its leaves in the tree's order
-                        for node in sympy.preorder_traversal(t.composed[sym]):
+                        for node in _preorder(t.composed[sym]):
                             if isinstance(node, sympy.Symbol) and node in t.leaves:
                                 add(node)
 
     visit(output)
     return order
+
+
+def _preorder(expr: sympy.Basic) -> Iterator[sympy.Basic]:
+    """``expr``'s nodes in preorder, the arguments of a ``Max`` or ``Min`` by their text: SymPy keeps those as a set
+    and orders them by a key that can tie, so their order (and every symbol order read from it) followed the
+    process's string hashes, and one equation printed two ways in two processes."""
+    yield expr
+    args = expr.args
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        args = tuple(sorted(args, key=str))
+    for arg in args:
+        yield from _preorder(arg)

@@ -224,8 +224,11 @@ class SymbolPrinter(LatexPrinter):
         return tex
 
     def _hprint_variadic_function(self, expr: Any, exp: Any = None) -> str:
-        """``\\max`` and ``\\min`` with their arguments in declared order (numbers first, as in ``max(1, x)``)."""
-        args = sorted(expr.args, key=lambda a: (not a.is_Number, _rank(a, self._order)))
+        """``\\max`` and ``\\min`` with their arguments in declared order (numbers first, as in ``max(1, x)``); arguments
+        whose first declared symbol is the same in SymPy's canonical order, then by their text (a Max keeps its
+        arguments as a set, whose order follows the process's string hashes: without it the same equation printed
+        two ways in two processes)."""
+        args = sorted(expr.args, key=lambda a: (not a.is_Number, _rank(a, self._order), sympy.default_sort_key(a), str(a)))
         tex = rf"\{str(expr.func).lower()}\left({', '.join(self._print(a) for a in args)}\right)"
         return rf"{tex}^{{{exp}}}" if exp is not None else tex
 

@@ -507,11 +507,29 @@ class TypeBuilder:
         if not isinstance(quantities, list) or not all(t.outputs.get(shows.get(str(f), "")) is not None for f in quantities):
             raise self.fail("result.quantities must be a list of result fields that show outputs (mlsysim's Quantities "
                             "of a counted unit, such as its token)", *where)
+        tuples = raw.get("tuples") or {}
+        if not isinstance(tuples, Mapping) or set(tuples) - set(names) or set(tuples) & set(map(str, lists)):
+            raise self.fail("result.tuples must be a table of result fields (not in result.lists) -> the index whose "
+                            "keys mlsysim gives as a tuple", *where)
+        for field, index in tuples.items():
+            out = t.outputs.get(shows[field])
+            if out is None or out.arguments or len(out.indices) != 2 or str(index) not in out.indices:
+                raise self.fail(f"result.tuples.{field}: not an output without arguments keyed by {index!r} and one "
+                                "other index", *where)
+        ranked = raw.get("ranked") or []
+        if not isinstance(ranked, list) or not set(map(str, ranked)) <= set(names):
+            raise self.fail("result.ranked must be a list of result fields (dict fields mlsysim orders by value)", *where)
+        for field in map(str, ranked):
+            out = t.outputs.get(shows[field])
+            if out is None or out.arguments or len(out.indices) != 1 or out.kind != "quantity" or field in lists:
+                raise self.fail(f"result.ranked.{field}: not a number output keyed by one index, without arguments, "
+                                "shown as a dict", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
                           tuple((k, str(v)) for k, v in unset.items()),
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
-                          tuple(map(str, quantities)))
+                          tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
+                          tuple(map(str, ranked)))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""

@@ -62,6 +62,7 @@ class InputSpec:
     kinds: tuple[str, ...] = ()                 # object inputs: the entry classes (mlsysim's) the equations describe
     upto: str | None = None                     # list inputs: the values are start, start + 1, ..., this input's value
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
+    positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""
@@ -116,6 +117,8 @@ class ResultSpec:
     views: tuple[tuple[str, ResultSpec], ...] = ()   # nested result views over this type's outputs: (field, view)
     lists: tuple[str, ...] = ()   # keyed outputs mlsysim returns as a list (its values in key order: per_turn_cost)
     quantities: tuple[str, ...] = ()   # counted outputs mlsysim keeps as Quantities of their unit (tokens), not numbers
+    tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
+    ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
 
 
 @dataclass(frozen=True)

@@ -499,19 +499,24 @@ class ListKind(KeyedKind):
     """One value per key, the values themselves the keys.  ``upto = "turns"`` (with ``start``, default 1) declares
     a list that must be ``start, start + 1, ..., turns``, the value of another input or of a scenario input's
     output (``"trajectory.horizon"``): mlsysim's ``range(1, turns + 1)``, checked where it is bound, so a changed
-    ``turns`` with the list left as it was is refused by name, never summed over the old turns."""
+    ``turns`` with the list left as it was is refused by name, never summed over the old turns.  With
+    ``positions = true`` the list is keyed by position instead (``start``, ``start + 1``, ...: mlsysim's list index), so
+    its values may repeat (a gradient sequence, a network's layer widths); a list of positions (``upto``) shares its
+    index to name them in equations."""
 
     name = "list"
     annotation = "List[Quantity]"
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
-        upto, start = raw.get("upto"), raw.get("start", 1)
+        upto, start, positions = raw.get("upto"), raw.get("start", 1), raw.get("positions", False)
         if upto is not None and (not isinstance(upto, str) or not all(p.isidentifier() for p in upto.split(".")) or upto.count(".") > 1):
             raise InputError(f"'upto' names an input (\"turns\") or a scenario input's output (\"trajectory.horizon\"); got {upto!r}")
-        if isinstance(start, bool) or not isinstance(start, int) or ("start" in raw and upto is None):
-            raise InputError(f"'start' is a whole number, given with 'upto'; got {start!r}")
-        spec = super().read(name, {k: v for k, v in raw.items() if k not in ("upto", "start")})
-        return replace(spec, upto=upto, start=start)
+        if not isinstance(positions, bool) or (positions and upto is not None):
+            raise InputError(f"'positions' is true or false, and not given with 'upto'; got {positions!r}")
+        if isinstance(start, bool) or not isinstance(start, int) or ("start" in raw and upto is None and not positions):
+            raise InputError(f"'start' is a whole number, given with 'upto' or 'positions'; got {start!r}")
+        spec = super().read(name, {k: v for k, v in raw.items() if k not in ("upto", "start", "positions")})
+        return replace(spec, upto=upto, start=start, positions=positions)
 
     def check_range(self, spec: InputSpec, keys: list[Any] | None, last: Any, owner: str) -> None:
         """Refuse ``keys`` unless they are ``spec.start, ..., last`` (``last`` the bound value ``spec.upto`` names;
@@ -532,6 +537,8 @@ class ListKind(KeyedKind):
         items = list(value)
         if not items:
             raise InputError(f"{spec.name}: expected at least one value")
+        if spec.positions:   # keyed by position (mlsysim's list index, from start): values may repeat
+            return {spec.start + i: v for i, v in enumerate(items)}
         keyed = {_list_key(v): v for v in items}
         if len(keyed) != len(items):   # keyed by value: a repeated value would silently count once
             seen: set[Any] = set()

@@ -171,7 +171,26 @@ class OutputSource(FieldSource):
             value = Q_(value, "count")
         if field in layout.lists and isinstance(value, dict):   # mlsysim's list: the values in key order
             value = list(value.values())
+        if field in layout.tuples and isinstance(value, dict):   # {outer key: tuple over the index, in its key order}
+            value = _tuples_over(value, planner.plan(name).indices, layout.tuples[field])
+        if field in layout.ranked and isinstance(value, dict):   # least first, as a ranking; sorted() is stable on ties
+            value = dict(sorted(value.items(), key=lambda item: float(getattr(item[1], "magnitude", item[1]))))
         return value
+
+
+def _tuples_over(nested: dict[Any, Any], indices: tuple[str, ...], index: str) -> dict[Any, tuple[Any, ...]]:
+    """A two-index ``{key: {key: value}}`` (``indices`` in its nesting order) as ``{other key: tuple over index}``
+    (mlsysim's ``lost_turns``: ``{stride: (turns lost at each crash, ...)}``).
+
+    >>> _tuples_over({37: {10: 7, 25: 12}, 83: {10: 3, 25: 8}}, ("crashes", "strides"), "crashes")
+    {10: (7, 3), 25: (12, 8)}
+    >>> _tuples_over({10: {37: 7, 83: 3}}, ("strides", "crashes"), "crashes")
+    {10: (7, 3)}
+    """
+    if indices[1] == index:
+        return {k: tuple(inner.values()) for k, inner in nested.items()}
+    outer = list(next(iter(nested.values()))) if nested else []
+    return {k: tuple(inner[k] for inner in nested.values()) for k in outer}
 
 
 class ByOptionSource(FieldSource):

@@ -208,9 +208,16 @@ class ScenarioType:
 
     def reduced_away(self, node: Any) -> Any:
         """What a reduction leaves of its keyed leaves: its position leaf (``*_upto``), else an unknown standing for
-        its value (not 1: ``t - t*sum(s, k)`` would cancel to 0 and hide the keyed ``t``)."""
+        its value (not 1: ``t - t*sum(s, k)`` would cancel to 0 and hide the keyed ``t``), a function of the body's
+        leaves keyed by other indexes and of its outputs, which the reduction does not reduce (``sum(piecewise(g, t <= j,
+        0), step)`` stays keyed by j's index)."""
         upper = node.limits[0][2]
-        return upper if upper in self.positions else sympy.Dummy("reduced")
+        if upper in self.positions:
+            return upper
+        reduced = {str(limit[0]) for limit in node.limits}   # a sum of a sum may be one Sum with two limits
+        kept = sorted((s for s in node.function.free_symbols
+                       if (s in self.leaf_index and self.leaf_index[s] not in reduced) or s in self.output_symbols), key=str)
+        return sympy.Function("reduced")(*kept) if kept else sympy.Dummy("reduced")
 
     def position(self, index: str) -> Variable:
         """The keyed leaf n_index: the position of each key of ``index`` (1 for the first)."""

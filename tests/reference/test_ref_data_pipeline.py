@@ -36,9 +36,11 @@ WAVE = Wave(
     not_ported={
         "SequencePackingScenario": (
             "tier C: its result's buffers, buffer_loads, packed_positions, packed_occupancy and position_ratio come from "
-            "first-fit decreasing bin packing (calc_first_fit_decreasing), an iterative placement with no closed form; "
-            "its longest (max over the list of lengths) has no reduction in the equation language either (sum/prod only), "
-            "and a result view must show every field"
+            "first-fit decreasing bin packing (calc_first_fit_decreasing), an iterative placement (each length, longest "
+            "first, into the first buffer with room) with no closed form and no bounded construct of the format (the "
+            "count of buffers and each buffer's load depend on every earlier placement); the rest is expressible "
+            "(examples, stored, longest = maximum over a positions list, mean, padded positions and occupancy), but a "
+            "result view must show every field"
         ),
     },
     renamed={("FeatureHistoryScenario", "values"): "feature_values"},

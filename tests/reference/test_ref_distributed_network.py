@@ -38,15 +38,12 @@ WAVE = Wave(
         "TensorParallelSpeedupScenario",
     ),
     not_ported={
-        "ErrorFeedbackScenario": "its result is mostly per-step lists (errors of length n + 1, corrected, sent, "
-        "cumulative_true, cumulative_sent): the engine has no list-valued output (keyed outputs are dicts) and "
-        "test_ref_results.py compares list fields as lists; sent needs round-to-nearest of a running residual (a "
-        "recurrence; its closed form round(cumsum g) - round(cumsum g up to t-1) holds except at exact halves, where "
-        "mlsysim's _nearest and a floor(x + 1/2) differ)",
-        "RingTraceScenario": "its input is a list of integer vectors (one per GPU; list inputs hold numbers, not "
-        "lists) and its result holds lists of (chunk, value) tuples per step and sets of held chunks (scatter_reduce, "
-        "owned, all_gather, held): no list-, tuple- or set-valued output exists in the engine; only steps = 2(n-1) "
-        "and n_devices are closed form",
+        "RingTraceScenario": "its input vectors is a list of lists (one integer vector per GPU): list inputs are one "
+        "level (numbers keyed by value, or by position with positions = true), and no input kind holds a GPU x element "
+        "table; its result's scatter_reduce and all_gather are per-step lists of per-GPU (chunk, value) tuples whose chunk "
+        "rotates with the step ((i - s) mod n), owned a list of tuples and held a list of sets: a result view shows numbers, "
+        "dicts, a keyed output as a list (lists) or a two-index output as a dict of tuples (tuples), never a list of lists "
+        "of tuples or sets. Only n_devices and steps = 2(n - 1) are closed form",
     },
     renamed={},
     skipped={

@@ -29,13 +29,8 @@ WAVE = Wave(
         "AmdahlScenario": "its stages map is in milliseconds in ModelSpeedupRequestPath but in percent (HostPreprocessingRequestPath) "
                           "and plain shares (ModelFifthOfRequestLatency) in the others, and its result's times keep that unit "
                           "(total_time 130 ms, 100 %, 1.0): an input has one declared unit, so no one type matches all three results; "
-                          "and stage_time is stages[stage], the map's value at the key a text input names, which the equation "
-                          "language cannot index (no subscript of a keyed input by a key). The law itself is AcceleratedFractionScenario's",
-        "DenseNetworkScenario": "its result's per-layer fields (weights_per_layer, biases_per_layer, params_per_layer, "
-                                "matmul_flops_per_layer, elementwise_flops_per_layer, activation_values_per_layer) are lists over "
-                                "adjacent pairs of layer_widths (n_l x n_(l+1)): the language has no shift of a keyed input to its "
-                                "next key, and a result view shows keyed outputs as dicts where mlsysim has lists; its only other "
-                                "member, architecture, is the widths joined by arrows (text built from numbers)",
+                          "and stage_time is stages[stage], the map's value at the key a text input names: choice options are fixed "
+                          "per type, so no input picks a key of a scenario's own map. The law itself is AcceleratedFractionScenario's",
     },
     renamed={("ConvLayerScenario", "outputs"): "output_values"},
     skipped={

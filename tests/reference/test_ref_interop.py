@@ -259,6 +259,7 @@ _BOUND: tuple[tuple[str, tuple[str, ...]], ...] = (
     ('ResNet50ProxyTrainedCoreset', ('workload', 'proxy', 'hardware')),
     ('ResNet50TenPercentCoresetH100', ('workload', 'proxy', 'hardware')),
     ('ResNet50ThirtyFpsStream', ('workload',)),
+    ('RetinopathyScreenerRequirements', ('device',)),
     ('ServingConsolidationA100', ('small_model', 'large_model')),
     ('SmartDoorbellFrame', ('workload', 'hardware')),
     ('TPUv4Pod4096', ('accelerator',)),

@@ -27,24 +27,12 @@ WAVE = Wave(
         "GridPlacementScenario",
     ),
     not_ported={
-        "RunFootprintScenario": "result.power is a nested FacilityPowerResult (FacilityPowerModel on the run's devices, device "
-                                "TDP, it_ratio and pue); a result view field shows one output (number, bool, label or dict of "
-                                "them) or echoes one input, never another type's result view, and test_ref_results needs every "
-                                "field of mlsysim's result in order. The rest is expressible (it_ratio = rack IT power / "
-                                "accelerator power, the energies, carbon per grid, embodied share, water over an empty wue map)",
-        "CarbonPricedPlacementScenario": "result.objective and objective_untaxed are dicts ordered by sorting the regions on their "
-                                         "objective value (PlacementOptimizer's sorted(candidates, key=objective), stable on ties); "
-                                         "a dict output keeps its keyed input's order and no construct orders keys by a term, so "
-                                         "the key order could match mlsysim only by listing the named scenario's regions "
-                                         "pre-sorted, not under a variant. best_region (argmin label over the region keys) and "
-                                         "objective_value (minimum over them) are now expressible; the per-region TCO needs "
-                                         "EconomicsModel/SustainabilityModel (fleet TDP x idle+dynamic-at-MFU fractions, PUE, "
-                                         "price, amortized capex, maintenance), not in the catalog",
-        "EnergyPerInferenceScenario": "span(low, high) takes two key names of the energies dict as arguments: an argument "
-                                      "ranging over a keyed input's keys (choice options are fixed per type, not per scenario), "
-                                      "and an output selecting two keys of one index at once, are not in the language; "
-                                      "energies also merges SingleNodeModel roofline energies of nested "
-                                      "SingleNodeInferenceScenario runs (SingleNodeInferenceScenario is not ported)",
+        "EnergyPerInferenceScenario": "runs is a dict of SingleNodeInferenceScenario objects (ported now, in "
+                                      "serving_deployment.toml), but a scenario input holds one scenario, not a keyed "
+                                      "table of them, so no output is keyed by run; energies merges two differently keyed "
+                                      "sources (the anchors map and the runs) into one dict, which an output keyed by one "
+                                      "index cannot; and span(low, high) takes two key names of that dict as arguments "
+                                      "(arguments are numbers or fixed choice options, not keys of a scenario's input)",
     },
     renamed={},
     skipped={},

@@ -22,17 +22,7 @@ WAVE = Wave(
         "RuntimeGoodputScenario",
         "FloatBitFlipScenario",
     ),
-    not_ported={
-        "CheckpointTraceScenario": "its result holds lost_turns, {stride: tuple of (crash mod stride)}, and best_stride, "
-        "the key (stride) of the smallest total_time: the engine has no list/tuple-valued output (outputs are numbers or "
-        "dicts by key) and no argmin over the keys of a keyed output (a label picks among fixed named cases), and "
-        "test_ref_results.py compares a list field with float(), so no view can equal mlsysim's; the rest is closed form "
-        "(checkpoints = ceil(T/k), recovery = C restore + rebuild sum_c (c - k floor(c/k)), strides sqrt(2 pause/(rate cost)))",
-        "RetryAmplificationScenario": "its result field by_layer is the list [a^0, a^1, ..., a^L] over a range 0..L that no "
-        "input enumerates, and L is len(layer_names), a list of strings (list inputs hold numbers): the engine has no "
-        "list-valued output and no count of a list of names, and test_ref_results.py compares a list field with float(); "
-        "layered = a^L and coordinated = a are closed form",
-    },
+    not_ported={},
     renamed={},
     skipped={
         ("ClusterExpansionScenario", "at"): "returns a CheckpointIntervalScenario object (the checkpoint at the GPU-only "
