@@ -150,7 +150,8 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
     for name, out in t.outputs.items():
         params = [*out.key_params, *out.arguments]
         call = f"{name}({', '.join(params)})" if out.style == "method" else name
-        kind = {"property": "property", "dict": "property, a dict by key", "method": "method"}[out.style]
+        kind = {"property": "property", "dict": "property, a dict by key", "list": "property, a list in key order",
+                "method": "method"}[out.style]
         lines += [f"### `{call}` → {out.variable.unit_text}", "", f"*{kind}.* {out.doc}".rstrip(), ""]
         for i, (when, text) in enumerate(type_equations(t, name)):
             prefix = f"When `{out.choice} = {when}`: " if when else ("Otherwise: " if i else "")

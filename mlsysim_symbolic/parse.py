@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, asin, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "gamma": _one("gamma", sympy.gamma),
     "binomial": _exactly_two("binomial", sympy.binomial),
     "lambertw": _one("lambertw", sympy.LambertW),
+    "asin": _one("asin", sympy.asin),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum")
@@ -355,7 +356,7 @@ def _refuse_non_ascii(text: str, names: Mapping[str, Any]) -> None:
 
 _APPROX: dict[type, Callable[..., float]] = {
     sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
-    sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma,
+    sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma, sympy.asin: math.asin,
 }
 
 

@@ -269,7 +269,7 @@ def _rebuild(cls: type[Scenario], given: dict[str, Any], name: str, description:
 def _output_member(spec: OutputSpec, stype: ScenarioType) -> Any:
     name = spec.name
     text = f"{spec.doc}\n\nEquation: {spec.variable.symbol} = {sympy.sstr(stype.expression(name))}  [{spec.variable.unit_text}]"
-    if spec.style in ("property", "dict"):
+    if spec.style in ("property", "dict", "list"):
         def getter(self: Scenario) -> Any:
             return self._planner.member(name)
 
@@ -313,7 +313,7 @@ def _tuple_member(name: str, parts: tuple[str, ...], doc: str, stype: ScenarioTy
     """A member that is a tuple of outputs (mlsysim's ``(low, high)``), read or called as its parts are."""
     first = stype.outputs[stype.member_outputs(name)[0]]
     text = f"{doc}\n\nThe tuple ({', '.join(parts)})."
-    if first.style in ("property", "dict"):
+    if first.style in ("property", "dict", "list"):
         def getter(self: Scenario) -> tuple[Any, ...]:
             return tuple(getattr(self, p) if p in stype.members else self._planner.member(p) for p in parts)
 

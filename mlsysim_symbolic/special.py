@@ -1,7 +1,7 @@
 """Special functions of the equation language, compiled: scalar (``math``) and array (numpy) forms.
 
-Tier-B equations (a normal quantile, a binomial coefficient) use SymPy's own function classes
-(``erf``, ``erfc``, ``erfinv``, ``gamma``, ``binomial``), so they print, differentiate and simplify like
+Tier-B equations (a normal quantile, a binomial coefficient, Cohen's arcsine transform) use SymPy's own function
+classes (``erf``, ``erfc``, ``erfinv``, ``gamma``, ``binomial``, ``asin``), so they print, differentiate and simplify like
 the rest.  Compiled, they run on the standard library (``math.erf``, ``math.gamma``,
 ``statistics.NormalDist``) for scalars and on :mod:`scipy.special` for arrays when SciPy is installed
 (else the scalar forms, vectorised); the derivatives SymPy takes of them need ``polygamma``, which
@@ -24,7 +24,7 @@ import sympy
 
 #: SymPy's special-function classes of the equation language (dimensionless in, dimensionless out).
 CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma,
-           sympy.LambertW)
+           sympy.LambertW, sympy.asin)
 
 _STANDARD = NormalDist()
 
@@ -78,6 +78,7 @@ def polygamma(m: float, x: float) -> float:
 SCALAR: dict[str, Any] = {
     "erf": math.erf, "erfc": math.erfc, "erfinv": erfinv, "gamma": math.gamma, "loggamma": math.lgamma,
     "binomial": binomial, "polygamma": polygamma, "LambertW": lambertw,
+    "asin": math.asin,
 }
 
 
@@ -90,4 +91,5 @@ def array_functions() -> dict[str, Any]:
     return {"erf": special.erf, "erfc": special.erfc, "erfinv": special.erfinv, "gamma": special.gamma,
             "loggamma": special.gammaln, "binomial": special.binom,
             "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x),
-            "LambertW": lambda x: np.where(np.asarray(x) >= -np.exp(-1), special.lambertw(x).real, np.nan)}
+            "LambertW": lambda x: np.where(np.asarray(x) >= -np.exp(-1), special.lambertw(x).real, np.nan),
+            "asin": np.arcsin}

@@ -131,6 +131,19 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ControlledBranchScenario", "clean_runs"): 59,
     # agents-d
     ("CorrelatedReviewersScenario", "panel"): 5,
+    # stats_a.toml
+    ("AccuracyDecayScenario", "age"): 10.0,
+    ("AccuracyDecayScenario", "accuracy"): 0.8,
+    ("AccuracyDecayScenario", "floor"): 0.85,
+    ("AccuracyDecayScenario", "delay"): 7.0,
+    ("DetectionDelayLossScenario", "delay"): 7.0,
+    ("FalseAlarmBudgetScenario", "rejection"): 0.9999,
+    ("FalseAlarmBudgetScenario", "rate"): 0.01,
+    ("ArmComparisonScenario", "effect_h"): 0.28,
+    ("DriftConfirmationScenario", "drop_size"): 0.02,
+    ("DriftConfirmationScenario", "samples"): 500,
+    ("CanaryScheduleScenario", "share"): 0.05,
+    ("BinShareShiftScenario", "i"): 2,
     # stats_b.toml
     ("HazardExposureScenario", "rate"): 1e-6,
     ("KsDriftScenario", "statistic"): 0.05,
@@ -146,6 +159,7 @@ ARGUMENTS: dict[tuple[str, str], float] = {
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
     ("RunSplitLeakageScenario", "tasks"): 1000,   # agents_c.toml
+    ("CanaryScheduleScenario", "label_delay"): 1.0,   # stats_a.toml
     ("ServingScenario", "prefill_chunk_tokens"): 512,
     ("ServingScenario", "decode_hardware"): "A100",       # serving-paths: disaggregated decode
     ("ServingScenario", "draft_model"): "Llama3_8B",      # serving-paths: speculative decoding
@@ -407,6 +421,8 @@ def member_value(s: Any, name: str, keys: tuple, arguments: dict) -> Any:
         for k in keys:
             value = value[k]
         return value
+    if out.style == "list":   # one value per key of its one index, in key order
+        return dict(zip(s.keys(out.indices[0]), getattr(s, name)))[keys[0]]
     peers = [s.planner.inputs[p] for p in out.peers]
     return getattr(s, name)(*peers, *keys, **arguments)
 

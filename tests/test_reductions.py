@@ -103,3 +103,23 @@ def test_a_positional_output_reduced_through_an_output_keyed_by_its_index_is_exa
     s = scenario_class(ScenarioType.from_mapping("Through", data))(x={"a": 1, "b": 2, "c": 3})
     assert float(s.o.magnitude) == expected
     assert [float(s.cum(k).magnitude) for k in "abc"] == [1, 3, 6]
+
+
+def test_a_list_style_output_is_the_values_in_key_order():
+    """``style = "list"``: mlsysim's list of one value per key (BinShareShiftScenario.terms), read as a property in the
+    order the keys were given: 100 MWh at 1.5, 750 and 400 g/kWh emit 0.15, 75 and 40 t."""
+    data = {**GRIDS, "outputs": {**GRIDS["outputs"], "emission_list": {"unit": "t", "equation": "E * c", "style": "list"}}}
+    s = scenario_class(ScenarioType.from_mapping("Grids", data))(energy="100 MWh", intensity=INTENSITY)
+    assert isinstance(s.emission_list, list)
+    assert [v.to("t").magnitude for v in s.emission_list] == pytest.approx([0.15, 75, 40], rel=1e-12)
+    assert [v.to("t").magnitude for v in s.emission_list] == [v.to("t").magnitude for v in s.emissions.values()]
+
+
+@pytest.mark.parametrize("equation", ["E * y", "E * c + x"])
+def test_a_list_style_output_needs_exactly_one_index(equation):
+    """No index (a scalar) or two (a table) has no list of one value per key: refused at load, not flattened."""
+    data = {**GRIDS, "inputs": {**GRIDS["inputs"], "x": {"kind": "map", "index": "zone", "symbol": "x", "unit": "t"},
+                                "y": {"symbol": "y", "unit": "t/MWh"}},
+            "outputs": {"o": {"unit": "t", "equation": equation, "style": "list"}}}
+    with pytest.raises(DerivationError, match="style list shows one value per key of one index"):
+        ScenarioType.from_mapping("Bad", data)

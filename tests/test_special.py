@@ -1,8 +1,9 @@
-"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw.
+"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin.
 
 Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
 Phi(1) = 0.8413447460685429 (Abramowitz & Stegun 26.2; NIST DLMF 7.17), erfinv(1/2) = 0.4769362762044699
-(DLMF 7.17.2 inverts erf), Gamma(1/2) = sqrt(pi) and Gamma(5) = 4! (DLMF 5.4.1, 5.4.6), C(10, 3) = 120.
+(DLMF 7.17.2 inverts erf), Gamma(1/2) = sqrt(pi) and Gamma(5) = 4! (DLMF 5.4.1, 5.4.6), C(10, 3) = 120,
+arcsin(1/2) = pi/6 and arcsin(1) = pi/2 (the principal branch, DLMF 4.23).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ CASES = [   # equation, arguments, published value
     ("binomial(n, k)", (1, 52, 5), 2598960),        # five-card hands
     ("lambertw(x)", (1.0, 1, 1), 0.5671432904097838),   # the omega constant, W(1) (DLMF 4.13)
     ("lambertw(x)", (2.718281828459045, 1, 1), 1.0),    # W(e) = 1
+    ("asin(x)", (0.5, 1, 1), math.pi / 6),               # Cohen's arcsine transform 2 asin(sqrt p) uses it
+    ("2 * asin(sqrt(x))", (1.0, 1, 1), math.pi),         # Cohen (1988) §6.2: phi(1) = pi
 ]
 
 
@@ -47,7 +50,8 @@ def test_compiled_value_is_the_published_one(text, args, published):
     assert float(expr.subs({x: args[0], n: args[1], k: args[2]}).evalf(30)) == pytest.approx(published, rel=1e-14)
 
 
-@pytest.mark.parametrize("text", ["normal_ppf(x)", "normal_cdf(x)", "erfinv(x)", "gamma(x)", "binomial(n, k)", "lambertw(x)"])
+@pytest.mark.parametrize("text", ["normal_ppf(x)", "normal_cdf(x)", "erfinv(x)", "gamma(x)", "binomial(n, k)", "lambertw(x)",
+                                  "asin(x)"])
 def test_derivatives_compile_and_match_a_central_difference(text):
     expr = parse_equation(text, NAMES)
     at = {x: 0.7, n: 10.5, k: 3.0}

@@ -197,8 +197,11 @@ class Evaluation(Planning):
         return FloatRangeError(f"{where} {what} at {', '.join(parts)}")
 
     def member(self, name: str, keys: tuple[Any, ...] = ()) -> Any:
-        """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs."""
+        """What reading member ``name`` gives: a Quantity, or a dict by key for keyed outputs (a list in key order for
+        ``style = "list"``, mlsysim's list of one value per key)."""
         spec = self.type.output(name)
+        if spec.style == "list":
+            return list(self.as_dict(name).values())
         if spec.style == "dict" or (spec.indices and not keys):
             return self.as_dict(name)
         if spec.indices:

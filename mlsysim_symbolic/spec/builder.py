@@ -532,7 +532,7 @@ class TypeBuilder:
                           tuple(map(str, ranked)))
 
     def settle_styles(self) -> None:
-        """Each output's keys (indices), free arguments and style (property, method or dict)."""
+        """Each output's keys (indices), free arguments and style (property, method, dict or list)."""
         t = self.t
         keyed_memo: dict[str, bool] = {}
         for out_name, out in list(t.outputs.items()):
@@ -544,10 +544,13 @@ class TypeBuilder:
             if style == "property" and (indices or args):
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",
                                 "outputs", out_name)
+            if style == "list" and (len(indices) != 1 or args):   # mlsysim's list of one value per key, in key order
+                raise self.fail(f"output {out_name}: style list shows one value per key of one index, without arguments; "
+                                f"it depends on {', '.join([*indices, *args]) or 'no index'}", "outputs", out_name)
             key_params = tuple("name" if isinstance(kind_of(t.inputs[t.index_inputs[i][0]]), WorkloadsKind) else i for i in indices)
             used = {t.leaves[s].scenario_input for s in every_leaf if s in t.leaves}
             peers = tuple(n for n, spec in t.inputs.items() if spec.argument and n in used)
-            if peers and out.style in ("property", "dict"):
+            if peers and out.style in ("property", "dict", "list"):
                 raise self.fail(f"output {out_name}: takes the scenario {', '.join(peers)} per call, so it is a method",
                                 "outputs", out_name)
             style = "method" if peers else style

@@ -17,7 +17,7 @@ import sympy
 from ..variables import Variable
 from .outputs import QUANTITY, OutputKind
 
-STYLES = ("property", "method", "dict")
+STYLES = ("property", "method", "dict", "list")
 LABEL_RULES = ("argmax", "argmin")
 
 

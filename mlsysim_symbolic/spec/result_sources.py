@@ -121,7 +121,8 @@ class TableSource(FieldSource):
 
 
 class MemberSource(FieldSource):
-    """A tuple of outputs, as mlsysim's tuple fields (``detection_window``)."""
+    """A tuple of outputs, as mlsysim's tuple fields (``detection_window``); of keyed outputs, a dict of tuples by key,
+    as mlsysim's ``{successes: (low, high)}`` (``BinomialIntervalsResult.wilson``)."""
 
     name = "member"
     equation = True
@@ -133,9 +134,12 @@ class MemberSource(FieldSource):
         return t.member_outputs(name)
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
-        def shown(member: str) -> tuple[Any, ...]:   # a part that is a member is a tuple of its own parts
+        def shown(member: str) -> Any:   # a part that is a member is a tuple of its own parts
             members = planner.type.members
-            return tuple(shown(p) if p in members else tools.shown(planner.member(p), plain) for p in members[member][0])
+            parts = [shown(p) if p in members else tools.shown(planner.member(p), plain) for p in members[member][0]]
+            if parts and all(isinstance(part, dict) for part in parts):   # keyed parts (one index): a tuple per key
+                return {key: tuple(part[key] for part in parts) for key in parts[0]}
+            return tuple(parts)
 
         try:
             return shown(name)

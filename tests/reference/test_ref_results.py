@@ -148,6 +148,8 @@ KEYS = [
     # serving_operations.toml
     'ChunkedPrefillAmongDecodes', 'LongPromptChunkedPrefill', 'RepairAgentResidency', 'SupportAgentResidency',
     'RepairBlockSharingResidency', 'KvBytesPerTokenByAttentionDesign',
+    # stats_a.toml (statistics, evaluation and MLOps, group A)
+    'FiftyTaskIntervals',
     # stats_b.toml (statistics, evaluation and MLOps, group B)
     'RepairCandidatePairedComparison', 'AcceptanceRatePlanning',
     # stats_c.toml (statistics, evaluation and MLOps, group C)
