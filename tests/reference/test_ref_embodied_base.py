@@ -3,11 +3,27 @@ the classes that take them) against mlsysim 0.3.0: every public member of every 
 ``result`` of each is compared field by field by test_ref_results.py.  The data types are not mlsysim scenario classes:
 their fields and derived properties are compared here with mlsysim's registry objects."""
 
+import math
+
 import pytest
 
 from mlsysim_symbolic.catalog import catalog
 
 from .compare import assert_close
+from .members import Wave, wave_tests
+
+WAVE = Wave(
+    classes=(
+        "StoppingBudgetScenario",
+        "SpeedStepScenario",
+        "JerkLimitedStopScenario",
+    ),
+    not_ported={},
+    skipped={},
+    method_args={},
+    implicit_units={},
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
 #: our named scenario -> the path of mlsysim's registry object it ports
 RECORDS = {
@@ -109,3 +125,81 @@ def test_c2_stop_jerk_bound_is_eight_thirds_a_squared_over_v():
     value = float(peak_jerk.subs({a: 2.0, v: 1.5}))
     assert site.j_brake.to("m/s**3").magnitude == pytest.approx(value, rel=1e-12)
     assert value == pytest.approx(8 / 3 * 2.0**2 / 1.5, rel=1e-12)
+
+
+def _double_s_stop(v: float, a: float, j: float, steps: int = 200_000) -> tuple[float, float]:
+    """The time-optimal stop under |acceleration| <= a and |jerk| <= j, integrated step by step (Biagiotti and
+    Melchiorri 2008, ch. 3): jerk -j until the deceleration reaches a (or until half the speed is shed), hold, then
+    jerk +j so the deceleration returns to zero as the speed does.  (distance, time)."""
+    t_j = min(a / j, math.sqrt(v / j))          # length of one jerk ramp
+    a_peak = j * t_j
+    t_hold = max(v / a_peak - t_j, 0.0)          # speed shed by the two ramps is a_peak * t_j
+    total = 2 * t_j + t_hold
+    dt = total / steps
+    x, speed, acc = 0.0, v, 0.0
+    for i in range(steps):
+        t = (i + 0.5) * dt
+        jerk = -j if t < t_j else (0.0 if t < t_j + t_hold else j)
+        x += speed * dt + acc * dt**2 / 2 + jerk * dt**3 / 6
+        speed += acc * dt + jerk * dt**2 / 2
+        acc += jerk * dt
+    return x, total
+
+
+@pytest.mark.parametrize("speed", [0.3, 0.5625, 1.3, 2.0])
+def test_scurve_stop_distance_and_time_equal_the_integrated_double_s_profile(speed):
+    """Derivation check: the closed forms d_S = v²/(2a) + v·a/(2j) (v >= a²/j) or v·√(v/j), and T_S = v/a + a/j or
+    2√(v/j), equal the double-S stop integrated step by step (jerk-limited ramps, deceleration held at a), below and
+    above the plateau speed a²/j = 0.5625 m/s of the warehouse base (a = 2 m/s², j = 64/9 m/s³)."""
+    s = catalog().scenario("WarehouseFinishedStopAtAisleSpeed").variant(speed=f"{speed} m/s")
+    distance, time = _double_s_stop(speed, 2.0, 64 / 9)
+    assert s.scurve_travel.to("m").magnitude == pytest.approx(distance, rel=1e-4)   # the step grid misses the ramp ends by < dt
+    assert s.stop_time.to("s").magnitude == pytest.approx(time, rel=1e-9)
+
+
+def _excess(s, v: float) -> float:
+    """The budget at speed v less the room, v·τ + d_S(v) + v_h·(τ + T_S(v)) − (D − δ − ε), from the scenario's own
+    inputs (mlsysim's calc_scurve_max_permitted_velocity bisects this to its root)."""
+    a, j = s.a_brake.to("m/s**2").magnitude, s.jerk.to("m/s**3").magnitude
+    tau, room = s.delay.to("s").magnitude, s.room.to("m").magnitude
+    v_h = s.approach_speed.to("m/s").magnitude if s.approach_speed is not None else 0.0
+    if v >= a * a / j:
+        d, t = v * v / (2 * a) + v * a / (2 * j), v / a + a / j
+    else:
+        d, t = v * math.sqrt(v / j), 2 * math.sqrt(v / j)
+    return v * tau + d + v_h * (tau + t) - room
+
+
+@pytest.mark.parametrize(("key", "changes"), [
+    ("WarehouseFinishedStopAtAisleSpeed", {}),                                   # trapezoidal branch
+    ("WarehouseFinishedStopWalkingPerson", {}),                                  # cubic, one real root (Cardano)
+    ("WarehouseFinishedStopAtAisleSpeed", {"delay": "4600 ms"}),                 # cubic, three real roots (Viète)
+    ("WarehouseFinishedStopAtAisleSpeed", {"delay": "7200 ms"}),
+    ("WarehouseFinishedStopWalkingPerson", {"delay": "900 ms", "approach_speed": "0.2 m/s"}),
+])
+def test_the_speed_ceiling_is_the_root_of_the_budget(key, changes):
+    """The closed-form ceiling (quadratic above a²/j, Cardano's or Viète's root of the cubic in √v below it) makes
+    the budget exactly fill the room, on each branch; a little faster overruns it."""
+    s = catalog().scenario(key).variant(**changes) if changes else catalog().scenario(key)
+    v = s.speed_ceiling.to("m/s").magnitude
+    assert v > 0
+    assert _excess(s, v) == pytest.approx(0.0, abs=1e-12)
+    assert _excess(s, v * (1 + 1e-6)) > 0
+
+
+def test_the_tempe_delay_travel_is_the_trapezoid_of_the_recorded_speeds():
+    """Hand computation of the Tempe budget's delay travel from its stated inputs (NTSB HAR-19/03 as mlsysim states
+    them: 43.2 mph at recognition, 40.5 mph a second later): (43.2 + 40.5)/2 mph × 1 s = 41.85 mph·s = 18.7088 m."""
+    s = catalog().scenario("TempeActionSuppression")
+    assert s.delay_travel.to("m").magnitude == pytest.approx((43.2 + 40.5) / 2 * 1609.344 / 3600, rel=1e-12)
+    assert s.result.speed_ceiling is None and s.result.clear_distance is None
+
+
+def test_the_default_jerk_bound_is_the_c2_polynomials_peak_at_the_reference_speed():
+    """Without a stated jerk bound the stop takes (8/3)·a²/v_ref, at the entry speed unless a reference speed is
+    given (mlsysim's calc_c2_stop_suffix); hand computation: a = 5 m/s², v = 1 m/s gives 66.67 m/s³, v_ref = 2 m/s
+    half of it."""
+    s = catalog().scenario("WarehouseArmStallStop")
+    assert s.jerk_bound.to("m/s**3").magnitude == pytest.approx(8 / 3 * 25 / 1.0, rel=1e-12)
+    assert s.variant(jerk_reference_speed="2 m/s").jerk_bound.to("m/s**3").magnitude == pytest.approx(8 / 3 * 25 / 2.0, rel=1e-12)
+    assert s.polynomial_distance.to("mm").magnitude == pytest.approx(0.75 * 1.0 / 5 * 1000, rel=1e-12)

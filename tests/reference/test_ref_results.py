@@ -91,6 +91,16 @@ KEYS = [
     'TensorParallelExchange1GB', 'OverlapBudget7B64Gpu', 'OverlapBudget7B64GpuIdealBuckets',
     'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts', 'Int8CompressionRun',
     'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8', 'InputStallIdleCost1K',
+    # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
+    'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed', 'WarehouseBaseStopBodyTerms',
+    'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay', 'WarehouseFilmDetectorRange',
+    'WarehouseFinishedStopAtAisleSpeed', 'WarehouseFinishedStopAtDriveLimit', 'WarehouseFinishedStopInspectedFloor',
+    'WarehouseFinishedStopInspectedFloorWithDispatch', 'WarehouseFinishedStopOilFilm', 'WarehouseFinishedStopRestricted',
+    'WarehouseFinishedStopTenMsSlower', 'WarehouseFinishedStopWalkingPerson', 'WarehouseFinishedStopWalkingPersonWithDispatch',
+    'WarehouseFinishedStopWithDispatch', 'WarehouseFlagReferencedStop', 'WarehouseHostLeaseStall', 'WarehouseInferenceHiccup',
+    'WarehouseIntegratorUnwind', 'WarehouseRenewalReferencedStop', 'WarehouseRenewalReferencedStopRestricted',
+    'WarehouseBaseSpeedStep', 'WarehouseArmStallStop', 'WarehouseBaseJerkLimitedStop',
+    # (the catalog's other files, continued)
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
     'BatchOneDecodeWeightEnergy', 'CandidateSweep50', 'H100ReplacementPayback', 'H100BarrierLoadStep', 'PueRetrofit2MW',
