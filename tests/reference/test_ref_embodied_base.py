@@ -17,6 +17,8 @@ WAVE = Wave(
         "StoppingBudgetScenario",
         "SpeedStepScenario",
         "JerkLimitedStopScenario",
+        "ResponseTimeScenario",
+        "StallShareScenario",
     ),
     not_ported={},
     skipped={},

@@ -100,6 +100,7 @@ KEYS = [
     'WarehouseFinishedStopWithDispatch', 'WarehouseFlagReferencedStop', 'WarehouseHostLeaseStall', 'WarehouseInferenceHiccup',
     'WarehouseIntegratorUnwind', 'WarehouseRenewalReferencedStop', 'WarehouseRenewalReferencedStopRestricted',
     'WarehouseBaseSpeedStep', 'WarehouseArmStallStop', 'WarehouseBaseJerkLimitedStop',
+    'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking', 'WarehousePermissionTickResponse',
     # (the catalog's other files, continued)
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
