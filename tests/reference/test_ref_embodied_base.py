@@ -19,6 +19,7 @@ WAVE = Wave(
         "JerkLimitedStopScenario",
         "ResponseTimeScenario",
         "StallShareScenario",
+        "OnsetTrialScenario",
     ),
     not_ported={},
     skipped={},

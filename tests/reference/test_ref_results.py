@@ -101,6 +101,7 @@ KEYS = [
     'WarehouseIntegratorUnwind', 'WarehouseRenewalReferencedStop', 'WarehouseRenewalReferencedStopRestricted',
     'WarehouseBaseSpeedStep', 'WarehouseArmStallStop', 'WarehouseBaseJerkLimitedStop',
     'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking', 'WarehousePermissionTickResponse',
+    'WarehouseRenewalStopLateOnsetTrial', 'WarehouseRenewalStopNinetyMsOnsetTrial',
     # (the catalog's other files, continued)
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
