@@ -20,6 +20,7 @@ WAVE = Wave(
         "ResponseTimeScenario",
         "StallShareScenario",
         "OnsetTrialScenario",
+        "RestrictedTransitScenario",
     ),
     not_ported={},
     skipped={},
