@@ -21,6 +21,7 @@ WAVE = Wave(
         "StallShareScenario",
         "OnsetTrialScenario",
         "RestrictedTransitScenario",
+        "SkewedRecordsScenario",
     ),
     not_ported={},
     skipped={},

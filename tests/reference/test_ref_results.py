@@ -102,6 +102,7 @@ KEYS = [
     'WarehouseBaseSpeedStep', 'WarehouseArmStallStop', 'WarehouseBaseJerkLimitedStop',
     'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking', 'WarehousePermissionTickResponse',
     'WarehouseRenewalStopLateOnsetTrial', 'WarehouseRenewalStopNinetyMsOnsetTrial',
+    'WarehouseSkewedRecordPair',
     # (the catalog's other files, continued)
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
