@@ -22,6 +22,7 @@ WAVE = Wave(
         "OnsetTrialScenario",
         "RestrictedTransitScenario",
         "SkewedRecordsScenario",
+        "FreeSpaceExpiryScenario",
     ),
     not_ported={},
     skipped={},

@@ -102,7 +102,7 @@ KEYS = [
     'WarehouseBaseSpeedStep', 'WarehouseArmStallStop', 'WarehouseBaseJerkLimitedStop',
     'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking', 'WarehousePermissionTickResponse',
     'WarehouseRenewalStopLateOnsetTrial', 'WarehouseRenewalStopNinetyMsOnsetTrial',
-    'WarehouseSkewedRecordPair',
+    'WarehouseSkewedRecordPair', 'WarehouseRackEndFreeSpace',
     # (the catalog's other files, continued)
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
