@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, asin, binomial, ceil, erf, erfc, erfinv, exp, floor, gamma, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, binomial, ceil, cos, erf, erfc, erfinv, exp, floor, gamma, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -116,6 +116,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ceil": _one("ceil", sympy.ceiling),
     "floor": _one("floor", sympy.floor),
     "abs": _one("abs", sympy.Abs),
+    # trigonometric (dimensionless argument, radians): the real root of a cubic with three real roots
+    "cos": _one("cos", sympy.cos),
+    "acos": _one("acos", sympy.acos),
     "piecewise": _piecewise,
     # tier B: special functions (dimensionless argument and value), SymPy's own classes
     "erf": _one("erf", sympy.erf),
@@ -357,6 +360,7 @@ def _refuse_non_ascii(text: str, names: Mapping[str, Any]) -> None:
 _APPROX: dict[type, Callable[..., float]] = {
     sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
     sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma, sympy.asin: math.asin,
+    sympy.cos: math.cos, sympy.acos: math.acos,
 }
 
 

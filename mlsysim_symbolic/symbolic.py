@@ -78,7 +78,8 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
     """∂output/∂wrt through every composed output (the tree is expanded first)."""
     check_expandable(scenario, output, "differentiate")
     plan = scenario.planner.numeric_plan(output)
-    if isinstance(wrt, str) and not any(wrt in (v.name, v.symbol.name) for v in scenario.type.leaves.values()):
+    if isinstance(wrt, str) and not any(wrt in (v.name, v.symbol.name) for v in scenario.type.leaves.values()
+                                        if v.role != "scenario field"):   # a scenario input's field: its nested leaf
         sym = scenario.planner.resolve(wrt, plan.args)[1].symbol   # a leaf of a scenario input ("model.micro_batch")
     else:
         sym = _symbol(scenario, wrt)

@@ -175,6 +175,9 @@ class Binding:
         self._subs[name] = sub
         for sym, var in proxies:
             output = var.stands_for.output
+            if output not in spec.sub_type.outputs:   # a quantity input of that scenario: its bound value (base units)
+                self._bound.scalars[sym] = sub._bound.scalars.get(spec.sub_type.inputs[output].variable.symbol)
+                continue
             arguments = {a: self._bound.choices.get(c) for a, c in spec.links.items() if a in spec.sub_type.output(output).arguments}
             try:
                 q = sub.evaluate(output, **arguments)

@@ -189,6 +189,11 @@ class Planning(Binding, Compiling):
         if sub is None:
             return None
         spec, output = self.type.inputs[name], var.stands_for.output
+        if output not in spec.sub_type.outputs:   # a quantity input of that scenario: its own leaf, scoped by our input
+            given = spec.sub_type.inputs[output].variable.symbol
+            leaf = NestedSymbol(given, name, sub.variable(given))
+            self._bound.scalars[leaf] = sub._bound.scalars.get(given)
+            return [(sym, leaf)]
         links = tuple((a, self._bound.choices[c]) for a, c in spec.links.items()
                       if a in spec.sub_type.output(output).arguments and c in self._bound.choices)
         plan = sub.plan(output, links)

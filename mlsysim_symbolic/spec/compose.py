@@ -139,6 +139,9 @@ class Composition(Mapping):
         the plan writes out over that scenario's own leaves)."""
         spec = self.owner.inputs[name]
         sub = spec.sub_type
+        given = sub.inputs.get(output) if output not in sub.outputs else None
+        if given is not None and given.variable is not None and not given.index:
+            return self._scenario_input(name, output, given.variable)   # a quantity the scenario is given (site.d_clear)
         if output not in sub.outputs:
             raise EquationError(f"{name} ({sub.name}) has no output {output!r}; outputs: {', '.join(sub.outputs)}")
         out = sub.outputs[output]
@@ -157,6 +160,22 @@ class Composition(Mapping):
                            latex=f"{out.variable.latex}^{{(\\mathrm{{{tag}}})}}", stands_for=ScenarioOutput(name, output))
             self.owner.add_leaf(var, name, None)
             self.units[proxy] = out.variable.unit
+            self.proxies[key] = proxy
+        return self.proxies[key]
+
+    def _scenario_input(self, name: str, field: str, given: Variable) -> sympy.Symbol:
+        """``name.field`` where ``field`` is a quantity input of the scenario bound to ``name``: a leaf of ours whose
+        value is that scenario's input (the plan writes it as that scenario's own leaf, so derivatives reach it)."""
+        key = (name, field)
+        if key not in self.proxies:
+            proxy = sympy.Symbol(f"{given.symbol.name}_{name}", real=True)
+            tag = name.replace("_", r"\_")
+            # the plan writes it as the nested leaf "name.field" (role "scenario field": diff resolves that one)
+            var = Variable(name=f"{name}.{field}", symbol=proxy, unit=given.unit, meaning=f"{given.meaning} (of {name})",
+                           role="scenario field", latex=f"{given.latex}^{{(\\mathrm{{{tag}}})}}",
+                           stands_for=ScenarioOutput(name, field))
+            self.owner.add_leaf(var, name, None)
+            self.units[proxy] = given.unit
             self.proxies[key] = proxy
         return self.proxies[key]
 

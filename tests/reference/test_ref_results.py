@@ -100,6 +100,19 @@ KEYS = [
     'Int8CompressionRun', 'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8',
     # economics.toml
     'InputStallIdleCost1K',
+    # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
+    'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
+    'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
+    'WarehouseFilmDetectorRange', 'WarehouseFinishedStopAtAisleSpeed', 'WarehouseFinishedStopAtDriveLimit',
+    'WarehouseFinishedStopInspectedFloor', 'WarehouseFinishedStopInspectedFloorWithDispatch',
+    'WarehouseFinishedStopOilFilm', 'WarehouseFinishedStopRestricted', 'WarehouseFinishedStopTenMsSlower',
+    'WarehouseFinishedStopWalkingPerson', 'WarehouseFinishedStopWalkingPersonWithDispatch',
+    'WarehouseFinishedStopWithDispatch', 'WarehouseFlagReferencedStop', 'WarehouseHostLeaseStall',
+    'WarehouseInferenceHiccup', 'WarehouseIntegratorUnwind', 'WarehouseRenewalReferencedStop',
+    'WarehouseRenewalReferencedStopRestricted', 'WarehouseBaseSpeedStep', 'WarehouseArmStallStop',
+    'WarehouseBaseJerkLimitedStop', 'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking',
+    'WarehousePermissionTickResponse', 'WarehouseRenewalStopLateOnsetTrial',
+    'WarehouseRenewalStopNinetyMsOnsetTrial', 'WarehouseSkewedRecordPair', 'WarehouseRackEndFreeSpace',
     # embodied_free.toml (embodied AI and robotics, the classes with no site or machine)
     'DenseFogVisibility', 'AluminumLinkWarming', 'HydraulicFluidSlickTraction', 'WarehouseServoCanFdArmBus',
     'WarehouseServoCanFdBaseBus', 'WarehouseServoCanFdOneBus', 'WarehouseServoEtherCat',
