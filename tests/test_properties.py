@@ -58,6 +58,7 @@ STEP = 1e-4           # relative step of the central difference (Richardson-extr
 #: Typical values (in the declared unit) of the arguments of method outputs: the catalog declares none.
 ARGUMENTS: dict[tuple[str, str], float] = {
     ("PipelineScheduleScenario", "target"): 0.1,
+    ("StiffContactScenario", "force"): 150.0,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
     ("KvAdmissionScenario", "concurrent"): 16,
     ("MembershipAuditScenario", "fpr"): 0.05,

@@ -1,0 +1,53 @@
+"""Embodied AI and robotics, site and machine classes, second half (the classes that take the warehouse site or
+machine of embodied_base.toml, from the tail of the alphabet) against mlsysim 0.3.0: every public member of every
+named scenario (see members.py); the ``result`` of each is compared field by field by test_ref_results.py."""
+
+import pytest
+
+from .members import Wave, wave_tests
+
+WAVE = Wave(
+    classes=(
+        "ThrottledStageScenario",
+        "StiffContactScenario",
+        "StereoDepthErrorScenario",
+    ),
+    not_ported={},
+    skipped={},
+    method_args={
+        ("StiffContactScenario", "penetration_at"): [{"force": f"{f} N"} for f in (10, 150, 1000)],
+    },
+    implicit_units={},
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def test_stereo_sigma_is_first_order_propagation_of_disparity_noise():
+    """Derivation check (Gallup et al. 2008, eq. 2; Hartley and Zisserman 2003, Ch. 12): with z = f·b/d, the first-order
+    error |∂z/∂d|·σ_d written out with SymPy equals our σ_z at the scenario's near, far and rack-end ranges, and the
+    range where σ_z equals a clearance C solves σ_z(z) = C."""
+    import sympy
+
+    from mlsysim_symbolic.catalog import catalog
+
+    f, b, d, sd, z, c = sympy.symbols("f b d sigma_d z C", positive=True)
+    sigma = sympy.simplify(abs(sympy.diff(f * b / d, d)) * sd).subs(d, f * b / z)   # z**2*sigma_d/(b*f)
+    s = catalog().scenario("WarehouseStereoRigDepthError")
+    values = {f: 800, b: 0.2, sd: 0.5}
+    for rng, ours in ((2.0, s.sigma_near), (10.0, s.sigma_far), (s.site.d_clear.to("m").magnitude, s.sigma_target)):
+        assert ours.to("m").magnitude == pytest.approx(float(sigma.subs(values).subs(z, rng)), rel=1e-12)
+    root = sympy.solve(sympy.Eq(sigma, c), z)[0]
+    loc = s.site.delta_loc.to("m").magnitude
+    assert s.range_at_loc_allowance.to("m").magnitude == pytest.approx(float(root.subs(values).subs(c, loc)), rel=1e-12)
+    assert s.sigma_near.to("mm").magnitude == pytest.approx(2.0**2 * 0.5 / (800 * 0.2) * 1000, rel=1e-12)   # 12.5 mm
+
+
+def test_throttled_stage_stretches_by_the_inverse_clock_ratio():
+    """Hand computation (Hennessy and Patterson's CPU time = cycles × clock period): the site's 22 ms backbone at 2/3
+    clock takes 22 × 3/2 = 33 ms, 11 ms more, which is 16.5 mm of travel at 1.5 m/s."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("ThrottledNavigationBackbone")
+    assert s.site.t_backbone.to("ms").magnitude == pytest.approx(22.0, rel=1e-12)
+    assert s.throttled.to("ms").magnitude == pytest.approx(33.0, rel=1e-12)
+    assert s.added_travel.to("mm").magnitude == pytest.approx(1.5 * 11.0, rel=1e-12)
