@@ -8,9 +8,11 @@ from .members import Wave, wave_tests
 
 WAVE = Wave(
     classes=(
+        "TickTraceScenario",
         "ThrottledStageScenario",
         "StiffContactScenario",
         "StereoDepthErrorScenario",
+        "RestrictedTransitScenario",
     ),
     not_ported={},
     skipped={},
@@ -51,3 +53,25 @@ def test_throttled_stage_stretches_by_the_inverse_clock_ratio():
     assert s.site.t_backbone.to("ms").magnitude == pytest.approx(22.0, rel=1e-12)
     assert s.throttled.to("ms").magnitude == pytest.approx(33.0, rel=1e-12)
     assert s.added_travel.to("mm").magnitude == pytest.approx(1.5 * 11.0, rel=1e-12)
+
+
+def test_ten_million_ticks_at_one_kilohertz_is_two_hours_forty_six_minutes_forty_seconds():
+    """Hand computation: 10⁷ ticks of the site's 1 ms permission period are 10,000 s = 2·3600 + 46·60 + 40 s; a trace
+    of 3,599,600 ticks (3599.6 s) rounds to one whole hour."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseRejectedPlacementTrace")
+    assert s.duration.to("s").magnitude == pytest.approx(1e7 * 1e-3, rel=1e-12)
+    assert [float(v) for v in s.hours_minutes_seconds] == [2, 46, 40]
+    assert [float(v) for v in s.variant(ticks=3_599_600).hours_minutes_seconds] == [1, 0, 0]
+
+
+def test_restricted_leg_time_grows_by_the_inverse_speed_ratio():
+    """Hand computation: a 30 m aisle at 1.3 m/s takes 30/1.3 = 23.08 s and at 1.0 m/s 30 s; the speed cut is
+    1 − 1/1.3 = 23.1 % but the time grows by 1.3/1.0 − 1 = 30 %."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseRestrictedTransit")
+    assert s.leg_time_nominal.to("s").magnitude == pytest.approx(30 / 1.3, rel=1e-12)
+    assert float(s.speed_cut) == pytest.approx(1 - 1 / 1.3, rel=1e-12)
+    assert float(s.time_increase) == pytest.approx(1.3 / 1.0 - 1, rel=1e-12)
