@@ -59,6 +59,8 @@ STEP = 1e-4           # relative step of the central difference (Richardson-extr
 ARGUMENTS: dict[tuple[str, str], float] = {
     ("PipelineScheduleScenario", "target"): 0.1,
     ("StiffContactScenario", "force"): 150.0,
+    ("IterativeDecoderBudgetScenario", "budget"): 0.025,
+    ("IterativeDecoderBudgetScenario", "evaluations"): 4,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
     ("KvAdmissionScenario", "concurrent"): 16,
     ("MembershipAuditScenario", "fpr"): 0.05,

@@ -13,11 +13,16 @@ WAVE = Wave(
         "StiffContactScenario",
         "StereoDepthErrorScenario",
         "RestrictedTransitScenario",
+        "OdometryDriftScenario",
+        "IterativeDecoderBudgetScenario",
     ),
     not_ported={},
     skipped={},
     method_args={
         ("StiffContactScenario", "penetration_at"): [{"force": f"{f} N"} for f in (10, 150, 1000)],
+        **{("IterativeDecoderBudgetScenario", m): [{"budget": f"{b} ms"} for b in (5, 8, 25, 45, 50.5)]
+           for m in ("evaluation_room", "max_evaluations")},
+        ("IterativeDecoderBudgetScenario", "latency_at"): [{"evaluations": n} for n in (0, 4, 16)],
     },
     implicit_units={},
 )
@@ -75,3 +80,28 @@ def test_restricted_leg_time_grows_by_the_inverse_speed_ratio():
     assert s.leg_time_nominal.to("s").magnitude == pytest.approx(30 / 1.3, rel=1e-12)
     assert float(s.speed_cut) == pytest.approx(1 - 1 / 1.3, rel=1e-12)
     assert float(s.time_increase) == pytest.approx(1.3 / 1.0 - 1, rel=1e-12)
+
+
+def test_umbmark_path_and_drift_rate_by_hand():
+    """Hand computation (Borenstein and Feng 1996: UMBmark runs a 4 m × 4 m square, four legs): the path is 16 m, a
+    317 mm return error is a 317/16000 = 1.98 % drift, so the 50 mm bound is spent after 0.05/0.0198125 = 2.52 m."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseUmbmarkOdometryDrift")
+    assert s.path_length.to("m").magnitude == pytest.approx(16.0, rel=1e-12)
+    assert float(s.rate_uncalibrated) == pytest.approx(0.317 / 16, rel=1e-12)
+    assert s.distance_uncalibrated.to("m").magnitude == pytest.approx(0.05 / (0.317 / 16), rel=1e-12)
+
+
+def test_iterative_decoder_budget_by_hand():
+    """Hand computation: a 16-step head of 48 ms with an 8 ms encode costs (48 − 8)/16 = 2.5 ms per evaluation; a
+    4-step flow head takes 8 + 4·2.5 = 18 ms; a 25 ms step fits ⌊17/2.5⌋ = 6 evaluations, 50 − 5 ms fits ⌊37/2.5⌋ = 14,
+    and a budget below the encode fits none."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("LatchDecoderBudget")
+    assert s.per_evaluation.to("ms").magnitude == pytest.approx(2.5, rel=1e-12)
+    assert s.flow_latency.to("ms").magnitude == pytest.approx(18.0, rel=1e-12)
+    assert float(s.evaluations_within_step) == 6
+    assert float(s.evaluations_within_renewal) == 14
+    assert float(s.max_evaluations(budget="5 ms")) == 0

@@ -92,7 +92,7 @@ KEYS = [
     'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts', 'Int8CompressionRun',
     'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8', 'InputStallIdleCost1K',
     # embodied_site2.toml (embodied AI and robotics: site and machine classes, second half)
-    'ThrottledNavigationBackbone', 'WarehouseStereoRigDepthError',
+    'ThrottledNavigationBackbone', 'WarehouseStereoRigDepthError', 'WarehouseUmbmarkOdometryDrift',
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample', 'KeywordSpottingOnEsp32S3', 'TokenPriceRebound',
     'WakeWordHierarchyPower', 'Mega100KFacilityPower', 'Reference25KFacilityPower', 'EdgeFirstImageCascade',
     'BatchOneDecodeWeightEnergy', 'CandidateSweep50', 'H100ReplacementPayback', 'H100BarrierLoadStep', 'PueRetrofit2MW',
