@@ -367,7 +367,7 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             return f"{'max' if isinstance(e, sympy.Max) else 'min'}({', '.join(p(a) for a in e.args)})"
         names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
-                 sympy.LambertW: "lambertw"}
+                 sympy.LambertW: "lambertw", sympy.cos: "cos", sympy.acos: "acos"}
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"

@@ -15,6 +15,7 @@ WAVE = Wave(
         "RestrictedTransitScenario",
         "OdometryDriftScenario",
         "IterativeDecoderBudgetScenario",
+        "HeadingDriftScenario",
     ),
     not_ported={},
     skipped={},
@@ -105,3 +106,19 @@ def test_iterative_decoder_budget_by_hand():
     assert float(s.evaluations_within_step) == 6
     assert float(s.evaluations_within_renewal) == 14
     assert float(s.max_evaluations(budget="5 ms")) == 0
+
+
+def test_heading_drift_spends_the_side_clearance_at_d_over_v_sin_epsilon():
+    """Hand computation with the sine itself (the type writes sin ε as √(1 − cos²ε)): a 1° offset at 1.5 m/s drifts
+    sideways at 1.5·sin(1°) = 26.2 mm/s, so 150 mm of side clearance lasts 0.15/(1.5·sin 1°) = 5.73 s, 8.59 m of
+    the 30 m aisle; the same holds at 30° and 150° (the sine identity over the declared domain)."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("AisleHeadingDrift")
+    for deg in (1.0, 30.0, 150.0):
+        v = s.variant(heading_offset=f"{deg} deg")
+        expected = 0.15 / (1.5 * math.sin(math.radians(deg)))
+        assert v.time_to_clearance.to("s").magnitude == pytest.approx(expected, rel=1e-10)
+    assert s.distance_to_clearance.to("m").magnitude == pytest.approx(0.15 / math.sin(math.radians(1.0)), rel=1e-10)
