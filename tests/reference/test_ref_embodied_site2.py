@@ -8,6 +8,7 @@ from .members import Wave, wave_tests
 
 WAVE = Wave(
     classes=(
+        "VlaTokenBudgetScenario",
         "TickTraceScenario",
         "ThrottledStageScenario",
         "StiffContactScenario",
@@ -122,3 +123,17 @@ def test_heading_drift_spends_the_side_clearance_at_d_over_v_sin_epsilon():
         expected = 0.15 / (1.5 * math.sin(math.radians(deg)))
         assert v.time_to_clearance.to("s").magnitude == pytest.approx(expected, rel=1e-10)
     assert s.distance_to_clearance.to("m").magnitude == pytest.approx(0.15 / math.sin(math.radians(1.0)), rel=1e-10)
+
+
+def test_vla_patch_tokens_and_llama2_7b_kv_bytes():
+    """Dosovitskiy et al. (2021), §3.1: an H×W image in P×P patches is N = HW/P² tokens, so a 224-pixel view at patch 14
+    is 224²/14² = 256 tokens (OpenVLA's 224-pixel input, Kim et al. 2024); the Llama-2-7B backbone (32 layers, width
+    4096) stores 2·32·4096 values of 2 bytes = 512 KiB of keys and values per token (hand computation). A 230-pixel
+    frame drops its partial patches: ⌊230/14⌋ = 16 per side."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("ThreeViewVlaTokens")
+    assert float(s.patches_per_view.magnitude) == 224**2 / 14**2 == 256
+    assert float(s.visual_tokens.magnitude) == 3 * 256
+    assert s.kv_per_token.to("B").magnitude == 2 * 32 * 4096 * 2 == 512 * 1024
+    assert float(s.variant(frame_px=230).patches_per_side.magnitude) == 16
