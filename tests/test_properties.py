@@ -61,6 +61,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("StiffContactScenario", "force"): 150.0,
     ("IterativeDecoderBudgetScenario", "budget"): 0.025,
     ("IterativeDecoderBudgetScenario", "evaluations"): 4,
+    ("LatchSeriesSpringScenario", "stiffness"): 5e4,
+    ("LatchSeriesSpringScenario", "speed"): 0.25,
     ("LaplaceMeanReleaseScenario", "size"): 1000,
     ("KvAdmissionScenario", "concurrent"): 16,
     ("MembershipAuditScenario", "fpr"): 0.05,

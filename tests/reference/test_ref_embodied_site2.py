@@ -15,16 +15,24 @@ WAVE = Wave(
         "StereoDepthErrorScenario",
         "RestrictedTransitScenario",
         "OdometryDriftScenario",
+        "LatchSeriesSpringScenario",
         "IterativeDecoderBudgetScenario",
         "HeadingDriftScenario",
     ),
     not_ported={},
-    skipped={},
+    skipped={
+        ("LatchSeriesSpringScenario", "spring_fast_profile"): "a dict of mlsysim's latch-profile helper (five "
+        "entries); each entry is an output of ours (spring_fast_f_at_brake_onset, spring_fast_x_remaining, "
+        "spring_fast_a_arm_needed, spring_fast_t_arm_stop, spring_fast_df_dt), compared with the dict's entry by "
+        "test_latch_spring_fast_profile_entries_equal_mlsysims_dict",
+    },
     method_args={
         ("StiffContactScenario", "penetration_at"): [{"force": f"{f} N"} for f in (10, 150, 1000)],
         **{("IterativeDecoderBudgetScenario", m): [{"budget": f"{b} ms"} for b in (5, 8, 25, 45, 50.5)]
            for m in ("evaluation_room", "max_evaluations")},
         ("IterativeDecoderBudgetScenario", "latency_at"): [{"evaluations": n} for n in (0, 4, 16)],
+        ("LatchSeriesSpringScenario", "coasting_peak"): [{"stiffness": f"{k} N/m", "speed": f"{v} m/s"}
+                                                         for k, v in ((5e4, 0.25), (8e5, 0.1), (1e3, 1.0))],
     },
     implicit_units={},
 )
@@ -137,3 +145,32 @@ def test_vla_patch_tokens_and_llama2_7b_kv_bytes():
     assert float(s.visual_tokens.magnitude) == 3 * 256
     assert s.kv_per_token.to("B").magnitude == 2 * 32 * 4096 * 2 == 512 * 1024
     assert float(s.variant(frame_px=230).patches_per_side.magnitude) == 16
+
+
+def test_latch_spring_fast_profile_entries_equal_mlsysims_dict():
+    """mlsysim's spring_fast_profile (a dict) entry by entry against our five outputs, at 1e-9."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_close, reference_scenario
+
+    ours, theirs = catalog().scenario("WarehouseLatchSeriesSpring"), reference_scenario("WarehouseLatchSeriesSpring")
+    profile = theirs.spring_fast_profile
+    assert list(profile) == ["f_at_brake_onset", "x_remaining", "a_arm_needed", "t_arm_stop", "df_dt"]
+    for entry, value in profile.items():
+        assert_close(getattr(ours, f"spring_fast_{entry}"), value, f"spring_fast_profile[{entry!r}]")
+
+
+def test_coasting_peak_is_the_energy_balance_of_a_preloaded_spring():
+    """Derivation check (OpenStax University Physics §8.2, spring energy ½kx²): a mass m at v into a spring already at
+    F_0 stops where ½·m·v² = (F² − F_0²)/(2k); solved with SymPy for F it is ours √(F_0² + k·m·v²)."""
+    import sympy
+
+    from mlsysim_symbolic.catalog import catalog
+
+    m, v, k, f0, f = sympy.symbols("m v k F_0 F", positive=True)
+    peak = sympy.solve(sympy.Eq(m * v**2 / 2, (f**2 - f0**2) / (2 * k)), f)[0]
+    s = catalog().scenario("WarehouseLatchSeriesSpring")
+    mass = s.machine.arm_effective_contact_mass.to("kg").magnitude
+    trip = s.site.f_latch_tripwire.to("N").magnitude
+    value = float(peak.subs({m: mass, v: 0.25, k: 5e4, f0: trip}))
+    assert s.coasting_peak(stiffness="5e4 N/m", speed="0.25 m/s").to("N").magnitude == pytest.approx(value, rel=1e-12)
