@@ -184,9 +184,9 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
         if isinstance(expr, sympy.exp):
             return math.exp(min(args[0], 50.0))
         return math.log(abs(args[0]) + 1e-300)   # only its dimension matters
-    if isinstance(expr, (sympy.cos, sympy.acos)):   # dimensionless in (radians) and out
-        arg = _dimensionless(_eval(expr.args[0], env), f"{type(expr).__name__}()")
-        return math.cos(arg) if isinstance(expr, sympy.cos) else 1.0   # acos: only its dimension matters
+    if isinstance(expr, (sympy.cos, sympy.acos)):   # dimensionless in and out
+        _dimensionless(_eval(expr.args[0], env), f"{type(expr).__name__}()")
+        return 0.5
     if isinstance(expr, special.CLASSES):   # erf, erfinv, gamma, binomial ...: dimensionless in and out
         for a in expr.args:
             _dimensionless(_eval(a, env), f"{type(expr).__name__}()")
