@@ -123,6 +123,8 @@ KEYS = [
     'CoworkerBesideArmBeliefTightTolerance', 'LatchSlotFingerBelief', 'LatchSlotFingerBeliefTightSlot',
     'ArmSensorEpochGap', 'GenericReplannerMissionExposure', 'WorkcellHostMapSizing', 'MugJarReferentSet',
     'MugJarReferentSetLowJar', 'ShieldCoverageBill',
+    # embodied_site2.toml (embodied AI and robotics: site and machine classes, second half)
+    'ThrottledNavigationBackbone', 'WarehouseStereoRigDepthError', 'WarehouseUmbmarkOdometryDrift',
     # hardware_systems.toml
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
     # leftovers.toml (the classes the first waves left, wave 34)
