@@ -156,6 +156,7 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("OperationalLoadScenario", "n"): 50,
     ("ReleaseFootprintScenario", "copies"): 3,
     # stats_c.toml
+    ("RetrainingIntervalScenario", "interval"): 7.0,
     ("SkewCostScenario", "period"): 365.0,
     ("TwoProportionTestScenario", "n_per_variant"): 25000,
     # embodied_free.toml

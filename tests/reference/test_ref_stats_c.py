@@ -13,6 +13,7 @@ EVENTS = [{"event": ("option", e)} for e in ("fatalities", "injuries", "crashes"
 
 WAVE = Wave(
     classes=(
+        "RetrainingIntervalScenario",
         "RoadExposureScenario",
         "RolloutExposureScenario",
         "SameTestSetAccuracyComparisonScenario",
@@ -44,6 +45,8 @@ WAVE = Wave(
            for m in ("recomputed_zero_failure", "requirements", "shortfall", "precision_over_fleet")},
         ("ScreeningRequirementsScenario", "passes"): [
             {"slice_name": ("option", "all clinic photos")}, {"slice_name": ("option", "cataract patients")}],
+        ("RetrainingIntervalScenario", "cost_rate"): [
+            {"interval": "1 day"}, {"interval": "3 day"}, {"interval": "30 day"}, {"interval": "90 day"}],
         ("SkewCostScenario", "cost_over"): [{"period": "1 year"}, {"period": "30 day"}, {"period": "6 hour"}],
         ("TwoProportionTestScenario", "detectable_lift"): [{}, {"n_per_variant": 25000}, {"n_per_variant": 1000000}],
     },
@@ -79,6 +82,31 @@ def test_failing_slices_equal_mlsysims_list():
         theirs = reference_scenario("RetinopathyScreenerRequirements").variant(sensitivity_floor=floor)
         ours = catalog().scenario("RetinopathyScreenerRequirements").variant(sensitivity_floor=floor)
         assert [k for k in ours.slice_sensitivity if not ours.passes(slice_name=k)] == theirs.failing_slices, floor
+
+
+def test_retraining_interval_is_harris_square_root_law():
+    """Harris (1913), How Many Parts to Make at Once (reprinted Operations Research 38(6), 1990): the lot that
+    minimises set-up cost K spread over the lot plus holding cost h per unit is √(2K/h); here K is the run cost and h
+    the staleness slope. Written out for the ranking service: γ = ln(0.94/0.88)/28 = 0.00235564 per day, s = 10⁶ ·
+    0.5 · 0.94 · γ = 1107.15 USD/day², T* = √(2 · 5000/1107.15) = 3.00536 days, where both terms of the cost rate
+    equal 5000/3.00536 = 1663.71 USD/day; four times the traffic halves T* (√4 = 2). The run's compute: 4 H100s · 6 h
+    · 4 USD/h = 96 USD, 96/5000 = 1.92 percent of the run cost."""
+    from mlsysim_symbolic import Scenarios
+
+    gamma = math.log(0.94 / 0.88) / 28
+    slope = 1e6 * 0.5 * 0.94 * gamma
+    s = Scenarios.RankingRetrainingInterval
+    assert s.staleness_slope.to("USD/day**2").magnitude == pytest.approx(slope, rel=1e-12)
+    t_opt = s.optimal_interval.to("day").magnitude
+    assert t_opt == pytest.approx(math.sqrt(2 * 5000 / slope), rel=1e-12)
+    assert round(t_opt, 5) == 3.00536
+    assert s.cost_rate(interval=f"{t_opt} day").to("USD/day").magnitude == pytest.approx(2 * 5000 / t_opt, rel=1e-9)
+    for off in (0.5, 2.0):    # the optimum is a minimum
+        assert s.cost_rate(interval=f"{t_opt * off} day").magnitude > 2 * 5000 / t_opt
+    fourfold = Scenarios.RankingRetrainingIntervalFourfoldTraffic.optimal_interval.to("day").magnitude
+    assert fourfold == pytest.approx(t_opt / 2, rel=1e-12)
+    assert s.compute_cost.to("USD").magnitude == pytest.approx(96.0, rel=1e-12)
+    assert float(s.compute_share) == pytest.approx(0.0192, rel=1e-12)
 
 
 def test_zero_failure_row_of_kalra_and_paddock_table_1():
