@@ -163,6 +163,8 @@ class Evaluation(Planning):
             value = plan.function(*args)
         except _EVAL_ERRORS as exc:
             raise self.not_evaluable(output, keys, exc, plan, args) from None
+        if isinstance(value, complex):   # a fractional power of a negative number: the law has no real value there
+            raise self.not_finite(output, keys, value, plan, args, what="has no real value (a fractional power of a negative number)")
         if not -_INF < value < _INF:
             raise self.not_finite(output, keys, value, plan, args)
         if not plan.output.kind.numeric:

@@ -44,6 +44,7 @@ WAVE = Wave(
         "ReferentSetScenario",
         "ShieldCoverageBillScenario",
         "TorqueHalfSpaceProjectionScenario",
+        "RailDroopScenario",
     ),
     not_ported={},
     skipped={
@@ -62,8 +63,11 @@ WAVE = Wave(
            for m in ("bin_span", "occupied", "share", "empty", "empty_share", "rms_error")},
         ("ConfidenceRegimesScenario", "gap"): REGIMES,
     },
-    implicit_units={("TorqueHalfSpaceProjectionScenario", m): "N*m" for m in (
-        "proposal_value", "breach", "clamp_value", "clamp_penetration", "projected_value")},
+    implicit_units={
+        **{("TorqueHalfSpaceProjectionScenario", m): "N*m" for m in (
+            "proposal_value", "breach", "clamp_value", "clamp_penetration", "projected_value")},
+        ("RailDroopScenario", "delay_expansion_percent"): "percent",
+    },
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
 
@@ -208,3 +212,24 @@ def test_ethercat_summation_frame_written_out():
     assert s.frame_time.to("us").magnitude == pytest.approx(16.64, rel=1e-12)
     assert s.forward_time.to("us").magnitude == pytest.approx(5.4, rel=1e-12)
     assert float(s.utilization) == pytest.approx(0.02204, rel=1e-12)
+
+
+def test_rail_droop_by_hand_and_refused_below_threshold():
+    """Faraday's law V = L·dI/dt and Ohm's law V = I·R (OpenStax University Physics Volume 2, §14.2 and §9.3), and
+    Sakurai and Newton's (1990) alpha-power delay t_d ∝ V/(V − V_t)^α. Written out for the package rail: 30 pH ·
+    6 A/2 ns = 90 mV, 6 A · 8 mΩ = 48 mV, so the rail droops 138 mV to 0.712 V, and the delay stretches by
+    (0.712/0.85)·(0.43/0.292)^1.3 − 1. A droop to or below the 0.42 V threshold has no real stretch (the gate does not
+    switch; mlsysim raises there too): ours refuses it rather than give a number."""
+    from mlsysim_symbolic import Scenarios
+    from mlsysim_symbolic.errors import InputError
+
+    s = Scenarios.PackageRailDroop
+    assert s.inductive_droop.to("mV").magnitude == pytest.approx(90.0, rel=1e-12)
+    assert s.resistive_droop.to("mV").magnitude == pytest.approx(48.0, rel=1e-12)
+    assert s.drooped_voltage.to("V").magnitude == pytest.approx(0.712, rel=1e-12)
+    stretch = (0.712 / 0.85) * (0.43 / 0.292) ** 1.3 - 1
+    assert s.delay_expansion_percent.to("percent").magnitude == pytest.approx(100 * stretch, rel=1e-12)
+    with pytest.raises(InputError, match="no real value"):
+        _ = s.variant(delta_i="100 A").delay_expansion_percent     # drooped to 0.85 − 2.3 V, below the threshold
+    with pytest.raises(InputError):
+        _ = s.variant(threshold_voltage="0.6 V").delay_expansion_percent   # outside the declared range (at most 0.5 V)
