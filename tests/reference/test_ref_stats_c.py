@@ -204,6 +204,8 @@ def test_imagenet_input_space_by_hand():
 
 #: named scenario -> variants (field -> value; a (ours, mlsysim's) pair where the two are given differently)
 VARIANTS = {
+    "RankingRetrainingInterval": [{"query_rate": "250000 1/day", "run_cost": "20000 USD",
+                                   "accelerator_price": "2.5 USD/hour", "value_per_query": "0.02 USD"}],
     "RoadMilesToDemonstrate": [{"fleet_miles": 300.0, "confidence": 0.99}],
     "CanaryVersusCutoverExposure": [{"canary_share": 0.25}, {"time_to_rollback": (None, None)}],
     "NinetyFiveAgainstNinetyFourOnSameImages": [
