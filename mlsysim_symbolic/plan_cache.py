@@ -99,14 +99,14 @@ def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str,
 
 
 class _Unpickler(pickle.Unpickler):
-    """Reads only what :class:`_Pickler` writes: SymPy's (and our symbols') classes and :func:`_rebuild`.  An atom's
+    """Reads only what :class:`_Pickler` writes: SymPy's (and our symbols' and special functions') classes and :func:`_rebuild`.  An atom's
     class (a symbol by its name and assumptions, a number by its digits, a singleton) is handed out as itself; any
     other node class only wrapped for :func:`_rebuild`; any other global refuses the entry."""
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == (__name__, "_rebuild"):
             return _rebuild
-        if module.split(".", 1)[0] == "sympy" or module == "mlsysim_symbolic.variables":
+        if module.split(".", 1)[0] == "sympy" or module in ("mlsysim_symbolic.variables", "mlsysim_symbolic.special"):
             found = super().find_class(module, name)
             if isinstance(found, type) and issubclass(found, sympy.Basic):
                 if issubclass(found, sympy.Atom) or isinstance(found, sympy.core.singleton.Singleton):
