@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, binomial, ceil, cos, erf, erfc, erfinv, exp, floor, gamma, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, binomial, ceil, cos, erf, erfc, erfinv, exp, floor, gamma, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Any
 
 import sympy
 
+from . import special
 from .errors import EquationError
 
 MAX_TEXT = 4000          # characters of one equation
@@ -130,6 +131,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "binomial": _exactly_two("binomial", sympy.binomial),
     "lambertw": _one("lambertw", sympy.LambertW),
     "asin": _one("asin", sympy.asin),
+    "gammaincinv": _exactly_two("gammaincinv", special.gammaincinv),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum")

@@ -92,8 +92,8 @@ def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str,
     return obj
 
 
-#: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions).
-_OUR_NODES = frozenset({"mlsysim_symbolic.variables", "mlsysim_symbolic.reductions"})
+#: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions; special functions such as gammaincinv).
+_OUR_NODES = frozenset({"mlsysim_symbolic.variables", "mlsysim_symbolic.reductions", "mlsysim_symbolic.special"})
 
 
 class TreeUnpickler(pickle.Unpickler):

@@ -22,9 +22,71 @@ from typing import Any
 import numpy as np
 import sympy
 
+
+class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code printer and the equation language use
+    """The inverse in ``x`` of the regularized lower incomplete gamma function: ``P(a, x) = y`` (``a > 0``,
+    ``0 <= y < 1``), SciPy's ``gammaincinv``.  For a whole ``a = s`` it is the Poisson mean at which
+    ``P(N >= s) = y``: ``P(s, m) = 1 - sum_{k<s} e^-m m^k / k!``.  Its derivative in ``y`` is
+    ``1 / (dP/dx) = Gamma(a) e^x x^(1 - a)``; in ``a`` it has none in closed form (SymPy keeps it unevaluated).
+
+    >>> round(float(gammaincinv(1, sympy.Rational(1, 2))), 12)        # 1 - e^-x = 1/2: x = ln 2
+    0.69314718056
+    >>> round(gammaincinv_scalar(2, 0.001), 12)                        # 1 - e^-m (1 + m) = 0.001
+    0.045402017769
+    """
+
+    nargs = 2
+
+    def fdiff(self, argindex: int = 1) -> Any:
+        a, _ = self.args
+        if argindex == 2:
+            return sympy.gamma(a) * sympy.exp(self) * self ** (1 - a)
+        return super().fdiff(argindex)   # in a: no closed form, an unevaluated derivative
+
+    def _eval_evalf(self, prec: int) -> Any:
+        a, y = (arg.evalf(prec) for arg in self.args)
+        if not (a.is_Number and y.is_Number):
+            return None
+        import mpmath
+
+        with mpmath.workprec(prec + 20):
+            root = _gammaincinv_mp(mpmath.mpf(str(a)), mpmath.mpf(str(y)))
+        return sympy.Float(root, precision=prec)
+
+    def _latex(self, printer: Any) -> str:
+        a, y = (printer._print(arg) for arg in self.args)
+        return rf"P^{{-1}}\left({a}, {y}\right)"
+
+
+def _gammaincinv_mp(a: Any, y: Any) -> Any:
+    """``P(a, x) = y`` solved in ``x`` at mpmath's working precision (bracketed, then Newton's method)."""
+    import mpmath
+
+    if y <= 0:
+        return mpmath.mpf(0)
+    if y >= 1:
+        return mpmath.inf
+    hi = mpmath.mpf(1)
+    while mpmath.gammainc(a, 0, hi, regularized=True) < y:
+        hi *= 2
+    return mpmath.findroot(lambda x: mpmath.gammainc(a, 0, x, regularized=True) - y, (hi / 2 if hi > 1 else 0, hi),
+                           solver="anderson")
+
+
+def gammaincinv_scalar(a: float, y: float) -> float:
+    """The scalar form of :class:`gammaincinv`: SciPy's when installed, else mpmath's root."""
+    try:
+        from scipy import special
+    except ImportError:   # pragma: no cover - scipy is a test dependency
+        import mpmath
+
+        return float(_gammaincinv_mp(mpmath.mpf(a), mpmath.mpf(y)))
+    return float(special.gammaincinv(a, y))
+
+
 #: SymPy's special-function classes of the equation language (dimensionless in, dimensionless out).
 CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma,
-           sympy.LambertW, sympy.asin)
+           sympy.LambertW, sympy.asin, gammaincinv)
 
 _STANDARD = NormalDist()
 
@@ -77,7 +139,7 @@ def polygamma(m: float, x: float) -> float:
 #: Scalar forms, by the name SymPy's code printer writes.
 SCALAR: dict[str, Any] = {
     "erf": math.erf, "erfc": math.erfc, "erfinv": erfinv, "gamma": math.gamma, "loggamma": math.lgamma,
-    "binomial": binomial, "polygamma": polygamma, "LambertW": lambertw,
+    "binomial": binomial, "polygamma": polygamma, "LambertW": lambertw, "gammaincinv": gammaincinv_scalar,
     "asin": math.asin,
 }
 
@@ -92,4 +154,4 @@ def array_functions() -> dict[str, Any]:
             "loggamma": special.gammaln, "binomial": special.binom,
             "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x),
             "LambertW": lambda x: np.where(np.asarray(x) >= -np.exp(-1), special.lambertw(x).real, np.nan),
-            "asin": np.arcsin}
+            "asin": np.arcsin, "gammaincinv": special.gammaincinv}

@@ -551,6 +551,8 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     keys = []
     for idx in plan.indices:
         known = s.keys(idx)
+        if out.keep:   # an output whose dict keeps only some keys (``keep``): the others are refused by name
+            known = [k for k in known if s.evaluate(out.keep, *keys, k)] if len(plan.indices) == 1 else []
         if not known:
             counts["not applicable"] += 1
             return None
@@ -671,6 +673,8 @@ def test_named_scenarios_compiled_equals_exact(key):
             combos = [()]
             for idx in plan.indices:
                 combos = [(*c, k) for c in combos for k in s.keys(idx)]
+            if out.keep:   # only the keys the output's dict keeps (``keep``); the others are refused by name
+                combos = [c for c in combos if s.evaluate(out.keep, *c)]
             for keys in combos:
                 if out.kind != "quantity":
                     check_answer(s, name, keys, s.evaluate(name, *keys, **numeric, **dict(choice)), numeric)

@@ -226,6 +226,61 @@ def test_a_list_upto_an_input_is_held_to_its_range():
         outer_cls(inner=s, step=[0, 1, 2])
 
 
+#: A keyed output that keeps only the keys where a predicate holds (mlsysim's ``{n: sqrt(2 ln n) for n in sizes if n > 1}``).
+KEPT = {"summary": "sqrt(2 ln n) over n > 1", "inputs": {
+    "sizes": {"kind": "list", "index": "pool", "symbol": "n", "unit": "1"},
+    "floor_size": {"symbol": "n_0", "unit": "1", "default": 1}},
+    "outputs": {"above": {"kind": "predicate", "equation": "n > n_0"},
+                "root": {"unit": "1", "style": "dict", "keep": "above", "equation": "sqrt(2 * log(n))"},
+                "total": {"unit": "1", "equation": "sum(n, pool)"}},
+    "result": {"name": "KeptResult", "fields": ["root", "total"], "lists": ["root"]}}
+
+
+def test_keep_holds_only_the_keys_where_its_predicate_holds():
+    cls = scenario_class(ScenarioType.from_mapping("Kept", KEPT))
+    s = cls(sizes=[1, 2, 8])
+    root = s.root
+    assert list(root) == [2, 8]                                                 # 1 dropped: 1 > 1 is false
+    assert [v.magnitude for v in root.values()] == pytest.approx([1.1774100225154747, 2.039333980337618])  # sqrt(2 ln 2), sqrt(2 ln 8)
+    assert s.result.root == pytest.approx([1.1774100225154747, 2.039333980337618])
+    assert s.total.magnitude == 11                                              # every key still counts elsewhere
+    assert list(s.variant(floor_size=4).root) == [8]
+    with pytest.raises(UnknownNameError, match="above does not hold there"):
+        s.planner.evaluate("root", 1)
+    for change, message in [({"keep": "total"}, "keep must name a predicate output keyed by pool"),
+                            ({"keep": "nothing"}, "keep must name a predicate output"),
+                            ({"style": "method"}, "keep is for a keyed output without arguments, read as a dict")]:
+        bad = {**KEPT, "outputs": {**KEPT["outputs"], "root": {**KEPT["outputs"]["root"], **change}}}
+        with pytest.raises(DerivationError, match=message):
+            ScenarioType.from_mapping("Bad", bad)
+
+
+#: A bounded search: how many of 0, 1, ..., K have k**2 <= x (floor(sqrt(x)) + 1 while K**2 > x), refused beyond K.
+SEARCHED = {"summary": "a count over declared candidates", "inputs": {
+    "x": {"symbol": "x", "unit": "1"},
+    "limit": {"symbol": "K", "unit": "count", "integer": True, "default": 4},
+    "candidate": {"kind": "list", "upto": "limit", "start": 0, "symbol": "k", "unit": "count", "integer": True,
+                  "domain": "[0, inf)", "default": [0, 1, 2, 3, 4]}},
+    "outputs": {"covered": {"kind": "predicate", "equation": "K**2 > x", "doc": "The candidates reach past x."},
+                "roots": {"unit": "count", "refused_unless": "covered", "equation": "sum(piecewise(1, k**2 <= x, 0), candidate)"},
+                "twice": {"unit": "1", "equation": "2 * x"}}}
+
+
+def test_refused_unless_refuses_an_output_where_its_predicate_fails():
+    cls = scenario_class(ScenarioType.from_mapping("Searched", SEARCHED))
+    assert cls(x=10).roots.magnitude == 4                                       # 0, 1, 2, 3 (16 > 10): floor(sqrt(10)) + 1
+    assert cls(x=0.5).roots.magnitude == 1                                      # 0 only
+    with pytest.raises(InputError, match=r"Searched.roots is refused: covered does not hold \(The candidates reach past x\)"):
+        _ = cls(x=16).roots                                                     # 4**2 = 16 is not > 16: the search may stop short
+    assert cls(x=16).twice.magnitude == 32                                      # other outputs are read as before
+    assert cls(x=16, limit=5, candidate=[0, 1, 2, 3, 4, 5]).roots.magnitude == 5
+    for change, message in [({"refused_unless": "twice"}, "refused_unless must name a predicate output"),
+                            ({"refused_unless": "nothing"}, "refused_unless must name a predicate output")]:
+        bad = {**SEARCHED, "outputs": {**SEARCHED["outputs"], "roots": {**SEARCHED["outputs"]["roots"], **change}}}
+        with pytest.raises(DerivationError, match=message):
+            ScenarioType.from_mapping("Bad", bad)
+
+
 @pytest.mark.parametrize(("upto", "words"), [
     ("steps", "must name a whole-number"), ("scale", "must name a whole-number"), ("turn", "must name a whole-number"),
     ("a.b.c", "'upto' names an input"), (3, "'upto' names an input")])

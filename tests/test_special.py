@@ -1,4 +1,5 @@
-"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin.
+"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin,
+gammaincinv.
 
 Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
 Phi(1) = 0.8413447460685429 (Abramowitz & Stegun 26.2; NIST DLMF 7.17), erfinv(1/2) = 0.4769362762044699
@@ -38,6 +39,8 @@ CASES = [   # equation, arguments, published value
     ("lambertw(x)", (2.718281828459045, 1, 1), 1.0),    # W(e) = 1
     ("asin(x)", (0.5, 1, 1), math.pi / 6),               # Cohen's arcsine transform 2 asin(sqrt p) uses it
     ("2 * asin(sqrt(x))", (1.0, 1, 1), math.pi),         # Cohen (1988) §6.2: phi(1) = pi
+    ("gammaincinv(k, x)", (0.5, 1, 1), math.log(2)),     # by hand: P(1, x) = 1 - e^-x = 1/2 at x = ln 2
+    ("gammaincinv(k, x)", (1 - 2 / math.e, 1, 2), 1.0),  # by hand: P(2, 1) = 1 - e^-1 (1 + 1) = 1 - 2/e
 ]
 
 
@@ -64,6 +67,21 @@ def test_derivatives_compile_and_match_a_central_difference(text):
         up = [v + h if s == var else v for s, v in at.items()]
         down = [v - h if s == var else v for s, v in at.items()]
         assert d == pytest.approx((f(*up) - f(*down)) / (2 * h), rel=1e-7)
+
+
+def test_gammaincinv_derivative_in_its_level_and_its_poisson_reading():
+    """d/dy of the inverse is 1 / (dP/dx) = Gamma(a) e^x x^(1 - a) (compiled, against a central difference); for a whole
+    a = s the inverse is the Poisson mean m at which P(N >= s) = y, so 1 - sum_{k<s} e^-m m^k / k! gives y back."""
+    expr = parse_equation("gammaincinv(k, x)", NAMES)
+    f = compile_tree(expr, (x, n, k))
+    d = compile_tree(sympy.diff(expr, x), (x, n, k))(0.001, 1, 3)
+    assert d == pytest.approx((f(0.001 + 1e-9, 1, 3) - f(0.001 - 1e-9, 1, 3)) / 2e-9, rel=1e-6)
+    m = f(0.001, 1, 3)
+    assert 1 - sum(math.exp(-m) * m**j / math.factorial(j) for j in range(3)) == pytest.approx(0.001, rel=1e-12)
+    assert unit_of(expr, {x: ureg.dimensionless, k: ureg.dimensionless}) == ureg.dimensionless
+    with pytest.raises(DimensionError, match="gammaincinv"):
+        unit_of(expr, {x: ureg.second, k: ureg.dimensionless})
+    assert SymbolPrinter({x: "y", n: "n", k: "a"}).doprint(expr) == r"P^{-1}\left(a, y\right)"
 
 
 def test_a_dimensional_argument_is_refused():

@@ -361,6 +361,8 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             return f"({float(e)!r})"
         if e is sympy.E:
             return "exp(1)"
+        if e is sympy.pi:   # gamma(1/2) = sqrt(pi) (a normal density's 1/sqrt(2 pi))
+            return "(gamma(1 / 2) ** 2)"
         if isinstance(e, sympy.Add):
             return "(" + " + ".join(p(a) for a in e.args) + ")"
         if isinstance(e, sympy.Mul):
@@ -371,7 +373,8 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             return f"{'max' if isinstance(e, sympy.Max) else 'min'}({', '.join(p(a) for a in e.args)})"
         names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
-                 sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.acos: "acos"}
+                 sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.acos: "acos",
+                 special.gammaincinv: "gammaincinv"}
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"

@@ -139,6 +139,13 @@ class Evaluation(Planning):
                 raise UnexpectedNameError("key", keys[0], owner=f"{t.name}.{output}", note=f"(it takes no key; got {len(keys)})")
             raise MissingInputError(f"{t.name}.{output}", plan.indices, what="a key for",
                                     options=self._bound.keys.get(plan.indices[0], ()), reason="")
+        if out.refused_unless and not self.evaluate(out.refused_unless):   # outside the range the equation holds in
+            guard = t.output(out.refused_unless)
+            raise InputError(f"{t.name}.{output} is refused: {out.refused_unless} does not hold"
+                             + (f" ({guard.doc.rstrip('.')})" if guard.doc else ""))
+        if out.keep and not self.evaluate(out.keep, *keys):   # a key the output's dict leaves out (``keep``)
+            raise UnknownKeyError(f"{plan.indices[0]} key", keys[0] if len(keys) == 1 else keys, list(self.as_dict(output)),
+                                  owner=f"{t.name}.{output}", note=f"({out.keep} does not hold there)")
         cache_key = (output, choice_value, keys)
         try:
             args = None if plan.arguments else self._argcache.get(cache_key)
@@ -211,14 +218,17 @@ class Evaluation(Planning):
         return self.evaluate(name)
 
     def as_dict(self, name: str, prefix: tuple[Any, ...] = ()) -> Any:
-        """A keyed output as nested dicts ``{key: Quantity}``, one level per index."""
+        """A keyed output as nested dicts ``{key: Quantity}``, one level per index (an output declaring ``keep``:
+        only the keys where that predicate output holds)."""
         indices = self.plan(name).indices
         if len(prefix) == len(indices):
             return self.evaluate(name, *prefix)
         index = indices[len(prefix)]
         if index not in self._bound.keys:
             raise MissingInputError(f"{self.type.name}.{name}", self.type.index_inputs.get(index, [index]))
-        return {k: self.as_dict(name, (*prefix, k)) for k in self._bound.keys[index]}
+        keep = self.type.output(name).keep if len(prefix) + 1 == len(indices) else ""
+        return {k: self.as_dict(name, (*prefix, k)) for k in self._bound.keys[index]
+                if not keep or self.evaluate(keep, *prefix, k)}
 
     def symbol_values(self, output: str, *keys: Any, **arguments: Any) -> dict[sympy.Symbol, pint.Quantity]:
         """The value of each leaf symbol of ``output`` as a Quantity in its declared unit."""

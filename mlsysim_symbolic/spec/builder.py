@@ -307,7 +307,8 @@ class TypeBuilder:
             if style and style not in STYLES:
                 raise self.fail(f"output {out_name}: style must be one of {', '.join(STYLES)}", "outputs", out_name)
             t.outputs[out_name] = OutputSpec(name=out_name, variable=var, branches=branches, doc=str(raw.get("doc", "")),
-                                             shadows=raw.get("shadows_accessor") is True,
+                                             shadows=raw.get("shadows_accessor") is True, keep=str(raw.get("keep", "")),
+                                             refused_unless=str(raw.get("refused_unless", "")),
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
                                              rule=kind.declared(raw, "rule"), over=kind.declared(raw, "over"))
         self.refuse_uses_of_conditions()
@@ -555,3 +556,22 @@ class TypeBuilder:
                                 "outputs", out_name)
             style = "method" if peers else style
             t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params, peers=peers)
+        for out_name, out in t.outputs.items():
+            if out.keep:
+                self.check_keep(out_name, out)
+            guard = t.outputs.get(out.refused_unless) if out.refused_unless else None
+            if out.refused_unless and (guard is None or not guard.kind.condition or guard.indices or guard.arguments
+                                       or guard.peers or guard.refused_unless or out_name == out.refused_unless):
+                raise self.fail(f"output {out_name}: refused_unless must name a predicate output without keys or "
+                                f"arguments (and no guard of its own); got {out.refused_unless!r}", "outputs", out_name)
+
+    def check_keep(self, out_name: str, out: OutputSpec) -> None:
+        """``keep = "predicate"``: a keyed output without arguments whose dict holds only the keys where that
+        predicate output, keyed by the same indices, holds (mlsysim's ``{n: ... for n in sizes if n > 1}``)."""
+        pred = self.t.outputs.get(out.keep)
+        if not out.indices or out.arguments or out.peers or out.style != "dict":
+            raise self.fail(f"output {out_name}: keep is for a keyed output without arguments, read as a dict "
+                            "(style = \"dict\")", "outputs", out_name)
+        if pred is None or not pred.kind.condition or pred.indices != out.indices or pred.arguments or pred.peers:
+            raise self.fail(f"output {out_name}: keep must name a predicate output keyed by {', '.join(out.indices)} "
+                            f"(and nothing else); got {out.keep!r}", "outputs", out_name)

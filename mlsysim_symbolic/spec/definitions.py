@@ -97,6 +97,8 @@ class OutputSpec:
     peers: tuple[str, ...] = ()        # scenario inputs given per call (``trade_ratio(other)``), in order
     over: str = ""                     # a label over an index's keys (argmax of a keyed term): that index
     shadows: bool = False              # takes a namespace accessor's name on purpose (``shadows_accessor = true``)
+    keep: str = ""                     # keyed outputs: a predicate output of the same keys; the dict holds the keys where it holds
+    refused_unless: str = ""           # a predicate output without keys: reading this output where it fails is refused
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ VARIABLE_FIELDS = frozenset({"kind", "symbol", "unit", "counted", "meaning", "la
                              "required", "index", "options", "doc"})
 #: The fields of an output table.
 OUTPUT_FIELDS = frozenset({"symbol", "unit", "counted", "latex", "integer", "doc", "equation", "choice", "style", "kind", "cases", "rule",
-                           "over", "term", "shadows_accessor"})
+                           "over", "term", "shadows_accessor", "keep", "refused_unless"})
 #: The fields of an attribute symbol of a workload or hardware input.
 ATTRIBUTE_FIELDS = frozenset({"attribute", "symbol", "unit", "latex", "meaning", "integer", "domain", "fallback",
                               "default", "name", "counted"})

@@ -11,6 +11,7 @@ the device's capacity); it is skipped here and named in the types' result tables
 from __future__ import annotations
 
 import inspect
+import math
 
 import pytest
 
@@ -20,6 +21,22 @@ from .compare import assert_close, reference_scenario
 from .compare import assert_same as _equal
 
 SKIPPED_FIELDS = {"constraint_trace"}
+
+#: (type, field) -> absolute tolerance, for fields whose true value is 0 where mlsysim's float arithmetic leaves a
+#: residue that no relative comparison accepts: GroupCoefficientsResult.coefficient_sum is the sum of deviations from
+#: the mean (exactly 0 in ours; mlsysim's list sum gives -1.3e-15, 1.3e-15 and 2.2e-16 on its three groups).  Values away from 0 are still held at 1e-9 relative.
+NEAR_ZERO = {("GroupCoefficientsScenario", "coefficient_sum"): 1e-12}
+
+
+def _near_zero(ours, theirs, label: str, tol: float) -> None:
+    """``ours`` equals ``theirs`` at 1e-9 relative or ``tol`` absolute, dicts key by key and lists item by item."""
+    if isinstance(theirs, dict):
+        assert list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
+        for k in theirs:
+            _near_zero(ours[k], theirs[k], f"{label}[{k!r}]", tol)
+        return
+    a = float(getattr(ours, "magnitude", ours))
+    assert math.isclose(a, float(theirs), rel_tol=1e-9, abs_tol=tol), f"{label}: ours {a!r}, mlsysim {theirs!r}"
 
 
 def _with_results() -> list[str]:
@@ -79,6 +96,8 @@ KEYS = [
     'ModelPollingEveryFiveSeconds', 'SyscallTaxPerMillionCalls', 'RepairTrajectoryQuotaAdmission',
     'RepairVerifierPool', 'VerifierTimeoutStagingBurst', 'SerialRepairEpisode', 'SerialRepairEpisodeSpeculation',
     'CopyOnWriteRepairWorkspaces', 'RepairBudgetLateBill',
+    # agents_f.toml (agents and LLM applications, group F)
+    'LoneFailureInGroupOfSixteen', 'LonePassInGroupOfSixteen', 'RepairGroupOnePassOfThree',
     # data_pipeline.toml
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K',
     'TextInputDemand2K', 'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention',
@@ -204,8 +223,12 @@ def test_result_fields_equal_mlsysim(key: str) -> None:
     fields = [f for f in type(theirs).model_fields if f not in SKIPPED_FIELDS]
     assert list(ours.fields) == fields
     assert type(ours).__name__ == "ResultView" and repr(ours).startswith(type(theirs).__name__ + "(")
+    type_name = catalog().declared[key].type_name
     for field in fields:
-        _equal(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}")
+        if (type_name, field) in NEAR_ZERO:
+            _near_zero(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}", NEAR_ZERO[type_name, field])
+        else:
+            _equal(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}")
 
 
 ANSWERS = [(k, member) for k, d in catalog().declared.items()
