@@ -67,7 +67,8 @@ from .output_ref import OutputRef
 from .paths import derivations_dir
 from .scenario import Scenario, scenario_class
 from .sources import Locator
-from .spec import ScenarioType
+from .spec import ScenarioType, kind_of
+from .spec.kinds import QuantityKind
 from .symbolic import tidy
 from .units import ureg
 
@@ -216,7 +217,7 @@ class Function:
                               inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
                               default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
             for n in ordered for spec in [self.type.inputs[n]]])
-        self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if s.kind == "quantity")
+        self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
                          & self._quantity_inputs for p in parts}   # the arguments each returned output reads
         like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
@@ -231,8 +232,8 @@ class Function:
 
     def _default_as(self, output: str) -> str:
         out = self.type.outputs[output]
-        if out.kind != "quantity":
-            return "bool" if out.kind == "predicate" else "label"
+        if not out.kind.numeric:
+            return "bool" if out.kind.condition else "label"
         return "float" if ureg.Quantity(1, out.variable.outer_unit).dimensionless else "quantity"
 
     def __repr__(self) -> str:

@@ -389,6 +389,9 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             dummy = e.limits[0][0]
             index = stype.reductions.get(dummy, dummy.name)
             name = {sympy.Sum: "sum", sympy.Product: "prod", reductions.Maximum: "maximum", reductions.Minimum: "minimum"}[type(e)]
+            limit = e.limits[0]
+            if len(limit) == 3 and limit[2] in stype.positions:   # a running sum (its upper limit the key's position)
+                name += "_upto"
             return f"{name}({p(e.function)}, {index})"
         raise Unprintable(type(e).__name__)
 

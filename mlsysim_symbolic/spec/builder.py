@@ -522,7 +522,7 @@ class TypeBuilder:
             raise self.fail("result.ranked must be a list of result fields (dict fields mlsysim orders by value)", *where)
         for field in map(str, ranked):
             out = t.outputs.get(shows[field])
-            if out is None or out.arguments or len(out.indices) != 1 or out.kind != "quantity" or field in lists:
+            if out is None or out.arguments or len(out.indices) != 1 or not out.kind.numeric or field in lists:
                 raise self.fail(f"result.ranked.{field}: not a number output keyed by one index, without arguments, "
                                 "shown as a dict", *where)
         return ResultSpec(str(raw.get("name", f"{t.name}Result")), tuple(fields), tuple((k, str(v)) for k, v in plain.items()),
