@@ -157,7 +157,7 @@ class Composition(Mapping):
             tag = name.replace("_", r"\_")
             var = Variable(name=f"{name}.{output}", symbol=proxy, unit=out.variable.unit,
                            meaning=f"{out.doc or out.variable.meaning} (of {name})", role="scenario output",
-                           latex=f"{out.variable.latex}^{{(\\mathrm{{{tag}}})}}", stands_for=ScenarioOutput(name, output))
+                           latex=f"{{{out.variable.latex}}}^{{(\\mathrm{{{tag}}})}}", stands_for=ScenarioOutput(name, output))
             self.owner.add_leaf(var, name, None)
             self.units[proxy] = out.variable.unit
             self.proxies[key] = proxy
@@ -172,7 +172,7 @@ class Composition(Mapping):
             tag = name.replace("_", r"\_")
             # the plan writes it as the nested leaf "name.field" (role "scenario field": diff resolves that one)
             var = Variable(name=f"{name}.{field}", symbol=proxy, unit=given.unit, meaning=f"{given.meaning} (of {name})",
-                           role="scenario field", latex=f"{given.latex}^{{(\\mathrm{{{tag}}})}}",
+                           role="scenario field", latex=f"{{{given.latex}}}^{{(\\mathrm{{{tag}}})}}",
                            stands_for=ScenarioOutput(name, field))
             self.owner.add_leaf(var, name, None)
             self.units[proxy] = given.unit
