@@ -244,7 +244,7 @@ def changes_dimension(expr: Any, units: Mapping[sympy.Symbol, pint.Unit], declar
 def _other_units(unit: pint.Unit) -> list[str]:
     """Two wrong units for a symbol declared in ``unit``: another dimension, and the same one times a time."""
     others = [u for u in OTHER_UNITS if parse_unit(u).dimensionality != unit.dimensionality]
-    short = f"{unit:~C}".replace("Ω", "ohm")   # pint's short ohm symbol is not unit text parse_unit reads back
+    short = f"{unit:~C}"
     times = f"({short}) * s" if short else "s"
     return [others[hash(str(unit)) % len(others)], times]
 
