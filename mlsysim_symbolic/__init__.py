@@ -35,7 +35,6 @@ from .errors import (
 from .output_ref import OutputRef
 from .registry import grids, hardware, workloads
 from .scenario import Scenario
-from .solvers.namespaces import Hardware, Models, Systems
 from .units import Q_, ureg
 
 __version__ = "0.1.0"
@@ -69,6 +68,7 @@ __all__ = [
     "workloads",
 ]
 _STATIC_ALL = __all__
+_NAMESPACES = frozenset({"Hardware", "Models", "Systems"})
 del __all__   # computed on access by __getattr__: it also lists the type names (from metadata, nothing built)
 
 
@@ -93,6 +93,10 @@ def __getattr__(name: str) -> Any:
         return [*_STATIC_ALL, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in _NAMESPACES:   # mlsysim's registry namespaces: the solver layer is imported when first named
+        from .solvers import namespaces
+
+        return getattr(namespaces, name)
     if name.startswith("calc_"):   # mlsysim's function face: the tables are read, and the function built, on first use
         from .functions import function, function_names
 

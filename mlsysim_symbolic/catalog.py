@@ -474,6 +474,9 @@ class Catalog:
         True
         """
         start = time.perf_counter()
+        # every registry entry made now (each is otherwise made when first asked for): a bad field fails the check
+        for registry in (self.registries or {"workload": workloads(), "hardware": hardware(), "grid": grids()}).values():
+            dict(registry.items())
         for name in self._entries:
             self._built(name)
         for key in self.declared:

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 import pint
 import sympy
-from sympy.codegen.cfunctions import expm1, log1p
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.printing.pycode import PythonCodePrinter
 
@@ -143,6 +142,8 @@ def _near_one(expr: sympy.Expr) -> sympy.Expr:
     ``-expm1(n*log1p(-r))`` keeps them, as ``log1p(-r)`` keeps the digits of ``log(1 - r)``
     (which derivatives of such powers contain).  Integer and numeric exponents are left alone.
     """
+    from sympy.codegen.cfunctions import expm1, log1p  # (sympy.codegen costs 5 ms to import: only compiling needs it)
+
     if has_type(expr, sympy.log):
         expr = replace_nodes(
             expr, lambda n: isinstance(n, sympy.log) and isinstance(n.args[0], sympy.Add) and 1 in n.args[0].args,

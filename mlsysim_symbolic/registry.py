@@ -26,7 +26,7 @@ each reference is resolved (and a dangling one refused by file, entry and field)
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -419,18 +419,30 @@ class Cluster(SystemEntry):
 
 
 class Registry(Mapping[str, Entry]):
-    """A read-only mapping of registry keys to entries; unknown keys list the known ones."""
+    """A read-only mapping of registry keys to entries; unknown keys list the known ones.
 
-    def __init__(self, kind: str, entries: Mapping[str, Entry]):
+    A registry read from its file makes each entry when it is first asked for (``make``): a first
+    value reads one workload, not all 42 (``mlsysim-symbolic check`` and the tests make every one).
+    """
+
+    def __init__(self, kind: str, entries: Mapping[str, Entry | Any], *, names: Mapping[str, str] | None = None,
+                 make: Callable[[str, Any], Entry] | None = None):
         self.kind = kind
         self._entries = dict(entries)
-        self._by_name = {e.name: e for e in entries.values()}
+        self._make = make
+        self._by_name = dict(names) if names is not None else {e.name: k for k, e in self._entries.items()}
+
+    def _entry(self, key: str) -> Entry:
+        entry = self._entries[key]
+        if self._make is not None and not isinstance(entry, Entry):
+            entry = self._entries[key] = self._make(key, entry)
+        return entry
 
     def __getitem__(self, key: str) -> Entry:
         if key in self._entries:
-            return self._entries[key]
+            return self._entry(key)
         if key in self._by_name:
-            return self._by_name[key]
+            return self._entry(self._by_name[key])
         raise UnknownNameError(self.kind, key, sorted(self._entries))
 
     def __iter__(self) -> Iterator[str]:
@@ -576,15 +588,19 @@ def _load(path: Path, table: str, cls: type[Entry], schema: Mapping[str, tuple[s
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DerivationError(f"cannot read {table}: {exc}", path=str(path)) from None
-    entries: dict[str, Entry] = {}
-    for key, raw in data.get(table, {}).items():
+    tables = data.get(table, {})
+    for key, raw in tables.items():
         if not isinstance(raw, dict):
             raise DerivationError(f"{table}.{key}: expected a table of fields, got {type(raw).__name__}", path=str(path))
+
+    def make(key: str, raw: Mapping[str, Any]) -> Entry:
         try:
-            entries[key] = make_entry(cls, key, raw, schema, str(path), strict=strict)
+            return make_entry(cls, key, raw, schema, str(path), strict=strict)
         except (InputError, UnknownNameError) as exc:
             raise DerivationError(f"{table}: {exc}", path=str(path)) from None
-    return Registry(_KINDS.get(table, table), entries)
+
+    return Registry(_KINDS.get(table, table), tables, names={str(raw.get("name", key)): key for key, raw in tables.items()},
+                    make=make)
 
 
 @cache

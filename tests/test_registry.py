@@ -170,3 +170,23 @@ def test_unknown_key_raises_with_did_you_mean(registry, typo, close):
     assert typo in text and close in text and "did you mean" in text
     with pytest.raises(AttributeError, match=close):
         getattr(registry(), typo)
+
+
+def test_a_bad_entry_is_refused_when_read_and_by_check(tmp_path):
+    """Entries are made when first asked for (a first value reads one workload); a bad one is still refused, naming the
+    file, the entry and the field, when it is read and by the catalog's ``check`` (which makes every entry)."""
+    from mlsysim_symbolic.catalog import load_derivations
+    from mlsysim_symbolic.errors import DerivationError
+
+    bad = tmp_path / "workloads.toml"
+    bad.write_text('[workloads.Good]\nname = "Good"\nparameters = "1e9 param"\n\n'
+                   '[workloads.Bad]\nname = "Bad model"\nparameters = "7 GB"\n', encoding="utf-8")
+    reg = workloads(str(bad))
+    assert _mag(reg["Good"].parameters, "param") == 1e9     # the good entry reads although its neighbour is bad
+    for read in (lambda: reg["Bad"], lambda: reg["Bad model"], lambda: dict(reg.items())):
+        with pytest.raises(DerivationError, match=r"Bad.*parameters.*7 GB.*param") as info:
+            read()
+        assert str(bad) in str(info.value)
+    cat = load_derivations(bad)
+    with pytest.raises(DerivationError, match=r"Bad.*parameters"):
+        cat.check()
