@@ -18,13 +18,14 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pint
 import sympy
+from sympy.core.parameters import evaluate as sympy_evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.printing.pycode import PythonCodePrinter
 
@@ -183,13 +184,39 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     >>> 1 - (1 - 1e-6) ** 0.5                               # the plain float form
     5.000001249699793e-07
     """
-    expr = _rewrite(expr)
+    args, rename = plain_args(args)
+    expr = _rewrite(expr.xreplace(rename) if rename else expr)
     cse = len(expr.args) > 3
     modules = _modules(vector, expr)
     fast = sympy.lambdify(list(args), expr, modules=modules, cse=cse, docstring_limit=0, printer=_printer(vector, modules))
     if vector or not cse or not has_type(expr, sympy.Piecewise):
         return fast
     return _guarded(fast, expr, args)
+
+
+def plain_args(args: Sequence[sympy.Symbol]) -> tuple[list[sympy.Symbol], dict[sympy.Symbol, sympy.Symbol]]:
+    """``args`` as lambdify takes them without rewriting the tree once per argument, and the renaming it needs.
+
+    One :class:`~sympy.Dummy` among the arguments (a scoped or reduced leaf) makes lambdify replace *every* argument
+    by a fresh dummy, one pass over the whole tree (and every common subexpression) per argument: 60 arguments of a
+    chain-rule derivative cost RunSplitLeakage's elasticities minutes.  Here each Dummy, or name that is not a Python
+    identifier, becomes a plain symbol ``_a<i>`` (same assumptions) in one pass; the others stay as they are.
+
+    >>> x, d = sympy.Symbol("x"), sympy.Dummy("d")
+    >>> args, rename = plain_args((x, d))
+    >>> args, rename == {d: args[1]}
+    ([x, _a1], True)
+    """
+    taken = {str(a) for a in args}
+    rename: dict[sympy.Symbol, sympy.Symbol] = {}
+    for i, arg in enumerate(args):
+        if isinstance(arg, sympy.Dummy) or not str(arg).isidentifier():
+            name = f"_a{i}"
+            while name in taken:
+                name = "_" + name
+            taken.add(name)
+            rename[arg] = sympy.Symbol(name, **arg.assumptions0)
+    return [rename.get(a, a) for a in args], rename
 
 
 def _guarded(fast: Callable[..., Any], expr: sympy.Expr, args: Sequence[sympy.Symbol]) -> Callable[..., Any]:
@@ -231,9 +258,11 @@ def scalar_namespace() -> dict[str, Any]:
     return dict(_scalar_namespace())
 
 
+@lru_cache(maxsize=4096)
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
     """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil (each rewrite
-    walked only where the tree holds the nodes it rewrites)."""
+    walked only where the tree holds the nodes it rewrites).  Kept per tree: the chain-rule derivatives of one output
+    (one per input) share its definitions, rewritten once."""
     types = node_types(expr)
     if _any(types, sympy.log):
         expr = _exact_log2(expr)
@@ -411,7 +440,8 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
             done[sym] = substitute(expr, done, memo) if done else expr
         expr = done[definitions[-1][0]]
         return compile_tree(expr if varying is None else hoist(expr, varying), args, vector=vector)
-    rename = {sym: sympy.Symbol(f"_o{i}", **sym.assumptions0) for i, (sym, _) in enumerate(intermediate)}
+    args, plain = plain_args(args)
+    rename = {**plain, **{sym: sympy.Symbol(f"_o{i}", **sym.assumptions0) for i, (sym, _) in enumerate(intermediate)}}
     moving = set(varying or ())
     steps = []
     for sym, expr in intermediate:
@@ -420,12 +450,19 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
                 moving.add(sym)
                 moving.add(rename[sym])
             expr = hoist(expr, moving)
-        steps.append((rename[sym], _rewrite(expr.xreplace(rename))))
+        steps.append((rename[sym], _rewrite(_renamed(expr, rename))))
     final = result if varying is None else hoist(result, moving)
-    final = _rewrite(final.xreplace(rename))
+    final = _rewrite(_renamed(final, rename))
     modules = _modules(vector, final, *(e for _, e in steps))
     return sympy.lambdify(list(args), final, modules=modules, cse=lambda e: (steps, e), docstring_limit=0,
                           printer=_printer(vector, modules))
+
+
+def _renamed(expr: sympy.Expr, rename: Mapping[sympy.Symbol, sympy.Symbol]) -> sympy.Expr:
+    """``expr`` with symbols renamed (same assumptions), nothing evaluated again: a rebuilt relational would ask the
+    assumptions system about its sides anew (most of the time of compiling a long chain)."""
+    with sympy_evaluate(False):
+        return expr.xreplace(rename)
 
 
 def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> list[Definition]:
@@ -447,6 +484,37 @@ def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> li
         dsyms[sym] = sympy.Dummy(f"d_{sym.name}")
         chain.append((dsyms[sym], d))
     return chain
+
+
+def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbol]) -> list[Definition]:
+    """The chain of definitions extended with the derivative of each output with respect to every one of ``wrts``
+    (forward-mode chain rule, one pass): the last definition is the tuple of the last output's derivatives, in the
+    order of ``wrts``.  A derivative that is zero (an output that does not depend on that input) gets no step, so
+    one compiled function gives every input's derivative for about the cost of one :func:`derivative_chain` each
+    would repeat the whole chain for.
+
+    >>> x, y, o1, o2 = sympy.symbols("x y o1 o2", positive=True)
+    >>> chain = gradient_chain([(o1, x**2), (o2, o1 * y)], (x, y))
+    >>> compile_chain(chain, (x, y))(3.0, 2.0)    # (d(x**2 y)/dx, d(x**2 y)/dy) at (3, 2)
+    (12.0, 9.0)
+    """
+    chain: list[Definition] = []
+    dsyms: dict[tuple[sympy.Symbol, sympy.Symbol], sympy.Expr] = {}   # (output, input) -> its derivative's symbol
+    zero = sympy.Integer(0)
+    last: list[sympy.Expr] = []
+    for n, (sym, expr) in enumerate(definitions):
+        chain.append((sym, expr))
+        inner = [s for s in expr.free_symbols if any((s, w) in dsyms for w in wrts)]
+        final = n == len(definitions) - 1
+        for i, wrt in enumerate(wrts):
+            d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
+                                            zero)
+            if final:
+                last.append(d)
+            elif d != 0:
+                dsyms[(sym, wrt)] = sympy.Dummy(f"d{i}_{sym.name}")
+                chain.append((dsyms[(sym, wrt)], d))
+    return [*chain[:-1], (sympy.Dummy("gradient"), sympy.Tuple(*last))]
 
 
 @cache

@@ -18,7 +18,7 @@ from typing import Any
 import sympy
 
 from .errors import InputError, UnknownNameError
-from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, derivative_chain, expanded_size
+from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, expanded_size, gradient_chain
 from .plan import Analysable, Plan
 from .units import Q_, ureg
 
@@ -89,10 +89,6 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
 def _derivative(plan: Plan, sym: sympy.Symbol) -> tuple[sympy.Expr, Callable[..., Any], Callable[[], sympy.Expr]]:
     """∂y/∂x of ``plan``'s output for leaf ``sym``, its compiled function of ``plan.args``, and a maker of the
     simplified elasticity that simplifies once (all kept with the plan: made once per type, signature and input)."""
-    if expanded_size(plan.definitions) > INLINE_LIMIT:   # outputs built on each other: 2**n nodes expanded
-        out_sym = plan.definitions[-1][0]   # the chain rule over the definitions; the symbolic forms left unevaluated
-        d = sympy.Derivative(out_sym, sym)
-        return d, compile_chain(derivative_chain(plan.definitions, sym), plan.args), lambda: d * sym / out_sym
     d = sympy.diff(plan.expr, sym)
     return d, compile_tree(d, plan.args), cache(lambda: tidy(d * sym / plan.expr))
 
@@ -125,6 +121,11 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
     results = []
     seen: set[str] = set()
     only = (only,) if isinstance(only, str) else only
+    gradient: dict[sympy.Symbol, Any] = {}
+    if expanded_size(plan.definitions) > INLINE_LIMIT:   # outputs built on each other: every derivative in one pass
+        wrts = tuple(sym for sym in plan.args if t.leaf_input.get(sym) not in t.arguments)
+        function = plan.memo(("gradient", wrts), lambda: compile_chain(gradient_chain(plan.definitions, wrts), plan.args))
+        gradient = dict(zip(wrts, function(*values)))
     for sym, x in zip(plan.args, values):
         var = scenario.planner.variable(sym)   # a scenario input's own leaves count too
         if t.leaf_input.get(sym) in t.arguments:
@@ -132,8 +133,13 @@ def elasticities(scenario: Analysable, output: str, *keys: Any, only: Collection
         if only is not None and var.name not in only and sym.name not in only:
             continue
         seen.update((var.name, sym.name))
-        d, d_function, form = plan.memo(("elasticity", sym), lambda sym=sym: _derivative(plan, sym))
-        d_value = d_function(*values)
+        if sym in gradient:   # the chain rule over the definitions; the symbolic forms left unevaluated
+            out_sym = plan.definitions[-1][0]
+            d = sympy.Derivative(out_sym, sym)
+            d_value, form = gradient[sym], (lambda d=d, sym=sym, out_sym=out_sym: d * sym / out_sym)
+        else:
+            d, d_function, form = plan.memo(("elasticity", sym), lambda sym=sym: _derivative(plan, sym))
+            d_value = d_function(*values)
         value = float(d_value) * float(x) / float(y) if y else float("nan")
         base_unit = Q_(1, out_unit).to_base_units().units / Q_(1, var.unit).to_base_units().units
         derivative_value = ureg.Quantity(float(d_value), base_unit).to(out_unit / var.unit)

@@ -206,10 +206,12 @@ def test_latex_document(capsys, tmp_path):
     assert code == 0 and r"\usepackage{siunitx}" in out and out.count(r"\part{") == 1
     code, out, _ = run(capsys, "latex", NAME, "--document")
     assert code == 0 and out.count(r"\section{") == 1 and r"\title{DpSgdPerExampleGradients: Per-example" in out
+    # -o writes the document instead of printing it (the whole catalog's document, one section per type, is checked
+    # by test_paper.py: compiled where TeX is installed; its Markdown pages by test_write_docs, without TeX)
     target = tmp_path / "paper.tex"
-    code, out, err = run(capsys, "latex", "--document", "-o", str(target))
+    code, out, err = run(capsys, "latex", "--document", "--family", "reliability", "-o", str(target))
     assert code == 0 and out == "" and f"wrote {target}" in err
-    assert target.read_text().count(r"\section{") == len(catalog().types)
+    assert target.read_text().count(r"\section{") == len(catalog().families["reliability"])
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -315,9 +317,14 @@ def test_solve_errors(capsys, argv, message):
 
 # ---------------------------------------------------------------------- docs
 def test_docs(capsys, tmp_path):
-    code, out, _ = run(capsys, "docs", str(tmp_path / "ref"))
-    assert code == 0 and out.startswith(f"wrote {len(catalog().types)} pages and ")
-    assert (tmp_path / "ref" / "index.md").exists() and (tmp_path / "ref" / "PerExampleGradientScenario.md").exists()
+    # a family's pages through the command line (every type's page is written and checked by test_paper.py's
+    # test_write_docs_writes_a_page_per_type_and_an_index, and as HTML by the docs site's tests)
+    code, out, _ = run(capsys, "docs", str(tmp_path / "ref"), "--family", "reliability")
+    assert code == 0 and out.startswith(f"wrote {len(catalog().families['reliability'])} pages and ")
+    assert (tmp_path / "ref" / "index.md").exists()
+    assert {p.stem for p in (tmp_path / "ref").glob("*.md")} == {*catalog().families["reliability"], "index"}
+    code, out, _ = run(capsys, "docs", str(tmp_path / "one"), "PerExampleGradientScenario")
+    assert code == 0 and (tmp_path / "one" / "PerExampleGradientScenario.md").exists()
     code, out, _ = run(capsys, "docs", str(tmp_path / "dp"), "--family", "dp")
     assert code == 0 and len(list((tmp_path / "dp").glob("*.md"))) == len(catalog().families["dp"]) + 1
 

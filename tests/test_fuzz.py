@@ -46,7 +46,11 @@ from mlsysim_symbolic.spec import RESERVED
 from mlsysim_symbolic.spec.reader import MAX_DEPTH, check_depth
 from mlsysim_symbolic.variables import LATEX_COMMANDS, check_latex
 
-pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")   # hypothesis, on the long corpus strings
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Generating overly large repr"),   # hypothesis, on the long corpus strings
+    # one worker runs the whole module (``--dist loadgroup``): test_zz counts every input the module generated
+    pytest.mark.xdist_group("fuzz"),
+]
 
 LIMIT = 1.0          # seconds per input
 CANARY: list = []    # a payload that ran would append to it
