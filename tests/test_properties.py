@@ -41,7 +41,15 @@ from hypothesis import strategies as st
 
 from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.errors import InputError, MissingInputError
-from mlsysim_symbolic.evaluate import INLINE_LIMIT, compile_tree, exact_value, expanded_size, to_base_factor
+from mlsysim_symbolic.evaluate import (
+    INLINE_LIMIT,
+    compile_chain,
+    compile_tree,
+    exact_value,
+    expanded_size,
+    gradient_chain,
+    to_base_factor,
+)
 from mlsysim_symbolic.symbolic import elasticities
 
 CAT = catalog()
@@ -433,11 +441,13 @@ def member_value(s: Any, name: str, keys: tuple, arguments: dict) -> Any:
     return getattr(s, name)(*peers, *keys, **arguments)
 
 
-def gradient_function(expr: sympy.Expr, args: tuple) -> Any:
-    """The compiled symbolic derivatives of ``expr`` in each of ``args`` (one function giving all of them)."""
-    key = (expr, args)
+def gradient_function(plan: Any) -> Any:
+    """The compiled symbolic derivatives of ``plan``'s output in each of its leaves (one function giving all of
+    them): SymPy's derivative of each declared definition, joined by the chain rule (``gradient_chain``), which is
+    the expanded tree's derivative without differentiating the expanded tree once per leaf."""
+    key = (plan.definitions, plan.args)
     if key not in _DERIVATIVES:
-        _DERIVATIVES[key] = compile_tree(sympy.Tuple(*(sympy.diff(expr, a) for a in args)), args)
+        _DERIVATIVES[key] = compile_chain(gradient_chain(plan.definitions, plan.args), plan.args)
     return _DERIVATIVES[key]
 
 
@@ -461,7 +471,7 @@ def check_derivatives(plan: Any, base: tuple, counts: Counter, engine: dict[symp
     if y0 == 0 or not math.isfinite(y0):
         counts["derivative skipped"] += len(base)
         return
-    gradient = gradient_function(plan.expr, plan.args)(*base) if engine is None else None
+    gradient = gradient_function(plan)(*base) if engine is None else None
     for i, x in enumerate(base):
         if not isinstance(x, (int, float)) or x == 0:
             counts["derivative skipped"] += 1
