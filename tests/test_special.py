@@ -99,3 +99,39 @@ def test_arity_is_checked_and_latex_is_sympys():
         parse_equation("erfinv(x, n)", NAMES)
     tex = SymbolPrinter({x: "x", n: "n", k: "k"}).doprint(parse_equation("binomial(n, k) * gamma(x)", NAMES))
     assert r"\binom{n}{k}" in tex and r"\Gamma\left(x\right)" in tex
+
+
+def test_gammaincinv_at_high_precision_near_both_ends_of_its_level():
+    """The exact (evalf) value the property tests compare with, where the old bracketed root search gave up: for a = 1,
+    P(1, x) = 1 - e^-x, so x = -ln(1 - y): 9 ln 10 = 20.72326583694641 at y = 1 - 1e-9 and -ln(1 - 1e-12) = 1e-12
+    (to 1e-24) at y = 1e-12; for a = 2, 1 - e^-x (1 + x) = y, checked by putting the root back; for a = 3 at y = 1e-12,
+    x^3/6 ~ 1e-12 gives x ~ 1.8171e-4 (the leading term of the series, DLMF 8.7.1)."""
+    y_hi, y_lo = sympy.Float("0.999999999", 60), sympy.Float("1e-12", 60)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 1, x: y_hi}).evalf(50)) == pytest.approx(
+        9 * math.log(10), rel=1e-14)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 1, x: y_lo}).evalf(50)) == pytest.approx(
+        1e-12, rel=1e-11)
+    root = parse_equation("gammaincinv(k, x)", NAMES).subs({k: 2, x: y_hi}).evalf(50)
+    assert 1 - sympy.exp(-root) * (1 + root) - y_hi == pytest.approx(0, abs=1e-40)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 3, x: y_lo}).evalf(50)) == pytest.approx(
+        (6e-12) ** (1 / 3), rel=1e-3)
+
+
+def test_gammaincinv_derivative_in_its_shape_is_the_implicit_one():
+    """d/da of x(a) with P(a, x(a)) = y is -(dP/da)/(dP/dx) (implicit differentiation): compiled and exact, it matches
+    a central difference of SciPy's gammaincinv in a (Garwood's limits at 38 and 39 events, a 95 percent interval),
+    and for a = 1 at y = 1/2 the value -(dP/da)/(dP/dx) with dP/dx = e^-x = 1/2 at x = ln 2."""
+    from scipy import special as sp
+
+    expr = parse_equation("gammaincinv(k, x)", NAMES)
+    d = sympy.diff(expr, k)
+    f = compile_tree(d, (x, n, k))
+    for a, y in ((38.0, 0.025), (39.0, 0.975), (3.0, 0.2)):
+        h = 1e-5 * a
+        numeric = (sp.gammaincinv(a + h, y) - sp.gammaincinv(a - h, y)) / (2 * h)
+        assert f(y, 1, a) == pytest.approx(numeric, rel=1e-7)
+        assert float(d.subs({k: a, x: y}).evalf(30)) == pytest.approx(f(y, 1, a), rel=1e-12)
+    h = 1e-6
+    dp_da = (sp.gammainc(1 + h, math.log(2)) - sp.gammainc(1 - h, math.log(2))) / (2 * h)
+    assert f(0.5, 1, 1.0) == pytest.approx(-dp_da / 0.5, rel=1e-7)
+    assert SymbolPrinter({x: "y", n: "n", k: "a"}).doprint(d) == r"\partial_{a} P^{-1}\left(a, y\right)"

@@ -1,0 +1,70 @@
+"""Statistics, evaluation and MLOps, group D (the classes that take an embodied machine or site: zero-failure mission
+exposure, an intervention campaign and its exact Poisson interval) against mlsysim 0.3.0: every public member of every
+named scenario (see members.py); the ``result`` of each is compared field by field by test_ref_results.py."""
+
+import math
+
+import pytest
+
+from mlsysim_symbolic import InputError
+
+from .members import Wave, wave_tests
+
+WAVE = Wave(
+    classes=(
+        "MissionExposureScenario",
+        "InterventionCampaignScenario",
+    ),
+    not_ported={},
+    skipped={},
+    method_args={},
+    implicit_units={},
+)
+test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
+
+
+def test_garwood_limits_in_closed_form_at_zero_and_one_event():
+    """Garwood (1936), Fiducial Limits for the Poisson Distribution, Biometrika 28(3/4): the two-sided 1 − α limits
+    solve P(N ≥ k | μ_L) = α/2 and P(N ≤ k | μ_U) = α/2. Written out at α = 0.05: with no event, e^−μ = 0.025 gives
+    μ_U = ln 40 = 3.688879 (and μ_L = 0); with one event, 1 − e^−μ = 0.025 gives μ_L = −ln 0.975 = 0.0253178 and
+    e^−μ (1 + μ) = 0.025 the upper limit 5.571643 (the 3.689 and 0.0253-5.572 of the usual exact Poisson tables).
+    Over 10 active hours the rate limits are those over 10."""
+    from mlsysim_symbolic import Scenarios
+
+    base = Scenarios.WarehouseSupervisedMissions
+    none = base.variant(interventions=0)
+    low, high = none.count_interval
+    assert float(low) == 0 and float(high) == pytest.approx(math.log(40), rel=1e-12)
+    one = base.variant(interventions=1)
+    low, high = one.count_interval
+    assert float(low) == pytest.approx(-math.log(0.975), rel=1e-12)
+    assert math.exp(-float(high)) * (1 + float(high)) == pytest.approx(0.025, rel=1e-12)
+    assert round(float(high), 3) == 5.572
+    rate_low, rate_high = one.rate_interval
+    assert rate_high.to("1/hour").magnitude == pytest.approx(float(high) / 10, rel=1e-12)
+
+
+def test_mission_exposure_by_hand():
+    """The continuous exposure that bounds 1e-4 per hour at 95 percent is −ln 0.05/1e-4 = 29,957.32 hours (the rule
+    of three, Hanley and Lippman-Hand 1983); counted per 360 s mission (p = 1e-4 · 0.1 = 1e-5) it is
+    ln 0.05/ln(1 − 1e-5) = 299,571.7 missions, a little under 29,957.32 h/0.1 h = 299,573.2; at 1.5 m/s a mission is
+    540 m, and a 266 mm wheel turns 540/(π · 0.266) = 646.19 times per mission."""
+    from mlsysim_symbolic import Scenarios
+
+    s = Scenarios.WarehouseMissionExposure
+    assert s.continuous_exposure.to("hour").magnitude == pytest.approx(-math.log(0.05) / 1e-4, rel=1e-12)
+    n = math.log(0.05) / math.log(1 - 1e-5)
+    assert float(s.missions_needed) == pytest.approx(n, rel=1e-9)
+    assert float(s.missions_needed) < s.continuous_exposure.to("hour").magnitude / 0.1
+    assert float(s.wheel_revolutions) == pytest.approx(n * 540 / (math.pi * 0.266), rel=1e-9)
+    assert s.calendar_time.to("hour").magnitude == pytest.approx(n * 480 / 3600, rel=1e-9)
+
+
+def test_a_mission_whose_failure_probability_reaches_one_is_refused():
+    """The per-mission count ln(1 − C)/ln(1 − λ·t_m) holds only for λ·t_m < 1 (mlsysim raises there too): a
+    360 s mission at 20 failures per hour is refused by name, never a NaN or a negative count."""
+    from mlsysim_symbolic import Scenarios
+
+    s = Scenarios.WarehouseMissionExposure.variant(hazard_rate="20 1/hour")
+    with pytest.raises(InputError, match="mission_probability_in_range"):
+        _ = s.missions_needed
