@@ -135,3 +135,33 @@ def test_gammaincinv_derivative_in_its_shape_is_the_implicit_one():
     dp_da = (sp.gammainc(1 + h, math.log(2)) - sp.gammainc(1 - h, math.log(2))) / (2 * h)
     assert f(0.5, 1, 1.0) == pytest.approx(-dp_da / 0.5, rel=1e-7)
     assert SymbolPrinter({x: "y", n: "n", k: "a"}).doprint(d) == r"\partial_{a} P^{-1}\left(a, y\right)"
+
+
+def test_betaincinv_is_the_clopper_pearson_limit_and_differentiable():
+    """I_x(a, 1) = x^a and I_x(1, b) = 1 - (1 - x)^b (DLMF 8.17.1 integrated at once), so betaincinv(a, 1, y) =
+    y^(1/a) and betaincinv(1, b, y) = 1 - (1 - y)^(1/b) by hand; for 19 successes in 20 runs (a = 19, b = 2) the
+    binomial tail 20 p^19 - 19 p^20 (DLMF 8.17.5) equals y at the root. Compiled, exact (evalf at 50 digits, also at a
+    level 1e-9 from 1) and the derivatives in y, a and b against central differences of SciPy's betaincinv."""
+    from scipy import special as sp
+
+    a, b, y = sympy.symbols("a b y", positive=True)
+    expr = parse_equation("betaincinv(a, b, y)", {"a": a, "b": b, "y": y})
+    f = compile_tree(expr, (a, b, y))
+    assert f(20.0, 1.0, 0.05) == pytest.approx(0.05 ** (1 / 20), rel=1e-14)
+    assert f(1.0, 4.0, 0.3) == pytest.approx(1 - 0.7 ** 0.25, rel=1e-14)
+    root = f(19.0, 2.0, 0.05)
+    assert 20 * root**19 - 19 * root**20 == pytest.approx(0.05, rel=1e-12)
+    near_one = sympy.Float("0.999999999", 60)
+    assert float(expr.subs({a: 20, b: 1, y: near_one}).evalf(50)) == pytest.approx(0.999999999 ** (1 / 20), rel=1e-15)
+    assert float(expr.subs({a: 19, b: 2, y: sympy.Float("0.05", 50)}).evalf(50)) == pytest.approx(root, rel=1e-14)
+    at = (19.0, 2.0, 0.05)
+    for i, var in enumerate((a, b, y)):
+        d = compile_tree(sympy.diff(expr, var), (a, b, y))(*at)
+        h = 1e-6 * at[i]
+        up, down = list(at), list(at)
+        up[i] += h
+        down[i] -= h
+        assert d == pytest.approx((sp.betaincinv(*up) - sp.betaincinv(*down)) / (2 * h), rel=1e-6), var
+    assert SymbolPrinter({a: "a", b: "b", y: "y"}).doprint(expr) == r"I^{-1}\left(a, b, y\right)"
+    with pytest.raises(EquationError, match="exactly three"):
+        parse_equation("betaincinv(a, b)", {"a": a, "b": b})

@@ -14,10 +14,27 @@ WAVE = Wave(
     classes=(
         "MissionExposureScenario",
         "InterventionCampaignScenario",
+        "ClosedLoopCampaignScenario",
     ),
     not_ported={},
-    skipped={},
-    method_args={},
+    skipped={
+        ("ClosedLoopCampaignScenario", "nine_targets"): (
+            "a list of the success targets 1 - 10^-k for k = 1 .. round(-log10 target_rate): its length is computed "
+            "from a value, and a list input's upto names an input or a scenario input's output, not an output of the "
+            "type; ours gives nines (that count) and nine_target(order), from which "
+            "test_nine_targets_equal_mlsysims_list rebuilds mlsysim's list"),
+    },
+    method_args={
+        ("ClosedLoopCampaignScenario", "lower_bound_at"): [
+            {"trials": 20}, {"trials": 1000}, {"trials": 59, "level": 0.95}, {"trials": 20, "level": 0.99}],
+        ("ClosedLoopCampaignScenario", "runs_for"): [
+            {"success_target": 0.999}, {"success_target": 0.95}, {"success_target": 0.999, "level": 0.975}],
+        ("ClosedLoopCampaignScenario", "clean_probability"): [
+            {"success": 0.99}, {"success": 0.875}, {"success": 1.0}],
+        ("ClosedLoopCampaignScenario", "campaign_time"): [{}, {"trials": 2995}],
+        ("ClosedLoopCampaignScenario", "operator_time"): [{"trials": 20}, {"trials": 2995}],
+        ("ClosedLoopCampaignScenario", "shifts"): [{"trials": 20}, {"trials": 2995}, {"trials": 3688}],
+    },
     implicit_units={},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
@@ -68,3 +85,37 @@ def test_a_mission_whose_failure_probability_reaches_one_is_refused():
     s = Scenarios.WarehouseMissionExposure.variant(hazard_rate="20 1/hour")
     with pytest.raises(InputError, match="mission_probability_in_range"):
         _ = s.missions_needed
+
+
+def test_nine_targets_equal_mlsysims_list():
+    """mlsysim's nine_targets ([1 - 10^-k for k in 1..round(-log10 target_rate)]) rebuilt from our nines and
+    nine_target(order), at the named scenario's 1e-3 and at rates of one, two, four and six nines."""
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import reference_scenario
+
+    for rate in (0.001, 0.1, 0.01, 1e-4, 1e-6, 0.002):
+        theirs = reference_scenario("LatchEvaluationCampaign").variant(target_rate=rate)
+        ours = catalog().scenario("LatchEvaluationCampaign").variant(target_rate=rate)
+        rebuilt = [float(ours.nine_target(order=k)) for k in range(1, int(float(ours.nines)) + 1)]
+        assert rebuilt == pytest.approx(theirs.nine_targets, rel=1e-12), rate
+        assert len(rebuilt) == len(theirs.nine_targets)
+
+
+def test_clopper_pearson_bound_with_one_failure_by_hand():
+    """Clopper and Pearson (1934): the one-sided lower limit with x successes in n runs is the p at which
+    P(X >= x | n, p) = alpha. Written out for 19 of 20 at 95 percent: P(X >= 19) = p^20 + 20 p^19 (1 - p)
+    = 20 p^19 - 19 p^20 = 0.05, whose root in (0, 1) is 0.78389; with no failure the limit is 0.05^(1/20) = 0.86089, and
+    the clean runs a 0.999 target needs are ceil(ln 0.05 / ln 0.999) = ceil(2994.2) = 2995."""
+    from mlsysim_symbolic import Scenarios
+
+    s = Scenarios.LatchEvaluationCampaign
+    p = float(s.lower_bound_with_failures)
+    assert 20 * p**19 - 19 * p**20 == pytest.approx(0.05, rel=1e-12)
+    assert round(p, 5) == 0.78389
+    assert float(s.lower_bound) == pytest.approx(0.05 ** (1 / 20), rel=1e-12)
+    assert float(s.target_runs) == math.ceil(math.log(0.05) / math.log(0.999)) == 2995
+    every = s.variant(recorded_failures=20)
+    assert float(every.lower_bound_with_failures) == 0
+    with pytest.raises(InputError, match="failures_within_runs"):
+        _ = s.variant(recorded_failures=21).lower_bound_with_failures
