@@ -1,5 +1,6 @@
 """Statistics, evaluation and MLOps, group D (the classes that take an embodied machine or site: zero-failure mission
-exposure, an intervention campaign and its exact Poisson interval) against mlsysim 0.3.0: every public member of every
+exposure, an intervention campaign and its exact Poisson interval, a closed-loop trial campaign, a rare exponential
+tail by Monte Carlo, zero-failure testing and cross-entropy importance sampling) against mlsysim 0.3.0: every public member of every
 named scenario (see members.py); the ``result`` of each is compared field by field by test_ref_results.py."""
 
 import math
@@ -15,6 +16,7 @@ WAVE = Wave(
         "MissionExposureScenario",
         "InterventionCampaignScenario",
         "ClosedLoopCampaignScenario",
+        "ExponentialRareEventScenario",
     ),
     not_ported={},
     skipped={
@@ -119,3 +121,76 @@ def test_clopper_pearson_bound_with_one_failure_by_hand():
     assert float(every.lower_bound_with_failures) == 0
     with pytest.raises(InputError, match="failures_within_runs"):
         _ = s.variant(recorded_failures=21).lower_bound_with_failures
+
+
+def test_zero_failure_runs_are_exact_where_mlsysims_float_loses_digits():
+    """ceil(ln(1 - C)/ln(1 - p)) at p = e^(-100.775/5) = 1.7652e-9: in 40-digit arithmetic ln 0.05/ln(1 - p) =
+    1697103310.198..., so 1697103311 runs; mlsysim forms 1 - p in float first (8 digits left of ln(1 - p)) and gives
+    1697103349. Ours is the exact count (the divergence is named in test_ref_results.LOSSY)."""
+    import mpmath
+
+    from mlsysim_symbolic import Scenarios
+
+    from .compare import reference_scenario
+
+    with mpmath.workdps(40):
+        p = mpmath.exp(-mpmath.mpf("100.775") / 5)
+        exact = int(mpmath.ceil(mpmath.log(mpmath.mpf("0.05")) / mpmath.log(1 - p)))
+    assert exact == 1697103311
+    assert float(Scenarios.WarehouseQueueDelaySpareExhaustion.result.zero_failure_runs) == exact
+    assert reference_scenario("WarehouseQueueDelaySpareExhaustion").result.zero_failure_runs == 1697103349
+
+
+def test_cross_entropy_ladder_by_hand_and_its_list_follows_the_count():
+    """Rubinstein and Kroese (2004), multilevel cross-entropy for an exponential tail: the level is the (1 - beta)
+    quantile of the current proposal, -m ln beta, and the refit mean is level + mu. Written out at mu = 5 ms, beta =
+    0.1 (L = ln 10 = 2.302585): 11.5129 ms, then (11.5129 + 5) L = 38.0224 ms, then (38.0224 + 5) L = 99.0628 ms, then
+    the threshold 100.775 ms: four levels, proposal mean 105.775 ms. A variant whose threshold needs another count of
+    levels is refused until the rounds are stated again; stated, it equals mlsysim's list."""
+    from mlsysim_symbolic import InputError, Scenarios
+
+    from .compare import reference_scenario
+
+    s = Scenarios.WarehouseQueueDelaySpareExhaustion
+    big_l = math.log(10)
+    by_hand, m = [], 5.0
+    while True:
+        level = min(100.775, big_l * m)
+        by_hand.append(level)
+        m = level + 5.0
+        if level >= 100.775:
+            break
+    assert [q.to("ms").magnitude for q in s.result.levels] == pytest.approx(by_hand, rel=1e-12)
+    assert by_hand[:3] == pytest.approx([5 * big_l, (5 * big_l + 5) * big_l, ((5 * big_l + 5) * big_l + 5) * big_l])
+    assert float(s.result.n_levels) == 4 and s.result.proposal_mean.to("ms").magnitude == pytest.approx(105.775)
+    with pytest.raises(InputError, match="level_steps"):
+        _ = s.variant(threshold="300 ms").result
+    ours = s.variant(threshold="300 ms", level_steps=[1, 2, 3, 4, 5])
+    # mlsysim's whole result raises there (1 - p rounds to 1 in float at p = e^-60), so its ladder function is called
+    from mlsysim.core.units import ureg
+    from mlsysim.physics.statistics import calc_cross_entropy_exponential_proposal
+
+    theirs = calc_cross_entropy_exponential_proposal(ureg.Quantity(300, "ms"), ureg.Quantity(5, "ms"), 0.1)
+    assert [q.to("ms").magnitude for q in ours.result.levels] == pytest.approx(
+        [q.to("ms").magnitude for q in theirs["levels"]], rel=1e-12)
+    assert float(ours.result.n_levels) == theirs["n_levels"] == 5
+    assert reference_scenario("WarehouseQueueDelaySpareExhaustion").budget is not None
+
+
+def test_owen_exponential_importance_sampling_closed_forms():
+    """Owen (2013), ch. 9: with p = Exp(mean mu), q = Exp(mean m_q), the weighted estimator's second moment is
+    lambda^2/(eta(2 lambda - eta)) e^(-(2 lambda - eta) T) and the ESS per draw eta(2 lambda - eta)/lambda^2. Written out
+    at mu = 5, T = 37.46428, m_q = 42.46428 ms: lambda = 0.2, eta = 0.0235490; ESS per draw = 0.0235490 (0.4 -
+    0.0235490)/0.04 = 0.221628; the optimal eta solves T eta^2 - (2 + 2 lambda T) eta + 2 lambda = 0."""
+    from mlsysim_symbolic import Scenarios
+
+    s = Scenarios.WarehouseQueueDelayChargedSpareExhaustion.result
+    t, lam = 37.46428, 0.2
+    eta = 1 / (t + 5)
+    assert float(s.ess_per_draw) == pytest.approx(eta * (2 * lam - eta) / lam**2, rel=1e-12)
+    assert round(float(s.ess_per_draw), 6) == 0.221628
+    p = math.exp(-lam * t)
+    second = lam**2 / (eta * (2 * lam - eta)) * math.exp(-(2 * lam - eta) * t)
+    assert float(s.relative_variance) == pytest.approx(second / p**2 - 1, rel=1e-9)
+    eta_opt = 1 / s.optimal_proposal_mean.to("ms").magnitude
+    assert t * eta_opt**2 - (2 + 2 * lam * t) * eta_opt + 2 * lam == pytest.approx(0, abs=1e-12)
