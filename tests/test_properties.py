@@ -157,13 +157,14 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ReleaseFootprintScenario", "copies"): 3,
     # stats_c.toml
     ("RetrainingIntervalScenario", "interval"): 7.0,
+    ("SkewCostScenario", "period"): 365.0,
+    ("TwoProportionTestScenario", "n_per_variant"): 25000,
+    # stats_d.toml
     ("ClosedLoopCampaignScenario", "success_target"): 0.999,
     ("ClosedLoopCampaignScenario", "success"): 0.99,
     ("ClosedLoopCampaignScenario", "order"): 3.0,
     ("ClosedLoopCampaignScenario", "trials"): 100.0,
     ("ClosedLoopCampaignScenario", "level"): 0.95,
-    ("SkewCostScenario", "period"): 365.0,
-    ("TwoProportionTestScenario", "n_per_variant"): 25000,
     # embodied_free.toml
     ("ParallelSimRunScenario", "steps"): 1.0e9,
 }

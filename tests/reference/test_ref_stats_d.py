@@ -84,9 +84,11 @@ def test_a_mission_whose_failure_probability_reaches_one_is_refused():
     360 s mission at 20 failures per hour is refused by name, never a NaN or a negative count."""
     from mlsysim_symbolic import Scenarios
 
-    s = Scenarios.WarehouseMissionExposure.variant(hazard_rate="20 1/hour")
-    with pytest.raises(InputError, match="mission_probability_in_range"):
-        _ = s.missions_needed
+    for rate in ("20 1/hour", "10 1/hour"):   # p = 2, and p = 1 exactly (where ln 0 would give 0 missions)
+        s = Scenarios.WarehouseMissionExposure.variant(hazard_rate=rate)
+        for member in ("missions_needed", "calendar_time", "wheel_revolutions"):
+            with pytest.raises(InputError, match="mission_probability_in_range"):
+                getattr(s, member)
 
 
 def test_nine_targets_equal_mlsysims_list():
