@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, binomial, ceil, cos, erf, erfc, erfinv, exp, floor, gamma, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betaincinv, binomial, ceil, cos, erf, erfc, erfinv, exp, floor, gamma, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -88,6 +88,15 @@ def _at_least_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _exactly_three(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        if len(args) != 3:
+            raise EquationError(f"{name}() takes exactly three arguments, got {len(args)}")
+        return fn(*args)
+
+    return call
+
+
 def _exactly_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         if len(args) != 2:
@@ -132,6 +141,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "lambertw": _one("lambertw", sympy.LambertW),
     "asin": _one("asin", sympy.asin),
     "gammaincinv": _exactly_two("gammaincinv", special.gammaincinv),
+    "betaincinv": _exactly_three("betaincinv", special.betaincinv),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum")

@@ -27,21 +27,24 @@ class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code prin
     """The inverse in ``x`` of the regularized lower incomplete gamma function: ``P(a, x) = y`` (``a > 0``,
     ``0 <= y < 1``), SciPy's ``gammaincinv``.  For a whole ``a = s`` it is the Poisson mean at which
     ``P(N >= s) = y``: ``P(s, m) = 1 - sum_{k<s} e^-m m^k / k!``.  Its derivative in ``y`` is
-    ``1 / (dP/dx) = Gamma(a) e^x x^(1 - a)``; in ``a`` it has none in closed form (SymPy keeps it unevaluated).
+    ``1 / (dP/dx) = Gamma(a) e^x x^(1 - a)``; in ``a`` it is :class:`gammaincinv_da` (no closed form: evaluated
+    as ``-(dP/da) / (dP/dx)`` at the root, ``dP/da`` by mpmath's numerical derivative).
 
     >>> round(float(gammaincinv(1, sympy.Rational(1, 2))), 12)        # 1 - e^-x = 1/2: x = ln 2
     0.69314718056
     >>> round(gammaincinv_scalar(2, 0.001), 12)                        # 1 - e^-m (1 + m) = 0.001
     0.045402017769
+    >>> round(float(gammaincinv(40, sympy.Float("0.999")).evalf(30)), 9) == round(gammaincinv_scalar(40, 0.999), 9)
+    True
     """
 
     nargs = 2
 
     def fdiff(self, argindex: int = 1) -> Any:
-        a, _ = self.args
+        a, y = self.args
         if argindex == 2:
             return sympy.gamma(a) * sympy.exp(self) * self ** (1 - a)
-        return super().fdiff(argindex)   # in a: no closed form, an unevaluated derivative
+        return gammaincinv_da(a, y)
 
     def _eval_evalf(self, prec: int) -> Any:
         a, y = (arg.evalf(prec) for arg in self.args)
@@ -58,19 +61,92 @@ class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code prin
         return rf"P^{{-1}}\left({a}, {y}\right)"
 
 
+class gammaincinv_da(sympy.Function):  # noqa: N801 - named like the function it differentiates
+    """``d/da`` of :class:`gammaincinv` at fixed ``y``: differentiating ``P(a, x(a)) = y`` gives
+    ``dx/da = -(dP/da) / (dP/dx)`` with ``dP/dx = x^(a-1) e^-x / Gamma(a)``; ``dP/da`` (no closed form: DLMF 8.7
+    gives it as a series) is mpmath's numerical derivative, at the working precision.  Its own derivatives stay
+    unevaluated (no equation reaches them: sensitivities are first order).
+
+    >>> h = 1e-6; f = gammaincinv_scalar
+    >>> abs(gammaincinv_da_scalar(3, 0.2) - (f(3 + h, 0.2) - f(3 - h, 0.2)) / (2 * h)) < 1e-8
+    True
+    """
+
+    nargs = 2
+
+    def _eval_evalf(self, prec: int) -> Any:
+        a, y = (arg.evalf(prec) for arg in self.args)
+        if not (a.is_Number and y.is_Number):
+            return None
+        import mpmath
+
+        with mpmath.workprec(prec + 20):
+            slope = _gammaincinv_da_mp(mpmath.mpf(str(a)), mpmath.mpf(str(y)))
+        return sympy.Float(slope, precision=prec)
+
+    def _latex(self, printer: Any) -> str:
+        a, y = (printer._print(arg) for arg in self.args)
+        return rf"\partial_{{a}} P^{{-1}}\left({a}, {y}\right)"
+
+
 def _gammaincinv_mp(a: Any, y: Any) -> Any:
-    """``P(a, x) = y`` solved in ``x`` at mpmath's working precision (bracketed, then Newton's method)."""
+    """``P(a, x) = y`` solved in ``x`` at mpmath's working precision: a bracket found by doubling, bisection to a
+    relative width of 1e-3, then Newton's method inside the bracket (the upper tail ``Q = 1 - P`` where ``y > 1/2``,
+    so a level near 1 keeps its digits).  Every loop is bounded."""
     import mpmath
 
     if y <= 0:
         return mpmath.mpf(0)
     if y >= 1:
         return mpmath.inf
-    hi = mpmath.mpf(1)
-    while mpmath.gammainc(a, 0, hi, regularized=True) < y:
-        hi *= 2
-    return mpmath.findroot(lambda x: mpmath.gammainc(a, 0, x, regularized=True) - y, (hi / 2 if hi > 1 else 0, hi),
-                           solver="anderson")
+    upper = y > mpmath.mpf(1) / 2
+    target = 1 - y if upper else y
+    if upper:
+        def miss(x: Any) -> Any:   # P(a, x) - y, through the upper tail
+            return target - mpmath.gammainc(a, x, mpmath.inf, regularized=True)
+    else:
+        def miss(x: Any) -> Any:
+            return mpmath.gammainc(a, 0, x, regularized=True) - target
+    lo, hi = mpmath.mpf(0), max(mpmath.mpf(1), a)
+    for _ in range(2000):          # P(a, x) -> 1 as x grows: doubling brackets any y < 1
+        if miss(hi) >= 0:
+            break
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        if hi - lo <= hi * mpmath.mpf("1e-3"):
+            break
+        mid = (lo + hi) / 2
+        if miss(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    x = (lo + hi) / 2
+    log_norm = mpmath.loggamma(a)
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+    for _ in range(100):
+        density = mpmath.exp((a - 1) * mpmath.log(x) - x - log_norm)   # dP/dx
+        step = miss(x) / density
+        new = x - step
+        if not lo < new < hi:       # Newton left the bracket: bisect instead
+            if miss(x) < 0:
+                lo = x
+            else:
+                hi = x
+            new = (lo + hi) / 2
+        if abs(new - x) <= abs(new) * tol:
+            return new
+        x = new
+    return x
+
+
+def _gammaincinv_da_mp(a: Any, y: Any) -> Any:
+    """``-(dP/da) / (dP/dx)`` at ``x = gammaincinv(a, y)``, at mpmath's working precision."""
+    import mpmath
+
+    x = _gammaincinv_mp(a, y)
+    dp_da = mpmath.diff(lambda t: mpmath.gammainc(t, 0, x, regularized=True), a)
+    density = mpmath.exp((a - 1) * mpmath.log(x) - x - mpmath.loggamma(a))
+    return -dp_da / density
 
 
 def gammaincinv_scalar(a: float, y: float) -> float:
@@ -84,9 +160,160 @@ def gammaincinv_scalar(a: float, y: float) -> float:
     return float(special.gammaincinv(a, y))
 
 
+def gammaincinv_da_scalar(a: float, y: float) -> float:
+    """The scalar form of :class:`gammaincinv_da` (mpmath at 30 digits)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        return float(_gammaincinv_da_mp(mpmath.mpf(a), mpmath.mpf(y)))
+
+
+class betaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code printer and the equation language use
+    """The inverse in ``x`` of the regularized incomplete beta function: ``I_x(a, b) = y`` (``a, b > 0``,
+    ``0 <= y <= 1``), SciPy's ``betaincinv``.  For whole ``a = s`` and ``b = n - s + 1`` it is the success probability
+    ``p`` at which ``P(X >= s) = y`` for ``X`` binomial ``(n, p)``: the one-sided Clopper-Pearson limit.  Its
+    derivative in ``y`` is ``1 / (dI/dx) = B(a, b) x^(1 - a) (1 - x)^(1 - b)``; in ``a`` or ``b`` it is
+    :class:`betaincinv_dshape` (``-(dI/da) / (dI/dx)`` at the root, ``dI/da`` by mpmath's numerical derivative).
+
+    >>> round(float(betaincinv(1, 1, sympy.Rational(1, 4))), 12)      # I_x(1, 1) = x
+    0.25
+    >>> round(betaincinv_scalar(20, 1, 0.05), 12) == round(0.05 ** (1 / 20), 12)   # I_x(n, 1) = x^n
+    True
+    """
+
+    nargs = 3
+
+    def fdiff(self, argindex: int = 1) -> Any:
+        a, b, y = self.args
+        if argindex == 3:
+            log_beta = sympy.loggamma(a) + sympy.loggamma(b) - sympy.loggamma(a + b)
+            return sympy.exp(log_beta) * self ** (1 - a) * (1 - self) ** (1 - b)
+        return betaincinv_dshape(a, b, y, argindex)
+
+    def _eval_evalf(self, prec: int) -> Any:
+        a, b, y = (arg.evalf(prec) for arg in self.args)
+        if not (a.is_Number and b.is_Number and y.is_Number):
+            return None
+        import mpmath
+
+        with mpmath.workprec(prec + 20):
+            root = _betaincinv_mp(*(mpmath.mpf(str(v)) for v in (a, b, y)))
+        return sympy.Float(root, precision=prec)
+
+    def _latex(self, printer: Any) -> str:
+        a, b, y = (printer._print(arg) for arg in self.args)
+        return rf"I^{{-1}}\left({a}, {b}, {y}\right)"
+
+
+class betaincinv_dshape(sympy.Function):  # noqa: N801 - named like the function it differentiates
+    """``d/da`` (``i = 1``) or ``d/db`` (``i = 2``) of :class:`betaincinv` at fixed ``y``: ``-(dI/da) / (dI/dx)`` with
+    ``dI/dx = x^(a-1) (1 - x)^(b-1) / B(a, b)``, ``dI/da`` mpmath's numerical derivative.  Its own derivatives stay
+    unevaluated (sensitivities are first order).
+
+    >>> h = 1e-6; f = betaincinv_scalar
+    >>> abs(betaincinv_dshape_scalar(19, 2, 0.05, 1) - (f(19 + h, 2, 0.05) - f(19 - h, 2, 0.05)) / (2 * h)) < 1e-8
+    True
+    """
+
+    nargs = 4
+
+    def _eval_evalf(self, prec: int) -> Any:
+        a, b, y, i = (arg.evalf(prec) for arg in self.args)
+        if not (a.is_Number and b.is_Number and y.is_Number and i.is_Number):
+            return None
+        import mpmath
+
+        with mpmath.workprec(prec + 20):
+            slope = _betaincinv_dshape_mp(*(mpmath.mpf(str(v)) for v in (a, b, y)), int(i))
+        return sympy.Float(slope, precision=prec)
+
+    def _latex(self, printer: Any) -> str:
+        a, b, y, i = self.args
+        shape = printer._print(a if i == 1 else b)
+        return rf"\partial_{{{shape}}} I^{{-1}}\left({printer._print(a)}, {printer._print(b)}, {printer._print(y)}\right)"
+
+
+def _betaincinv_mp(a: Any, b: Any, y: Any) -> Any:
+    """``I_x(a, b) = y`` solved in ``x`` at mpmath's working precision: bisection on [0, 1] to a relative width of
+    1e-3, then Newton's method inside the bracket (the upper tail ``1 - I`` where ``y > 1/2``).  Bounded loops."""
+    import mpmath
+
+    if y <= 0:
+        return mpmath.mpf(0)
+    if y >= 1:
+        return mpmath.mpf(1)
+    upper = y > mpmath.mpf(1) / 2
+    target = 1 - y if upper else y
+    if upper:
+        def miss(x: Any) -> Any:   # I_x(a, b) - y, through the upper tail
+            return target - mpmath.betainc(a, b, x, 1, regularized=True)
+    else:
+        def miss(x: Any) -> Any:
+            return mpmath.betainc(a, b, 0, x, regularized=True) - target
+    lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+    for _ in range(4000):
+        if hi - lo <= hi * mpmath.mpf("1e-3"):
+            break
+        mid = (lo + hi) / 2
+        if miss(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    x = (lo + hi) / 2
+    log_beta = mpmath.loggamma(a) + mpmath.loggamma(b) - mpmath.loggamma(a + b)
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+    for _ in range(200):
+        density = mpmath.exp((a - 1) * mpmath.log(x) + (b - 1) * mpmath.log(1 - x) - log_beta)   # dI/dx
+        new = x - miss(x) / density
+        if not lo < new < hi:       # Newton left the bracket: bisect instead
+            if miss(x) < 0:
+                lo = x
+            else:
+                hi = x
+            new = (lo + hi) / 2
+        if abs(new - x) <= abs(new) * tol:
+            return new
+        x = new
+    return x
+
+
+def _betaincinv_dshape_mp(a: Any, b: Any, y: Any, i: int) -> Any:
+    """``-(dI/da) / (dI/dx)`` (``i = 1``; ``d/db`` for ``i = 2``) at ``x = betaincinv(a, b, y)``."""
+    import mpmath
+
+    x = _betaincinv_mp(a, b, y)
+    if i == 1:
+        d_shape = mpmath.diff(lambda t: mpmath.betainc(t, b, 0, x, regularized=True), a)
+    else:
+        d_shape = mpmath.diff(lambda t: mpmath.betainc(a, t, 0, x, regularized=True), b)
+    log_beta = mpmath.loggamma(a) + mpmath.loggamma(b) - mpmath.loggamma(a + b)
+    density = mpmath.exp((a - 1) * mpmath.log(x) + (b - 1) * mpmath.log(1 - x) - log_beta)
+    return -d_shape / density
+
+
+def betaincinv_scalar(a: float, b: float, y: float) -> float:
+    """The scalar form of :class:`betaincinv`: SciPy's when installed, else mpmath's root."""
+    try:
+        from scipy import special
+    except ImportError:   # pragma: no cover - scipy is a test dependency
+        import mpmath
+
+        return float(_betaincinv_mp(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(y)))
+    return float(special.betaincinv(a, b, y))
+
+
+def betaincinv_dshape_scalar(a: float, b: float, y: float, i: float) -> float:
+    """The scalar form of :class:`betaincinv_dshape` (mpmath at 30 digits)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        return float(_betaincinv_dshape_mp(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(y), int(i)))
+
+
 #: SymPy's special-function classes of the equation language (dimensionless in, dimensionless out).
 CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma,
-           sympy.LambertW, sympy.asin, gammaincinv)
+           sympy.LambertW, sympy.asin, gammaincinv, gammaincinv_da,
+           betaincinv, betaincinv_dshape)
 
 _STANDARD = NormalDist()
 
@@ -140,7 +367,8 @@ def polygamma(m: float, x: float) -> float:
 SCALAR: dict[str, Any] = {
     "erf": math.erf, "erfc": math.erfc, "erfinv": erfinv, "gamma": math.gamma, "loggamma": math.lgamma,
     "binomial": binomial, "polygamma": polygamma, "LambertW": lambertw, "gammaincinv": gammaincinv_scalar,
-    "asin": math.asin,
+    "gammaincinv_da": gammaincinv_da_scalar, "betaincinv": betaincinv_scalar,
+    "betaincinv_dshape": betaincinv_dshape_scalar, "asin": math.asin,
 }
 
 
@@ -154,4 +382,6 @@ def array_functions() -> dict[str, Any]:
             "loggamma": special.gammaln, "binomial": special.binom,
             "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x),
             "LambertW": lambda x: np.where(np.asarray(x) >= -np.exp(-1), special.lambertw(x).real, np.nan),
-            "asin": np.arcsin, "gammaincinv": special.gammaincinv}
+            "asin": np.arcsin, "gammaincinv": special.gammaincinv,
+            "gammaincinv_da": np.vectorize(gammaincinv_da_scalar, otypes=[float]), "betaincinv": special.betaincinv,
+            "betaincinv_dshape": np.vectorize(betaincinv_dshape_scalar, otypes=[float])}

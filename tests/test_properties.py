@@ -167,6 +167,12 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("RetrainingIntervalScenario", "interval"): 7.0,
     ("SkewCostScenario", "period"): 365.0,
     ("TwoProportionTestScenario", "n_per_variant"): 25000,
+    # stats_d.toml
+    ("ClosedLoopCampaignScenario", "success_target"): 0.999,
+    ("ClosedLoopCampaignScenario", "success"): 0.99,
+    ("ClosedLoopCampaignScenario", "order"): 3.0,
+    ("ClosedLoopCampaignScenario", "trials"): 100.0,
+    ("ClosedLoopCampaignScenario", "level"): 0.95,
     # embodied_free.toml
     ("ParallelSimRunScenario", "steps"): 1.0e9,
 }
@@ -306,6 +312,12 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
     for name, spec in t.inputs.items():   # a list stated as start..upto follows its perturbed count (as a user restates it)
         if spec.upto in changes and base.inputs.get(name) is not None:
             changes[name] = list(range(spec.start, int(getattr(changes[spec.upto], "magnitude", changes[spec.upto])) + 1))
+    own = [n for n, spec in t.inputs.items() if spec.upto in t.outputs and base.inputs.get(n) is not None]
+    if own:   # a list whose upto is an output of the type (which never reads the list) follows that output's new value
+        counted = base.variant(**changes, **dict.fromkeys(own))
+        for name in own:
+            spec = t.inputs[name]
+            changes[name] = list(range(spec.start, int(counted.evaluate(spec.upto).magnitude) + 1))
     for name, spec in t.inputs.items():   # a list keyed by position follows the positions listed under its index
         given = base.inputs.get(name)
         ranged = [changes[n] for n, other in t.inputs.items() if n in changes and other.upto and other.index == spec.index]
@@ -695,6 +707,9 @@ def test_named_scenarios_compiled_equals_exact(key):
                 expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
                 got = float(s.evaluate(name, *keys, **numeric, **dict(choice)).magnitude)
                 if not math.isclose(got, expected, rel_tol=REL, abs_tol=1e-300):
+                    if abs(got - expected) <= REL * cancellation_scale(plan.expr, subs):   # as check_output allows
+                        checked += 1
+                        continue
                     assert on_a_boundary(plan.expr, subs), f"{key}.{name}{keys}: compiled {got!r} != exact {expected!r}"
                     EXCUSED.append((key, name, keys, got, expected))
                     continue

@@ -226,6 +226,31 @@ def test_a_list_upto_an_input_is_held_to_its_range():
         outer_cls(inner=s, step=[0, 1, 2])
 
 
+#: A list ranged over a count the type computes (mlsysim's ``range(1, n_levels + 1)`` with n_levels from a loop):
+#: the rounds of a doubling ladder 1, 2, 4, ... until it reaches x, K = ceil(log2(x)) + 1 of them.
+LADDER = {"summary": "doubling rounds until x", "inputs": {
+    "x": {"symbol": "x", "unit": "1"},
+    "round": {"kind": "list", "upto": "rounds", "symbol": "k", "unit": "count", "integer": True}},
+    "outputs": {"rounds": {"symbol": "K", "unit": "count", "equation": "ceil(log(x, 2)) + 1"},
+                "level": {"unit": "1", "equation": "min(x, 2**(k - 1))"},
+                "total": {"unit": "1", "equation": "sum(min(x, 2**(k - 1)), round)"}},
+    "result": {"name": "LadderResult", "fields": ["level", "rounds"], "lists": ["level"]}}
+
+
+def test_a_list_upto_an_output_of_the_type_follows_the_computed_count():
+    cls = scenario_class(ScenarioType.from_mapping("Ladder", LADDER))
+    s = cls(x=5, round=[1, 2, 3, 4])                                            # 1, 2, 4, then 5: ceil(log2 5) + 1 = 4
+    assert s.result.level == pytest.approx([1, 2, 4, 5]) and s.total.magnitude == 12
+    with pytest.raises(InputError, match=r"Ladder: round must be 1, 2, \.\.\., 5, one value each up to rounds = 5"):
+        s.variant(x=9)                                                          # 1, 2, 4, 8, 9: the old list is refused
+    assert s.variant(x=9, round=[1, 2, 3, 4, 5]).total.magnitude == 24
+    for change, message in [({"rounds": {"unit": "1", "equation": "sum(1, round)"}}, "does not read the list"),
+                            ({"rounds": {"unit": "1", "equation": "k"}}, "without keys")]:
+        bad = {**LADDER, "outputs": {**LADDER["outputs"], **change}}
+        with pytest.raises(DerivationError, match=message):
+            ScenarioType.from_mapping("Bad", bad)
+
+
 #: A keyed output that keeps only the keys where a predicate holds (mlsysim's ``{n: sqrt(2 ln n) for n in sizes if n > 1}``).
 KEPT = {"summary": "sqrt(2 ln n) over n > 1", "inputs": {
     "sizes": {"kind": "list", "index": "pool", "symbol": "n", "unit": "1"},

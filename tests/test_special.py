@@ -99,3 +99,69 @@ def test_arity_is_checked_and_latex_is_sympys():
         parse_equation("erfinv(x, n)", NAMES)
     tex = SymbolPrinter({x: "x", n: "n", k: "k"}).doprint(parse_equation("binomial(n, k) * gamma(x)", NAMES))
     assert r"\binom{n}{k}" in tex and r"\Gamma\left(x\right)" in tex
+
+
+def test_gammaincinv_at_high_precision_near_both_ends_of_its_level():
+    """The exact (evalf) value the property tests compare with, where the old bracketed root search gave up: for a = 1,
+    P(1, x) = 1 - e^-x, so x = -ln(1 - y): 9 ln 10 = 20.72326583694641 at y = 1 - 1e-9 and -ln(1 - 1e-12) = 1e-12
+    (to 1e-24) at y = 1e-12; for a = 2, 1 - e^-x (1 + x) = y, checked by putting the root back; for a = 3 at y = 1e-12,
+    x^3/6 ~ 1e-12 gives x ~ 1.8171e-4 (the leading term of the series, DLMF 8.7.1)."""
+    y_hi, y_lo = sympy.Float("0.999999999", 60), sympy.Float("1e-12", 60)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 1, x: y_hi}).evalf(50)) == pytest.approx(
+        9 * math.log(10), rel=1e-14)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 1, x: y_lo}).evalf(50)) == pytest.approx(
+        1e-12, rel=1e-11)
+    root = parse_equation("gammaincinv(k, x)", NAMES).subs({k: 2, x: y_hi}).evalf(50)
+    assert 1 - sympy.exp(-root) * (1 + root) - y_hi == pytest.approx(0, abs=1e-40)
+    assert float(parse_equation("gammaincinv(k, x)", NAMES).subs({k: 3, x: y_lo}).evalf(50)) == pytest.approx(
+        (6e-12) ** (1 / 3), rel=1e-3)
+
+
+def test_gammaincinv_derivative_in_its_shape_is_the_implicit_one():
+    """d/da of x(a) with P(a, x(a)) = y is -(dP/da)/(dP/dx) (implicit differentiation): compiled and exact, it matches
+    a central difference of SciPy's gammaincinv in a (Garwood's limits at 38 and 39 events, a 95 percent interval),
+    and for a = 1 at y = 1/2 the value -(dP/da)/(dP/dx) with dP/dx = e^-x = 1/2 at x = ln 2."""
+    from scipy import special as sp
+
+    expr = parse_equation("gammaincinv(k, x)", NAMES)
+    d = sympy.diff(expr, k)
+    f = compile_tree(d, (x, n, k))
+    for a, y in ((38.0, 0.025), (39.0, 0.975), (3.0, 0.2)):
+        h = 1e-5 * a
+        numeric = (sp.gammaincinv(a + h, y) - sp.gammaincinv(a - h, y)) / (2 * h)
+        assert f(y, 1, a) == pytest.approx(numeric, rel=1e-7)
+        assert float(d.subs({k: a, x: y}).evalf(30)) == pytest.approx(f(y, 1, a), rel=1e-12)
+    h = 1e-6
+    dp_da = (sp.gammainc(1 + h, math.log(2)) - sp.gammainc(1 - h, math.log(2))) / (2 * h)
+    assert f(0.5, 1, 1.0) == pytest.approx(-dp_da / 0.5, rel=1e-7)
+    assert SymbolPrinter({x: "y", n: "n", k: "a"}).doprint(d) == r"\partial_{a} P^{-1}\left(a, y\right)"
+
+
+def test_betaincinv_is_the_clopper_pearson_limit_and_differentiable():
+    """I_x(a, 1) = x^a and I_x(1, b) = 1 - (1 - x)^b (DLMF 8.17.1 integrated at once), so betaincinv(a, 1, y) =
+    y^(1/a) and betaincinv(1, b, y) = 1 - (1 - y)^(1/b) by hand; for 19 successes in 20 runs (a = 19, b = 2) the
+    binomial tail 20 p^19 - 19 p^20 (DLMF 8.17.5) equals y at the root. Compiled, exact (evalf at 50 digits, also at a
+    level 1e-9 from 1) and the derivatives in y, a and b against central differences of SciPy's betaincinv."""
+    from scipy import special as sp
+
+    a, b, y = sympy.symbols("a b y", positive=True)
+    expr = parse_equation("betaincinv(a, b, y)", {"a": a, "b": b, "y": y})
+    f = compile_tree(expr, (a, b, y))
+    assert f(20.0, 1.0, 0.05) == pytest.approx(0.05 ** (1 / 20), rel=1e-14)
+    assert f(1.0, 4.0, 0.3) == pytest.approx(1 - 0.7 ** 0.25, rel=1e-14)
+    root = f(19.0, 2.0, 0.05)
+    assert 20 * root**19 - 19 * root**20 == pytest.approx(0.05, rel=1e-12)
+    near_one = sympy.Float("0.999999999", 60)
+    assert float(expr.subs({a: 20, b: 1, y: near_one}).evalf(50)) == pytest.approx(0.999999999 ** (1 / 20), rel=1e-15)
+    assert float(expr.subs({a: 19, b: 2, y: sympy.Float("0.05", 50)}).evalf(50)) == pytest.approx(root, rel=1e-14)
+    at = (19.0, 2.0, 0.05)
+    for i, var in enumerate((a, b, y)):
+        d = compile_tree(sympy.diff(expr, var), (a, b, y))(*at)
+        h = 1e-6 * at[i]
+        up, down = list(at), list(at)
+        up[i] += h
+        down[i] -= h
+        assert d == pytest.approx((sp.betaincinv(*up) - sp.betaincinv(*down)) / (2 * h), rel=1e-6), var
+    assert SymbolPrinter({a: "a", b: "b", y: "y"}).doprint(expr) == r"I^{-1}\left(a, b, y\right)"
+    with pytest.raises(EquationError, match="exactly three"):
+        parse_equation("betaincinv(a, b)", {"a": a, "b": b})

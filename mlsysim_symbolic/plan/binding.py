@@ -142,11 +142,16 @@ class Binding:
         for name, spec in t.inputs.items():
             if kind_of(spec).nests:
                 self._bind_scenario(name, spec)
+        own = []
         for name, spec in t.inputs.items():   # a list stated as start..upto agrees with what it counts
-            if spec.upto is not None:
+            if spec.upto is not None and spec.upto in t.outputs:
+                own.append((name, spec))      # an output of this type: once every leaf is bound
+            elif spec.upto is not None:
                 kind_of(spec).check_range(spec, self._bound.keys.get(name), self._upto_value(spec.upto), t.name)
         # which leaves are set (by the leaves' identity: the type's own symbols, never a per-key or nested one yet)
         self._presence = frozenset(id(s) for s, v in self._bound.scalars.items() if v is not None)
+        for name, spec in own:   # the count does not read the list (checked at load), so it is evaluated here
+            kind_of(spec).check_range(spec, self._bound.keys.get(name), self._own_upto_value(spec.upto), t.name)
 
     def _upto_value(self, upto: str) -> Any:
         """The bound value a list's ``upto`` names: an input's (declared unit), or a scenario input's output."""
@@ -155,6 +160,13 @@ class Binding:
             return self._bound.values.get(head)
         sub = self._subs.get(head)
         return sub.evaluate(tail) if sub is not None else None
+
+    def _own_upto_value(self, output: str) -> Any:
+        """The value of this type's output a list's ``upto`` names (declared unit), or None where its inputs are unset."""
+        try:
+            return self.evaluate(output)   # type: ignore[attr-defined] - a Binding is always a Planner's base
+        except MissingInputError:
+            return None
 
     def _bind_scenario(self, name: str, spec: Any) -> None:
         """A scenario input: its planner (given, or built from a table of its inputs) and the value of each of its

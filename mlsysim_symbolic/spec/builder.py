@@ -19,7 +19,7 @@ import sympy
 from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
-from ..reductions import ArgMax, ArgMin, Maximum, Minimum
+from ..reductions import NODES, ArgMax, ArgMin, Maximum, Minimum
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
@@ -56,6 +56,7 @@ class TypeBuilder:
         self.path = path
         self.locate = locate
         self.types = types or {}
+        self.own_upto: list[tuple[str, str]] = []   # (list input, output of this type its upto names): checked last
         self.names: dict[str, Any] = {}                      # name -> SymPy object, for the parser
         self.owners: dict[str, tuple[str, tuple[str, ...]]] = {}   # NFKC name -> (declaration, where)
         self.out_vars: dict[str, Variable] = {}
@@ -144,6 +145,9 @@ class TypeBuilder:
             if spec.upto is not None:
                 head, _, tail = spec.upto.partition(".")
                 target = t.inputs.get(head)
+                if target is None and not tail and head != in_name and head in (self.data.get("outputs") or {}):
+                    self.own_upto.append((in_name, head))   # an output of this type: checked once the outputs are read
+                    continue
                 kind = kind_of(target) if target is not None else None
                 whole = type(kind) is QuantityKind and target.variable is not None and target.variable.integer
                 if head == in_name or not (whole and not tail or isinstance(kind, ScenarioKind) and tail):
@@ -556,6 +560,8 @@ class TypeBuilder:
                                 "outputs", out_name)
             style = "method" if peers else style
             t.outputs[out_name] = replace(out, style=style, arguments=args, indices=indices, key_params=key_params, peers=peers)
+        for in_name, head in self.own_upto:
+            self.check_own_upto(in_name, head)
         for out_name, out in t.outputs.items():
             if out.keep:
                 self.check_keep(out_name, out)
@@ -564,6 +570,21 @@ class TypeBuilder:
                                        or guard.peers or guard.refused_unless or out_name == out.refused_unless):
                 raise self.fail(f"output {out_name}: refused_unless must name a predicate output without keys or "
                                 f"arguments (and no guard of its own); got {out.refused_unless!r}", "outputs", out_name)
+
+    def check_own_upto(self, in_name: str, head: str) -> None:
+        """``upto = "n_levels"`` naming an output of this type: a number without keys, arguments or peers that does
+        not read the list it counts (its keys, their positions, or an output keyed by them), so binding can evaluate
+        it before the list is used (mlsysim's ``range(1, n_levels + 1)`` where the count is computed)."""
+        t = self.t
+        out = t.outputs[head]
+        index = t.inputs[in_name].index or in_name
+        leaves, _ = t.closure(head)
+        reduces = any(isinstance(node, NODES) and index in {str(limit[0]) for limit in node.limits}
+                      for node in sympy.preorder_traversal(t.expand(head)))   # sum(1, index): the count of its keys
+        reads_list = reduces or any(t.leaf_index.get(s) == index or t.positions.get(s) == index for s in leaves)
+        if not out.kind.numeric or out.indices or out.arguments or out.peers or reads_list:
+            raise self.fail(f"input {in_name}: upto {head!r} names an output of the type, which must be a number without "
+                            "keys or arguments that does not read the list it counts", "inputs", in_name)
 
     def check_keep(self, out_name: str, out: OutputSpec) -> None:
         """``keep = "predicate"``: a keyed output without arguments whose dict holds only the keys where that

@@ -27,6 +27,12 @@ SKIPPED_FIELDS = {"constraint_trace"}
 #: the mean (exactly 0 in ours; mlsysim's list sum gives -1.3e-15, 1.3e-15 and 2.2e-16 on its three groups).  Values away from 0 are still held at 1e-9 relative.
 NEAR_ZERO = {("GroupCoefficientsScenario", "coefficient_sum"): 1e-12}
 
+#: (type, field) -> relative tolerance, for fields where mlsysim's float arithmetic loses digits that ours keeps:
+#: ExponentialRareEventResult.zero_failure_runs is ceil(ln(1 - C)/ln(1 - p)), and mlsysim forms 1 - p in float first, so
+#: at p = 1.77e-9 (WarehouseQueueDelaySpareExhaustion) ln(1 - p) keeps 8 digits and the count is 1697103349 where the
+#: exact one is 1697103311 (ours; 2.2e-8 relative; test_ref_stats_d.py checks ours against 40-digit arithmetic).
+LOSSY = {("ExponentialRareEventScenario", "zero_failure_runs"): 1e-7}
+
 
 def _near_zero(ours, theirs, label: str, tol: float) -> None:
     """``ours`` equals ``theirs`` at 1e-9 relative or ``tol`` absolute, dicts key by key and lists item by item."""
@@ -189,6 +195,8 @@ KEYS = [
     # stats_c.toml (statistics, evaluation and MLOps, group C)
     'TwoTaskTypeConsistency', 'CleanAttackSuite100', 'CleanAttackSuite50', 'CleanLoadedStopCampaign',
     'WarehouseFilmDetectorClosure',
+    # stats_d.toml (statistics, evaluation and MLOps, group D: the classes that take an embodied machine or site)
+    'WarehouseQueueDelaySpareExhaustion', 'WarehouseQueueDelayChargedSpareExhaustion',
     # training_compute.toml
     'Gpt3PretrainingFrontier8K',
     # training_extra.toml
@@ -227,6 +235,9 @@ def test_result_fields_equal_mlsysim(key: str) -> None:
     for field in fields:
         if (type_name, field) in NEAR_ZERO:
             _near_zero(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}", NEAR_ZERO[type_name, field])
+        elif (type_name, field) in LOSSY:
+            a, b = float(getattr(ours, field)), float(getattr(theirs, field))
+            assert math.isclose(a, b, rel_tol=LOSSY[type_name, field]), f"{key}.result.{field}: ours {a!r}, mlsysim {b!r}"
         else:
             _equal(getattr(ours, field), getattr(theirs, field), f"{key}.result.{field}")
 
