@@ -480,6 +480,8 @@ def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> li
     for sym, expr in definitions:
         d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[s] for s in expr.free_symbols if s in dsyms),
                                         sympy.Integer(0))
+        if d.has(sympy.Derivative):   # a floor's or ceil's: 0 now, before an output's tree replaces its symbol
+            d = _step_derivatives(d)
         chain.append((sym, expr))
         dsyms[sym] = sympy.Dummy(f"d_{sym.name}")
         chain.append((dsyms[sym], d))
@@ -509,6 +511,8 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
         for i, wrt in enumerate(wrts):
             d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
                                             zero)
+            if d.has(sympy.Derivative):   # a floor's or ceil's: 0 now, before an output's tree replaces its symbol
+                d = _step_derivatives(d)
             if final:
                 last.append(d)
             elif d != 0:
