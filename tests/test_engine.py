@@ -323,3 +323,16 @@ def test_a_member_of_members_is_a_tuple_of_tuples():
     assert [[q.to("s").magnitude for q in row] for row in s.result.rows] == [[1, 2], [2, 3], [1, 2]]
     with pytest.raises(DerivationError, match="two or more outputs"):
         ScenarioType.from_mapping("T", {**base, "members": {"rows": {"parts": ["ab", "a"]}, "ab": {"parts": ["a", "b"]}}})
+
+
+def test_gradient_chain_gives_every_derivative_by_hand():
+    """One forward pass of the chain rule over declared definitions (what elasticities of chained outputs use):
+    o1 = floor(x/2), o2 = o1*y + x**2.  By hand at x = 5, y = 3: d o2/dx = 0*y + 2x = 10 (a floor's derivative is 0
+    away from its steps, even once o1's tree replaces its symbol), d o2/dy = o1 = floor(2.5) = 2."""
+    import sympy
+
+    from mlsysim_symbolic.evaluate import compile_chain, gradient_chain
+
+    x, y, o1, o2 = sympy.symbols("x y o1 o2", positive=True)
+    chain = gradient_chain([(o1, sympy.floor(x / 2)), (o2, o1 * y + x**2)], (x, y))
+    assert compile_chain(chain, (x, y))(5.0, 3.0) == (10.0, 2.0)
