@@ -16,11 +16,25 @@ comes from :mod:`mpmath` (a SymPy dependency).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import sympy
+
+
+def _mp_evalf(args: Any, prec: int, solve: Callable[..., Any], *, exact: tuple[Any, ...] = ()) -> Any:
+    """A special function's value at ``prec`` bits: ``solve`` on its arguments as mpmath numbers, at 20 guard bits
+    more (None, SymPy's "no value", where an argument, or one of ``exact``, is not a number)."""
+    values = [arg.evalf(prec) for arg in args]
+    if not all(v.is_Number for v in (*values, *exact)):
+        return None
+    import mpmath
+
+    with mpmath.workprec(prec + 20):
+        result = solve(*(mpmath.mpf(str(v)) for v in values))
+    return sympy.Float(result, precision=prec)
 
 
 class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code printer and the equation language use
@@ -47,14 +61,7 @@ class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code prin
         return gammaincinv_da(a, y)
 
     def _eval_evalf(self, prec: int) -> Any:
-        a, y = (arg.evalf(prec) for arg in self.args)
-        if not (a.is_Number and y.is_Number):
-            return None
-        import mpmath
-
-        with mpmath.workprec(prec + 20):
-            root = _gammaincinv_mp(mpmath.mpf(str(a)), mpmath.mpf(str(y)))
-        return sympy.Float(root, precision=prec)
+        return _mp_evalf(self.args, prec, _gammaincinv_mp)
 
     def _latex(self, printer: Any) -> str:
         a, y = (printer._print(arg) for arg in self.args)
@@ -75,14 +82,7 @@ class gammaincinv_da(sympy.Function):  # noqa: N801 - named like the function it
     nargs = 2
 
     def _eval_evalf(self, prec: int) -> Any:
-        a, y = (arg.evalf(prec) for arg in self.args)
-        if not (a.is_Number and y.is_Number):
-            return None
-        import mpmath
-
-        with mpmath.workprec(prec + 20):
-            slope = _gammaincinv_da_mp(mpmath.mpf(str(a)), mpmath.mpf(str(y)))
-        return sympy.Float(slope, precision=prec)
+        return _mp_evalf(self.args, prec, _gammaincinv_da_mp)
 
     def _latex(self, printer: Any) -> str:
         a, y = (printer._print(arg) for arg in self.args)
@@ -191,14 +191,7 @@ class betaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code print
         return betaincinv_dshape(a, b, y, argindex)
 
     def _eval_evalf(self, prec: int) -> Any:
-        a, b, y = (arg.evalf(prec) for arg in self.args)
-        if not (a.is_Number and b.is_Number and y.is_Number):
-            return None
-        import mpmath
-
-        with mpmath.workprec(prec + 20):
-            root = _betaincinv_mp(*(mpmath.mpf(str(v)) for v in (a, b, y)))
-        return sympy.Float(root, precision=prec)
+        return _mp_evalf(self.args, prec, _betaincinv_mp)
 
     def _latex(self, printer: Any) -> str:
         a, b, y = (printer._print(arg) for arg in self.args)
@@ -218,14 +211,8 @@ class betaincinv_dshape(sympy.Function):  # noqa: N801 - named like the function
     nargs = 4
 
     def _eval_evalf(self, prec: int) -> Any:
-        a, b, y, i = (arg.evalf(prec) for arg in self.args)
-        if not (a.is_Number and b.is_Number and y.is_Number and i.is_Number):
-            return None
-        import mpmath
-
-        with mpmath.workprec(prec + 20):
-            slope = _betaincinv_dshape_mp(*(mpmath.mpf(str(v)) for v in (a, b, y)), int(i))
-        return sympy.Float(slope, precision=prec)
+        *shape_and_level, i = self.args
+        return _mp_evalf(shape_and_level, prec, lambda a, b, y: _betaincinv_dshape_mp(a, b, y, int(i)), exact=(i,))
 
     def _latex(self, printer: Any) -> str:
         a, b, y, i = self.args
