@@ -305,12 +305,12 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
                 current = spec.variable.check(current)
             magnitude = getattr(current, "magnitude", current)
             changes[name] = perturb(spec.variable, magnitude, data.draw(factors(), label=name))
-        elif spec.kind == "map":
+        elif spec.kind == "map" and not spec.mirrors:   # a mirror is bound from the input it mirrors, never given
             changes[name] = {k: perturb(spec.variable, getattr(v, "magnitude", v), data.draw(factors(), label=f"{name}[{k}]"))
                              for k, v in current.items()}
         # workload, workloads, hardware and list inputs keep the named scenario's entries (list values are its keys)
     for name, spec in t.inputs.items():   # a list stated as start..upto follows its perturbed count (as a user restates it)
-        if spec.upto in changes and base.inputs.get(name) is not None:
+        if spec.upto in changes and base.inputs.get(name) is not None and not spec.mirrors:
             changes[name] = list(range(spec.start, int(getattr(changes[spec.upto], "magnitude", changes[spec.upto])) + 1))
     own = [n for n, spec in t.inputs.items() if spec.upto in t.outputs and base.inputs.get(n) is not None]
     if own:   # a list whose upto is an output of the type (which never reads the list) follows that output's new value
@@ -321,7 +321,7 @@ def draw_scenario(data: Any, type_name: str, key: str | None = None) -> Any:
     for name, spec in t.inputs.items():   # a list keyed by position follows the positions listed under its index
         given = base.inputs.get(name)
         ranged = [changes[n] for n, other in t.inputs.items() if n in changes and other.upto and other.index == spec.index]
-        if getattr(spec, "positions", False) and given is not None and ranged:
+        if getattr(spec, "positions", False) and given is not None and ranged and not spec.mirrors:
             values = list(given.values()) if isinstance(given, Mapping) else list(given)   # bound: {position: value}
             changes[name] = [values[i % len(values)] for i in range(len(ranged[0]))]
     return base.variant(**changes)
@@ -627,7 +627,8 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
 
 def check_variants(data: Any, s: Any, results: list, counts: Counter) -> None:
     """3. variant() and variant(x=<x's value>) give identical values for every output checked."""
-    given = [n for n, v in s.inputs.items() if v is not None and s.type.inputs[n].kind in ("quantity", "map", "choice")]
+    given = [n for n, v in s.inputs.items() if v is not None and s.type.inputs[n].kind in ("quantity", "map", "choice")
+             and not s.type.inputs[n].mirrors]
     copies = [("variant()", s.variant())]
     if given:
         n = data.draw(sampled(given), label="unchanged input")

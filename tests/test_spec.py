@@ -576,6 +576,38 @@ def test_positions_is_a_flag_apart_from_upto(raw):
         ScenarioType.from_mapping("Positioned", bad)
 
 
+#: A mirror: the values of ``x`` under a second index, so each key compares itself with every other (a rank).
+MIRRORED = {"summary": "ranks by comparing every pair", "inputs": {
+    "x": {"kind": "map", "index": "item", "symbol": "x", "unit": "1", "domain": "(-inf, inf)"},
+    "x_other": {"kind": "map", "mirrors": "x", "index": "rival", "symbol": "y", "unit": "1", "domain": "(-inf, inf)"}},
+    "outputs": {"rank": {"unit": "1", "style": "dict", "equation": "sum(piecewise(1, y > x, 0), rival)"},
+                "above": {"unit": "1", "style": "dict", "equation": "sum(piecewise(y, y > x, 0), rival)"}}}
+
+
+def test_a_mirror_compares_every_key_with_every_other():
+    """By hand: x = {a: 3, b: 7, c: 5}; a has 7 and 5 above it (rank 2, mass 12), b none (0, 0), c has 7 (1, 7)."""
+    s = scenario_class(ScenarioType.from_mapping("Mirrored", MIRRORED))(x={"a": 3, "b": 7, "c": 5})
+    assert {k: v.magnitude for k, v in s.rank.items()} == {"a": 2, "b": 0, "c": 1}
+    assert {k: v.magnitude for k, v in s.above.items()} == {"a": 12, "b": 0, "c": 7}
+    assert s.keys("rival") == ["a", "b", "c"] and dict(s.inputs["x_other"]) == dict(s.inputs["x"])
+    changed = s.variant(x={"a": 9, "b": 1})                                     # the mirror follows the input it mirrors
+    assert {k: v.magnitude for k, v in changed.rank.items()} == {"a": 0, "b": 1}
+    with pytest.raises(InputError, match="x_other mirrors x"):
+        s.variant(x_other={"a": 1})
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"mirrors": "nothing"}, "mirrors 'nothing' must name a map or list input"),
+    ({"index": "item"}, "a mirror needs an index of its own"),
+    ({"unit": "s"}, "s and 1 disagree in dimension"),
+    ({"unit": "%"}, "of the same kind, unit"),
+    ({"default": {"a": 1}}, "no 'default' or 'required'")])
+def test_a_mirror_must_repeat_an_earlier_keyed_input(change, words):
+    bad = {**MIRRORED, "inputs": {**MIRRORED["inputs"], "x_other": {**MIRRORED["inputs"]["x_other"], **change}}}
+    with pytest.raises((DerivationError, InputError), match=words):
+        ScenarioType.from_mapping("Mirrored", bad)
+
+
 def test_a_label_over_a_list_index_names_the_key_itself():
     """Over a list input the keys are its numbers: the label is the number (mlsysim's min(strides, key=...)), not text."""
     t = ScenarioType.from_mapping("Traced", TRACED)

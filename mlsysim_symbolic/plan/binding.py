@@ -120,6 +120,13 @@ class Binding:
             raise UnexpectedNameError("input", unknown[0], t.inputs, owner=f"{t.name}()")
         # choices first: attribute paths such as precision_flops.{precision} read them
         for name, spec in sorted(t.inputs.items(), key=lambda item: not kind_of(item[1]).chooses):
+            if spec.mirrors is not None:   # the mirrored input's values under another index: bound from it, never given
+                if inputs.get(name) is not None:
+                    raise InputError(f"{t.name}: {name} mirrors {spec.mirrors} (its values under the index "
+                                     f"{spec.index!r}) and is not given; give {spec.mirrors}")
+                self._given[name] = None
+                kind_of(spec).bind(spec, inputs.get(spec.mirrors, t.inputs[spec.mirrors].default), self._bound)
+                continue
             value = inputs.get(name, spec.default)
             if spec.only_with and inputs.get(spec.only_with, t.inputs[spec.only_with].default) is None:
                 if inputs.get(name) is not None:   # read only with its gate: refused by name, never dropped

@@ -138,6 +138,8 @@ class TypeBuilder:
             if spec.index:
                 t.index_inputs.setdefault(spec.index, []).append(in_name)
         for in_name, spec in t.inputs.items():
+            if spec.mirrors is not None:
+                self.check_mirror(in_name, spec)
             gate = t.inputs.get(spec.only_with) if spec.only_with else None
             if spec.only_with and (gate is None or gate.only_with or spec.only_with == in_name):
                 raise self.fail(f"input {in_name}: only_with {spec.only_with!r} must name another input of the type "
@@ -153,6 +155,28 @@ class TypeBuilder:
                 if head == in_name or not (whole and not tail or isinstance(kind, ScenarioKind) and tail):
                     raise self.fail(f"input {in_name}: upto {spec.upto!r} must name a whole-number (integer) quantity input "
                                     "of the type, or a scenario input's output (\"trajectory.horizon\")", "inputs", in_name)
+
+    def check_mirror(self, in_name: str, spec: Any) -> None:
+        """A mirror (``mirrors = "x"``) repeats keyed input x, declared before it, under an index of its own: same kind,
+        unit and keys (``positions``, ``start``, ``upto``), so the one value given binds both."""
+        t = self.t
+        names = list(t.inputs)
+        target = t.inputs.get(spec.mirrors)
+        if target is not None and target.variable is not None and (
+                target.variable.unit.dimensionality != spec.variable.unit.dimensionality):
+            raise self.fail(f"input {in_name}: mirrors {spec.mirrors}, but {spec.variable.unit_text} and "
+                            f"{target.variable.unit_text} disagree in dimension", "inputs", in_name)
+        same = (target is not None and names.index(spec.mirrors) < names.index(in_name) and target.mirrors is None
+                and target.kind == spec.kind and target.kind in ("map", "list")
+                and target.variable.unit_text == spec.variable.unit_text and target.variable.integer == spec.variable.integer
+                and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto))
+        if not same:
+            raise self.fail(f"input {in_name}: mirrors {spec.mirrors!r} must name a map or list input declared before it "
+                            "(not itself a mirror) of the same kind, unit, integer flag, positions, start and upto",
+                            "inputs", in_name)
+        if spec.index == target.index:
+            raise self.fail(f"input {in_name}: a mirror needs an index of its own (not {spec.index!r}, the index of "
+                            f"{spec.mirrors})", "inputs", in_name)
 
     def scenario_input(self, in_name: str, spec: Any) -> Any:
         """A scenario input's type (built before this one) and its links to our choice inputs, checked."""

@@ -63,6 +63,7 @@ class InputSpec:
     upto: str | None = None                     # list inputs: the values are start, start + 1, ..., this input's value
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
     positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
+    mirrors: str | None = None                  # map and list inputs: the same values as this input, under another index
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

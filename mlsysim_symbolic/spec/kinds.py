@@ -464,6 +464,21 @@ class KeyedKind(InputKind):
 
     keyed = True
 
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        """A keyed input; ``mirrors = "x"`` makes it the values of keyed input ``x`` under another index (never given
+        itself), so an output keyed by x's index can compare its key with every other key: ``rank = sum(piecewise(1,
+        z_o > z, 0), other)``."""
+        mirrors = raw.get("mirrors")
+        if mirrors is None:
+            return super().read(name, raw)
+        if not isinstance(mirrors, str) or not mirrors.isidentifier():
+            raise InputError(f"'mirrors' names another keyed input of the type; got {mirrors!r}")
+        if "default" in raw or "required" in raw or "index" not in raw:
+            raise InputError("a mirror takes the values of the input it mirrors: it declares its own 'index' and no "
+                             "'default' or 'required'")
+        spec = super().read(name, {k: v for k, v in raw.items() if k != "mirrors"})
+        return replace(spec, mirrors=mirrors, required=False)
+
     def items(self, spec: InputSpec, value: Any) -> Mapping[Any, Any]:
         if not isinstance(value, Mapping):
             raise InputError(f"{spec.name}: expected a mapping of keys to values, got {value!r}")

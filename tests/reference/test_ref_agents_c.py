@@ -28,21 +28,7 @@ WAVE = Wave(
         "AttentionDilutionScenario",
         "AllocationAxesScenario",
     ),
-    not_ported={
-        "SamplingScenario": (
-            "the nucleus is the top-p prefix after sorting the probabilities: base and sharp probabilities could be "
-            "maps keyed by position shown as lists, and keep (wave 32) drops the keys outside the nucleus, but the "
-            "format has no sort or rank (no keyed output compares a key with every other key, and there is no running "
-            "maximum), so the nucleus could be stated only for logits given in descending order, and no declared "
-            "check could refuse an unsorted vector: its size, mass and renormalized list would be silently wrong"),
-        "ArgmaxNoiseScenario": (
-            "expected_max is the expected maximum of n standard normals, an integral of x n phi(x) Phi(x)^(n-1) with no "
-            "closed form for n > 5 (mlsysim: 40,000 trapezoids). A declared quadrature (51 nodes on [0, 10], the "
-            "integrand folded by symmetry, exactly 0 at n = 1) and keep (asymptote over n > 1) match all 7 + 6 + 1 "
-            "values at 2e-13 and pass the reference tests, but the property test at random inputs failed at the "
-            "deadline (upper_limit 13.5, not yet diagnosed), so it is left out; the declaration is in "
-            "/work/scratch/agents-rest/wip-all-three.patch"),
-    },
+    not_ported={},
     skipped={},
     method_args={
         **{("AttemptGroupContrastScenario", m): PASS_RATES

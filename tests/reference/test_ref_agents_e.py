@@ -30,17 +30,22 @@ WAVE = Wave(
             "the earliest schedule is a longest-path recursion over the dependency graph (each start is the latest "
             "finish of the node's predecessors, peak_slots and free_float read it): the format has no graph input and "
             "a keyed output may not refer to its own other keys, so neither start, finish nor the makespan can be "
-            "declared; only work and work_bound (2 of 9 members) could"),
+            "declared; only work and work_bound (2 of 9 members) could. A mirror index (wave 32, SamplingScenario) lets "
+            "a key compare itself with every other, but unrolling the recursion level by level inlines each level "
+            "inside the next level's reduction (N^depth terms), and predecessors (a dict of lists) needs a node x node "
+            "input: what is missing is a keyed recurrence over a topologically ordered index, written out as one "
+            "definition per key"),
         "SpanCriticalPathScenario": (
             "the critical path and the changed elapsed time are the same longest-path recursion over depends_on (each "
             "span finishes after the latest of its predecessors), and changed_critical is the chain of span names "
-            "that recursion follows: no graph input or self-referring keyed output in the format"),
+            "that recursion follows: no graph input or self-referring keyed output in the format (the wave-32 mirror "
+            "index compares keys pairwise but does not write out a recursion: see DependencyScheduleScenario)"),
         "SandboxPoolReserveScenario": (
             "a declaration with the wave-32 constructs (tails over declared candidate reserves 0..20, the reserve "
             "counted by 1 + floor(tail - target), refused_unless a Chernoff bound covers the search, max_restore "
-            "through gammaincinv) matches all 11 result values and passes the reference tests, but the property test "
-            "at random inputs failed at the deadline: reserve_miss, a tail of ~4e-4 formed as 1 - (a sum near 1), "
-            "loses digits against the exact value (cancellation; 1e-12 relative); the declaration is in "
+            "through gammaincinv) matches all 11 result values and passes the reference tests; its property test at "
+            "random inputs (wave 32, agents-fin) was still running at the deadline (the earlier failure was the exact "
+            "reference of gammaincinv at a small level, fixed in special.py); the declaration is in "
             "/work/scratch/agents-rest/wip-all-three.patch"),
     },
     skipped={

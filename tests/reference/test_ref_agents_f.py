@@ -1,5 +1,5 @@
 """Agents and LLM applications, group F (the agents classes the first waves left out: group-relative
-coefficients) against
+coefficients, argmax over noisy scores, sampling at a temperature and top-p) against
 mlsysim 0.3.0: every public member of every named scenario (see members.py); result fields are compared by
 test_ref_results.py (where the true value is 0 and mlsysim's float arithmetic leaves a residue, at an absolute
 tolerance there: its ``NEAR_ZERO``)."""
@@ -13,6 +13,8 @@ from .members import Wave, wave_tests
 WAVE = Wave(
     classes=(
         "GroupCoefficientsScenario",
+        "ArgmaxNoiseScenario",
+        "SamplingScenario",
     ),
     not_ported={},
     skipped={},
@@ -47,3 +49,48 @@ def test_coefficients_sum_to_zero() -> None:
     s = catalog().scenario("RepairGroupOnePassOfThree").variant(rewards={"1": 0.25, "2": 0.5, "3": 0.9, "4": 0.5})
     assert abs(_plain(s.coefficient_sum)) < 1e-12
     assert _plain(s.group) == 4 and math.isclose(_plain(s.mean), 2.15 / 4, rel_tol=1e-12)
+
+
+def test_expected_maximum_of_normals_by_hand_and_tippett() -> None:
+    """By hand: max(X, Y) = (X + Y)/2 + |X - Y|/2 and E|X - Y| = sqrt(2) sqrt(2/pi) for independent standard normals,
+    so E[max of 2] = 1/sqrt(pi); E[max of 3] = 3/(2 sqrt(pi)) likewise (the closed forms for n <= 5). Tippett (1925),
+    Biometrika 17, and Harter's (1961) table of expected normal order statistics give 1.53875 for n = 10 (five
+    decimals). The one candidate's error has mean 0."""
+    s = catalog().scenario("ArgmaxScoreNoise").variant(pool_sizes=[1, 2, 3, 10])
+    e = {n: _plain(v) for n, v in s.expected_max.items()}
+    assert abs(e[1]) < 1e-12
+    assert math.isclose(e[2], 1 / math.sqrt(math.pi), rel_tol=1e-12)
+    assert math.isclose(e[3], 3 / (2 * math.sqrt(math.pi)), rel_tol=1e-12)
+    assert round(e[10], 5) == 1.53875
+    assert list(s.asymptote) == [2, 3, 10]                       # the asymptote sqrt(2 ln n) is stated for n > 1
+    assert all(e[n] < _plain(a) for n, a in s.asymptote.items())  # the expected maximum stays below it
+
+
+def test_nucleus_by_hand_with_ties_and_unsorted_logits() -> None:
+    """By hand: four equal logits give p = 1/4 each; top-p 0.6 adds them in the list's order until the mass reaches
+    0.6: 0.25, 0.5, 0.75, so three stay, with mass 3/4 and 1/3 each once renormalized (Holtzman et al. 2020, §3.1:
+    the smallest top set whose mass reaches p). Logits [2, 5, 5, 1] at T = 1: the two tied 5s come first, each
+    e^5 / (e^2 + 2 e^5 + e) of the mass, and top-p 0.5 keeps both (the first alone is below 0.5)."""
+    s = catalog().scenario("TemperatureNucleusExample")
+    flat = s.variant(logits=[1.0, 1.0, 1.0, 1.0], top_p=0.6).result
+    assert flat.nucleus_size == 3 and math.isclose(flat.nucleus_mass, 0.75, rel_tol=1e-12)
+    assert all(math.isclose(p, 1 / 3, rel_tol=1e-12) for p in flat.nucleus_probabilities)
+    tied = s.variant(logits=[2.0, 5.0, 5.0, 1.0], top_p=0.5).result
+    z = math.exp(2) + 2 * math.exp(5) + math.exp(1)
+    assert tied.nucleus_size == 2 and math.isclose(tied.nucleus_mass, 2 * math.exp(5) / z, rel_tol=1e-12)
+    assert tied.nucleus_probabilities == [0.5, 0.5]
+    unsorted = s.variant(logits=[3.0, 12.0, 6.0, 10.5, 9.0]).result      # the example's logits, shuffled
+    assert unsorted.nucleus_size == 2
+    assert [round(p, 12) for p in unsorted.nucleus_probabilities] == [round(p, 12) for p in s.result.nucleus_probabilities]
+
+
+def test_mirror_is_bound_from_the_logits_and_never_given() -> None:
+    """The mirror under the second index takes the logits' values; giving it is refused by name."""
+    import pytest
+
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("TemperatureNucleusExample").variant(logits=[1.0, 2.0])
+    assert list(s.inputs["other_logits"].values()) == [1.0, 2.0]
+    with pytest.raises(InputError, match="other_logits mirrors logits"):
+        s.variant(other_logits=[1.0, 2.0])
