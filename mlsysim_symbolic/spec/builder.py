@@ -24,7 +24,7 @@ from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
 from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import ChoiceKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .kinds import ChoiceKind, ListKind, MapKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
 from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
@@ -167,7 +167,7 @@ class TypeBuilder:
             raise self.fail(f"input {in_name}: mirrors {spec.mirrors}, but {spec.variable.unit_text} and "
                             f"{target.variable.unit_text} disagree in dimension", "inputs", in_name)
         same = (target is not None and names.index(spec.mirrors) < names.index(in_name) and target.mirrors is None
-                and target.kind == spec.kind and target.kind in ("map", "list")
+                and kind_of(target) is kind_of(spec) and isinstance(kind_of(target), (MapKind, ListKind))
                 and target.variable.unit_text == spec.variable.unit_text and target.variable.integer == spec.variable.integer
                 and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto))
         if not same:
