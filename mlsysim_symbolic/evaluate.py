@@ -465,35 +465,12 @@ def _renamed(expr: sympy.Expr, rename: Mapping[sympy.Symbol, sympy.Symbol]) -> s
         return expr.xreplace(rename)
 
 
-def derivative_chain(definitions: Sequence[Definition], wrt: sympy.Symbol) -> list[Definition]:
-    """The chain of definitions extended, step by step, with the derivative of each output with respect to ``wrt``
-    (the chain rule over the declarations: linear in them, where differentiating the expanded tree is not).
-    The last definition is the derivative of the last output.
-
-    >>> x, o1, o2 = sympy.symbols("x o1 o2", positive=True)
-    >>> chain = derivative_chain([(o1, x**2), (o2, o1 * x)], x)
-    >>> compile_chain(chain, (x,))(3.0)    # d(x**3)/dx at 3
-    27.0
-    """
-    chain: list[Definition] = []
-    dsyms: dict[sympy.Symbol, sympy.Symbol] = {}
-    for sym, expr in definitions:
-        d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[s] for s in expr.free_symbols if s in dsyms),
-                                        sympy.Integer(0))
-        if d.has(sympy.Derivative):   # a floor's or ceil's: 0 now, before an output's tree replaces its symbol
-            d = _step_derivatives(d)
-        chain.append((sym, expr))
-        dsyms[sym] = sympy.Dummy(f"d_{sym.name}")
-        chain.append((dsyms[sym], d))
-    return chain
-
-
 def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbol]) -> list[Definition]:
     """The chain of definitions extended with the derivative of each output with respect to every one of ``wrts``
     (forward-mode chain rule, one pass): the last definition is the tuple of the last output's derivatives, in the
-    order of ``wrts``.  A derivative that is zero (an output that does not depend on that input) gets no step, so
-    one compiled function gives every input's derivative for about the cost of one :func:`derivative_chain` each
-    would repeat the whole chain for.
+    order of ``wrts``: linear in the declarations, where differentiating the expanded tree is not.  A derivative that
+    is zero (an output that does not depend on that input) gets no step, so one compiled function gives every
+    input's derivative without repeating the chain once per input.
 
     >>> x, y, o1, o2 = sympy.symbols("x y o1 o2", positive=True)
     >>> chain = gradient_chain([(o1, x**2), (o2, o1 * y)], (x, y))

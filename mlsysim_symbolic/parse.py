@@ -88,19 +88,13 @@ def _at_least_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _exactly_three(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+_COUNT_WORDS = {2: "two", 3: "three"}
+
+
+def _exactly(n: int, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
-        if len(args) != 3:
-            raise EquationError(f"{name}() takes exactly three arguments, got {len(args)}")
-        return fn(*args)
-
-    return call
-
-
-def _exactly_two(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    def call(*args: Any) -> Any:
-        if len(args) != 2:
-            raise EquationError(f"{name}() takes exactly two arguments, got {len(args)}")
+        if len(args) != n:
+            raise EquationError(f"{name}() takes exactly {_COUNT_WORDS[n]} arguments, got {len(args)}")
         return fn(*args)
 
     return call
@@ -137,11 +131,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "normal_cdf": _one("normal_cdf", lambda x: (1 + sympy.erf(x / sympy.sqrt(2))) / 2),
     "normal_ppf": _one("normal_ppf", lambda p: sympy.sqrt(2) * sympy.erfinv(2 * p - 1)),
     "gamma": _one("gamma", sympy.gamma),
-    "binomial": _exactly_two("binomial", sympy.binomial),
+    "binomial": _exactly(2, "binomial", sympy.binomial),
     "lambertw": _one("lambertw", sympy.LambertW),
     "asin": _one("asin", sympy.asin),
-    "gammaincinv": _exactly_two("gammaincinv", special.gammaincinv),
-    "betaincinv": _exactly_three("betaincinv", special.betaincinv),
+    "gammaincinv": _exactly(2, "gammaincinv", special.gammaincinv),
+    "betaincinv": _exactly(3, "betaincinv", special.betaincinv),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum")

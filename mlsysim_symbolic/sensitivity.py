@@ -26,7 +26,7 @@ import pint
 
 from .distributions import DISTRIBUTIONS, Law
 from .errors import InputError
-from .evaluate import compile_chain, derivative_chain
+from .evaluate import compile_chain, gradient_chain
 from .plan import Analysable
 from .plots import format_value, readable
 from .plots import tornado as draw_tornado
@@ -446,9 +446,9 @@ def uncertainty(scenario: Analysable, output: str, *keys: Any, inputs: Mapping[s
         raise InputError(f"{output} overflows float64 at the means of {', '.join(inputs)}")
     variance = 0.0
     records = []
-    for name, d in dists.items():
-        sym = args[plan.positions[name]]
-        derivative = compile_chain(derivative_chain(definitions, sym), args)(*mean_args)
+    wrts = [args[plan.positions[name]] for name in dists]   # every input's derivative in one chain-rule pass
+    gradient = compile_chain(gradient_chain(definitions, wrts), args)(*mean_args)
+    for (name, d), derivative in zip(dists.items(), gradient):
         term = (float(derivative) * d.sd) ** 2
         variance += term
         records.append({"input": name, "sd": _q(d.sd, plan.variables[name]), "derivative": float(derivative), "variance_share": term})

@@ -89,6 +89,37 @@ class gammaincinv_da(sympy.Function):  # noqa: N801 - named like the function it
         return rf"\partial_{{a}} P^{{-1}}\left({a}, {y}\right)"
 
 
+def _bracketed_root(miss: Callable[[Any], Any], density: Callable[[Any], Any], lo: Any, hi: Any, *,
+                    bisections: int, newton_steps: int) -> Any:
+    """The root of the increasing ``miss`` in ``[lo, hi]`` (``miss(lo) < 0 <= miss(hi)``) at mpmath's working
+    precision: bisection to a relative width of 1e-3, then Newton's method with ``density`` (``miss``'s slope),
+    bisecting instead wherever a step leaves the bracket.  Both loops are bounded."""
+    import mpmath
+
+    for _ in range(bisections):
+        if hi - lo <= hi * mpmath.mpf("1e-3"):
+            break
+        mid = (lo + hi) / 2
+        if miss(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    x = (lo + hi) / 2
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+    for _ in range(newton_steps):
+        new = x - miss(x) / density(x)
+        if not lo < new < hi:       # Newton left the bracket: bisect instead
+            if miss(x) < 0:
+                lo = x
+            else:
+                hi = x
+            new = (lo + hi) / 2
+        if abs(new - x) <= abs(new) * tol:
+            return new
+        x = new
+    return x
+
+
 def _gammaincinv_mp(a: Any, y: Any) -> Any:
     """``P(a, x) = y`` solved in ``x`` at mpmath's working precision: a bracket found by doubling, bisection to a
     relative width of 1e-3, then Newton's method inside the bracket (the upper tail ``Q = 1 - P`` where ``y > 1/2``,
@@ -112,31 +143,9 @@ def _gammaincinv_mp(a: Any, y: Any) -> Any:
         if miss(hi) >= 0:
             break
         lo, hi = hi, 2 * hi
-    for _ in range(200):
-        if hi - lo <= hi * mpmath.mpf("1e-3"):
-            break
-        mid = (lo + hi) / 2
-        if miss(mid) < 0:
-            lo = mid
-        else:
-            hi = mid
-    x = (lo + hi) / 2
     log_norm = mpmath.loggamma(a)
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
-    for _ in range(100):
-        density = mpmath.exp((a - 1) * mpmath.log(x) - x - log_norm)   # dP/dx
-        step = miss(x) / density
-        new = x - step
-        if not lo < new < hi:       # Newton left the bracket: bisect instead
-            if miss(x) < 0:
-                lo = x
-            else:
-                hi = x
-            new = (lo + hi) / 2
-        if abs(new - x) <= abs(new) * tol:
-            return new
-        x = new
-    return x
+    return _bracketed_root(miss, lambda x: mpmath.exp((a - 1) * mpmath.log(x) - x - log_norm), lo, hi,   # dP/dx
+                           bisections=200, newton_steps=100)
 
 
 def _gammaincinv_da_mp(a: Any, y: Any) -> Any:
@@ -238,30 +247,12 @@ def _betaincinv_mp(a: Any, b: Any, y: Any) -> Any:
         def miss(x: Any) -> Any:
             return mpmath.betainc(a, b, 0, x, regularized=True) - target
     lo, hi = mpmath.mpf(0), mpmath.mpf(1)
-    for _ in range(4000):
-        if hi - lo <= hi * mpmath.mpf("1e-3"):
-            break
-        mid = (lo + hi) / 2
-        if miss(mid) < 0:
-            lo = mid
-        else:
-            hi = mid
-    x = (lo + hi) / 2
     log_beta = mpmath.loggamma(a) + mpmath.loggamma(b) - mpmath.loggamma(a + b)
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
-    for _ in range(200):
-        density = mpmath.exp((a - 1) * mpmath.log(x) + (b - 1) * mpmath.log(1 - x) - log_beta)   # dI/dx
-        new = x - miss(x) / density
-        if not lo < new < hi:       # Newton left the bracket: bisect instead
-            if miss(x) < 0:
-                lo = x
-            else:
-                hi = x
-            new = (lo + hi) / 2
-        if abs(new - x) <= abs(new) * tol:
-            return new
-        x = new
-    return x
+
+    def density(x: Any) -> Any:   # dI/dx
+        return mpmath.exp((a - 1) * mpmath.log(x) + (b - 1) * mpmath.log(1 - x) - log_beta)
+
+    return _bracketed_root(miss, density, lo, hi, bisections=4000, newton_steps=200)
 
 
 def _betaincinv_dshape_mp(a: Any, b: Any, y: Any, i: int) -> Any:
