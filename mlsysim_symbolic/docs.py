@@ -211,7 +211,7 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
         path.write_text(markdown_page(t, cat), encoding="utf-8")
         written.append(path)
     index_text = markdown_index(cat, family=family)
-    if catalog is None and family is None:   # the shipped catalog: the solvers and applications composed of it
+    if cat is shipped() and family is None:   # the shipped catalog: the solvers and applications composed of it
         from .solvers.pages import applications_markdown, solvers_markdown
 
         for name, text in (("solvers.md", solvers_markdown()), ("applications.md", applications_markdown())):

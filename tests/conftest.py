@@ -25,15 +25,26 @@ import pytest
 
 _SAVED: dict[str, str | None] = {}
 
+#: Set by the session that made the temporary cache folder: its pytest-xdist workers (which inherit the environment)
+#: share that folder, so a plan one worker compiled is read back by the other instead of compiled again.
+_OWNER = "MLSYSIM_SYMBOLIC_TEST_CACHE"
+
+
 def pytest_configure(config):
     """Before collection (test modules read the catalog at import): thousands of generated derivation files
     must not fill ``~/.cache``; child processes (CLI, notebooks) inherit the setting."""
+    shared = os.environ.get(_OWNER)
+    if os.environ.get("PYTEST_XDIST_WORKER") and shared and os.environ.get("MLSYSIM_SYMBOLIC_CACHE") == shared:
+        return   # a worker: the controller's folder, removed by the controller
     _SAVED["old"] = os.environ.get("MLSYSIM_SYMBOLIC_CACHE")
     _SAVED["folder"] = tempfile.mkdtemp(prefix="mlsysim-symbolic-cache-")
-    os.environ["MLSYSIM_SYMBOLIC_CACHE"] = _SAVED["folder"]
+    os.environ["MLSYSIM_SYMBOLIC_CACHE"] = os.environ[_OWNER] = _SAVED["folder"]
 
 
 def pytest_unconfigure(config):
+    if not _SAVED.get("folder"):
+        return
+    os.environ.pop(_OWNER, None)
     if _SAVED.get("old") is None:
         os.environ.pop("MLSYSIM_SYMBOLIC_CACHE", None)
     else:

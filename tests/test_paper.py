@@ -170,8 +170,13 @@ def test_compile_reports_a_missing_engine(tmp_path):
 SECTIONS = ["## Equation", "## Assumptions", "## Excludes", "## Derivation", "## References", "## Examples", "## Attributes", "## Methods"]
 
 
-def test_write_docs_writes_a_page_per_type_and_an_index(tmp_path):
-    paths = write_docs(tmp_path)
+@pytest.mark.xdist_group("docs_site")
+def test_write_docs_writes_a_page_per_type_and_an_index(docs_site):
+    """The Markdown reference of the whole catalog: read from the docs site the session builds once (its reference
+    folder is ``write_docs``'s output; writing it again here doubled the suite's costliest render)."""
+    site, written = docs_site
+    tmp_path = site / "reference"
+    paths = [p for p in written if p.parent == tmp_path and p.suffix == ".md"]
     cat = catalog()
     assert {p.name for p in paths} == {f"{t}.md" for t in cat.types} | {"index.md", "solvers.md", "applications.md"}
     index = (tmp_path / "index.md").read_text()

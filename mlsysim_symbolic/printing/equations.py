@@ -30,6 +30,7 @@ from ..errors import InputError, MlsysimSymbolicError
 from ..evaluate import INLINE_GROWTH, declared_size, expanded_size
 from .answers import answer_parts, declared_answer
 from .config import Latex, LatexConfig, split_options
+from .kept import kept
 from .order import symbol_order
 from .printer import SymbolPrinter, ValuePrinter
 from .quantities import format_quantity
@@ -275,14 +276,17 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     values = scenario.symbol_values(output, *keys, **arguments)
     leaves = {sym: format_quantity(q, config, drop_counts=True) for sym, q in values.items()}
     declared = scenario.expression(output)
-    declared_tex = printer.doprint(declared)
+    # the printed forms depend on the type, the output, the plan and the config, not on the keys or the values: a
+    # keyed output's lines (up to 8 keys on a page) print them once
+    declared_tex = kept((t, plan), ("declared form", output, config), lambda: printer.doprint(declared), form=True)
     if len(plan.definitions) > 1 and _unbuilt(plan.definitions, config):
         huge = True   # far beyond printing: never built (a chain of outputs each using the one before expands exponentially)
         numbers_of, shown = declared, leaves
     else:
         numbers_of, shown = plan.expr, leaves
         huge = declared != plan.expr and _too_long(plan.expr, config)
-    expanded_tex = printer.doprint(plan.expr) if config.expand and not huge else None
+    expanded_tex = (kept((t, plan), ("expanded form", output, config), lambda: printer.doprint(plan.expr), form=True)
+                    if config.expand and not huge else None)
     if huge or (expanded_tex is not None and declared != plan.expr and printed_length(expanded_tex) > config.expanded_limit):
         intermediate = _intermediate_values(scenario, declared, plan, keys, arguments, leaves, config)
         if intermediate is not None:

@@ -20,14 +20,21 @@ _KEPT: dict[tuple[tuple[int, ...], Hashable], tuple[tuple[Any, ...], str]] = {}
 _KEPT_MAX = 4096
 
 
-def kept(owners: tuple[Any, ...], options: Hashable, make: Callable[[], str]) -> str:
-    """``make()``, made once per ``owners`` (by identity) and ``options`` (by value) in a process."""
+#: The printed forms of one output's lines (a small store of its own: the lines of a keyed output are made one after
+#: another, and thousands of forms must not push the pages out of ``_KEPT``).
+_FORMS: dict[tuple[tuple[int, ...], Hashable], tuple[tuple[Any, ...], str]] = {}
+
+
+def kept(owners: tuple[Any, ...], options: Hashable, make: Callable[[], str], *, form: bool = False) -> str:
+    """``make()``, made once per ``owners`` (by identity) and ``options`` (by value) in a process (``form``: a
+    printed form of one output, kept in a store of its own)."""
+    store = _FORMS if form else _KEPT
     key = (tuple(map(id, owners)), options)
-    hit = _KEPT.get(key)
+    hit = store.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], owners)):
         return hit[1]
     text = make()
-    if len(_KEPT) >= _KEPT_MAX:
-        _KEPT.clear()
-    _KEPT[key] = (owners, text)
+    if len(store) >= _KEPT_MAX:
+        store.clear()
+    store[key] = (owners, text)
     return text

@@ -80,8 +80,11 @@ def _radical_factors(args: list[sympy.Basic], order: Mapping[sympy.Symbol, int])
     return rest
 
 
-def arrange(expr: sympy.Basic, order: Mapping[sympy.Symbol, int]) -> sympy.Basic:
+def arrange(expr: sympy.Basic, order: Mapping[sympy.Symbol, int], memo: dict | None = None) -> sympy.Basic:
     """``expr`` unevaluated, factors and terms in declared order, square roots of a product gathered.
+
+    ``memo`` (made per call when not given) arranges a subtree that occurs many times once: an expanded chain
+    repeats its earlier outputs' trees.
 
     >>> import sympy
     >>> a, b, c = sympy.symbols("a b c", positive=True)
@@ -92,13 +95,18 @@ def arrange(expr: sympy.Basic, order: Mapping[sympy.Symbol, int]) -> sympy.Basic
     """
     if expr.is_Atom or isinstance(expr, Radical):
         return expr
+    if memo is None:
+        memo = {}
+    done = memo.get(expr)
+    if done is not None:
+        return done
     if expr.is_Mul:
-        args = [arrange(a, order) for a in expr.as_ordered_factors()]
+        args = [arrange(a, order, memo) for a in expr.as_ordered_factors()]
         args = _radical_factors(args, order)
         numbers = [a for a in args if a.is_Number]
         rest = sorted((a for a in args if not a.is_Number), key=lambda a: _rank(a, order))
-        return sympy.Mul(*numbers, *rest, evaluate=False)
-    if expr.is_Add:
+        done = sympy.Mul(*numbers, *rest, evaluate=False)
+    elif expr.is_Add:
         terms = expr.as_ordered_terms()
         number_first = terms[0].is_Number
 
@@ -107,8 +115,11 @@ def arrange(expr: sympy.Basic, order: Mapping[sympy.Symbol, int]) -> sympy.Basic
                 return -1 if number_first else _LAST + 1
             return _rank(term, order)
 
-        return sympy.Add(*sorted((arrange(t, order) for t in terms), key=key), evaluate=False)
-    return _rebuild(expr, [arrange(a, order) for a in expr.args])
+        done = sympy.Add(*sorted((arrange(t, order, memo) for t in terms), key=key), evaluate=False)
+    else:
+        done = _rebuild(expr, [arrange(a, order, memo) for a in expr.args])
+    memo[expr] = done
+    return done
 
 
 def _top_level_subscript(latex: str) -> int | None:
