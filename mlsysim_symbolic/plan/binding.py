@@ -15,6 +15,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+import pint
 import sympy
 
 from ..errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError
@@ -69,7 +70,7 @@ class _Binding:
 def _copied(bound: Bound) -> Bound:
     return Bound(dict(bound.values), dict(bound.scalars),
                  {index: {key: dict(leaves) for key, leaves in by_key.items()} for index, by_key in bound.keyed.items()},
-                 dict(bound.keys), dict(bound.choices))
+                 dict(bound.keys), dict(bound.choices), bound.stated)
 
 
 #: (type, the inputs given, each as a key) -> (type, its binding, the given values): kept alive with the entry, so an
@@ -231,6 +232,12 @@ class Binding:
     def choices(self) -> Mapping[str, str]:
         """The chosen option of each set choice input (read-only)."""
         return MappingProxyType(self._bound.choices)
+
+    @property
+    def stated_unit(self) -> pint.Unit | None:
+        """The unit a keyed input declared ``unit = "stated"`` was given in (outputs in ``stated`` leave in it), or
+        None (spec/stated.py)."""
+        return self._bound.stated
 
     def keys(self, index: str) -> list[Any] | None:
         """The keys of an index (or keyed input), in order; ``None`` when it is not set."""

@@ -37,6 +37,7 @@ from .reader import (
     read_variable,
 )
 from .result_sources import Declared, source_of
+from .stated import declaration_error as stated_declaration_error
 from .surface import ACCESSORS, RESERVED, result_clash
 
 if TYPE_CHECKING:
@@ -140,6 +141,9 @@ class TypeBuilder:
         for in_name, spec in t.inputs.items():
             if spec.mirrors is not None:
                 self.check_mirror(in_name, spec)
+            problem = stated_declaration_error(t.inputs, in_name)   # kind = "key", unit = "stated" (spec/stated.py)
+            if problem:
+                raise self.fail(f"input {in_name}: {problem}", "inputs", in_name)
             gate = t.inputs.get(spec.only_with) if spec.only_with else None
             if spec.only_with and (gate is None or gate.only_with or spec.only_with == in_name):
                 raise self.fail(f"input {in_name}: only_with {spec.only_with!r} must name another input of the type "

@@ -64,6 +64,7 @@ class InputSpec:
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
     positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
     mirrors: str | None = None                  # map and list inputs: the same values as this input, under another index
+    of: str | None = None                       # key inputs: the keyed input whose key the text names (spec/stated.py)
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'grid', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -49,6 +49,7 @@ from ..units import Q_, parse_quantity, parse_unit, to_base
 from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
+from .stated import KeyKindMixin, bind_stated, states_unit
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Bound:
     keyed: dict[str, dict[Any, dict[sympy.Symbol, Any]]] = field(default_factory=dict)   # index -> key -> leaf -> value
     keys: dict[str, list[Any]] = field(default_factory=dict)    # keyed input (and index) -> its keys, in order
     choices: dict[str, str] = field(default_factory=dict)       # choice input -> chosen option
+    stated: pint.Unit | None = None   # the unit a keyed input declared ``unit = "stated"`` was given in (spec/stated.py)
 
 
 def checked(var: Variable, value: Any, label: str | None = None) -> Any:
@@ -83,7 +85,7 @@ def to_base_checked(magnitude: Any, var: Variable, label: str | None = None) -> 
         base = to_base(magnitude, var.unit)
     except OverflowError:
         base = math.inf
-    if isinstance(base, float) and not math.isfinite(base):
+    if isinstance(base, float) and not math.isfinite(base) and not (magnitude == math.inf and var.domain.contains(math.inf)):
         raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
     return base
 
@@ -495,6 +497,9 @@ class KeyedKind(InputKind):
             bound.values[spec.name] = None
             return
         items = self.items(spec, value)
+        if spec.variable is not None and states_unit(spec.variable.unit):   # the unit the scenario states
+            bind_stated(spec, items, bound)
+            return
         kept: dict[Any, Any] = {}
         index = spec.index or spec.name
         merged = bound.keyed.setdefault(index, {})
@@ -616,10 +621,15 @@ class ScenarioKind(InputKind):
         return [f"    a {spec.type_name} scenario" + (f" ({links})" if links else "")]
 
 
+class KeyKind(KeyKindMixin, KeyedKind):
+    """``kind = "key"``: a text naming one key of a keyed input (``of``), an indicator under its index
+    (:mod:`mlsysim_symbolic.spec.stated`)."""
+
+
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
     QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
-    ScenarioKind())}
+    ScenarioKind(), KeyKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:

@@ -153,6 +153,8 @@ KEYS = [
     'MugJarReferentSetLowJar', 'ShieldCoverageBill',
     # embodied_site2.toml (embodied AI and robotics: site and machine classes, second half)
     'ThrottledNavigationBackbone', 'WarehouseStereoRigDepthError', 'WarehouseUmbmarkOdometryDrift',
+    # hardware_kernels.toml (AmdahlScenario: a stage named by key, times in the unit the scenario states)
+    'HostPreprocessingRequestPath', 'ModelFifthOfRequestLatency', 'ModelSpeedupRequestPath',
     # hardware_systems.toml
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
     # leftovers.toml (the classes the first waves left, wave 34)
