@@ -22,9 +22,11 @@ from ..errors import InputError, MissingInputError, UnexpectedNameError, Unknown
 from ..registry import Entry
 from ..spec import Bound, ScenarioType, kind_of
 from ..spec.definitions import ReadOnlyDict
+from ..spec.keyed_scenarios import union_keys
 from ..spec.kinds import to_base_checked, value_key
 from ..variables import KeyedSymbol, NestedSymbol, Variable
 from .model import Plan
+from .scenario_tables import read_scenario_tables
 
 
 def _frozen(value: Any) -> Any:
@@ -136,9 +138,11 @@ class Binding:
                 value = None                       # its default applies only with the gate
             self._given[name] = _frozen(value)
             kind_of(spec).bind(spec, value, self._bound)
+        read_scenario_tables(self)   # each key's scenario of a scenarios input, read for its output
         keys = self._bound.keys
+        union_keys(t.index_inputs, t.inputs, self._bound)   # indices whose inputs give some keys each (some_keys)
         for index, names in t.index_inputs.items():
-            key_sets = [(n, keys[n]) for n in names if n in keys]
+            key_sets = [(n, keys[n]) for n in names if n in keys and not t.inputs[n].some_keys]
             if len({tuple(sorted(map(str, k))) for _, k in key_sets}) > 1:
                 raise InputError(f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
             if key_sets:

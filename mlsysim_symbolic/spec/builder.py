@@ -24,7 +24,18 @@ from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
 from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import ChoiceKind, ListKind, MapKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .keyed_scenarios import declaration_error as some_keys_declaration_error
+from .kinds import (
+    ChoiceKind,
+    ListKind,
+    MapKind,
+    QuantityKind,
+    ScenarioKind,
+    ScenariosKind,
+    WorkloadsKind,
+    kind_of,
+    read_input,
+)
 from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
@@ -126,7 +137,7 @@ class TypeBuilder:
                 spec = read_input(in_name, raw)
             except (InputError, UnitError, EquationError) as exc:
                 raise self.fail(f"input {in_name}: {exc}", *where) from None
-            if isinstance(kind_of(spec), ScenarioKind):
+            if isinstance(kind_of(spec), (ScenarioKind, ScenariosKind)):   # a scenario, or a table of them
                 spec = self.scenario_input(in_name, spec)
             t.inputs[in_name] = spec
             index = spec.index if kind_of(spec).keyed else None
@@ -141,7 +152,8 @@ class TypeBuilder:
         for in_name, spec in t.inputs.items():
             if spec.mirrors is not None:
                 self.check_mirror(in_name, spec)
-            problem = stated_declaration_error(t.inputs, in_name)   # kind = "key", unit = "stated" (spec/stated.py)
+            problem = (stated_declaration_error(t.inputs, in_name)   # kind = "key", unit = "stated" (spec/stated.py)
+                       or some_keys_declaration_error(t.inputs, in_name))   # some_keys (spec/keyed_scenarios.py)
             if problem:
                 raise self.fail(f"input {in_name}: {problem}", "inputs", in_name)
             gate = t.inputs.get(spec.only_with) if spec.only_with else None
@@ -173,10 +185,12 @@ class TypeBuilder:
         same = (target is not None and names.index(spec.mirrors) < names.index(in_name) and target.mirrors is None
                 and kind_of(target) is kind_of(spec) and isinstance(kind_of(target), (MapKind, ListKind))
                 and target.variable.unit_text == spec.variable.unit_text and target.variable.integer == spec.variable.integer
-                and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto))
+                and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto)
+                and (target.type_name, target.output, target.some_keys) == (spec.type_name, spec.output, spec.some_keys))
         if not same:
             raise self.fail(f"input {in_name}: mirrors {spec.mirrors!r} must name a map or list input declared before it "
-                            "(not itself a mirror) of the same kind, unit, integer flag, positions, start and upto",
+                            "(not itself a mirror) of the same kind, unit, integer flag, positions, start, upto (and type, output "
+                            "and some_keys)",
                             "inputs", in_name)
         if spec.index == target.index:
             raise self.fail(f"input {in_name}: a mirror needs an index of its own (not {spec.index!r}, the index of "
@@ -572,7 +586,8 @@ class TypeBuilder:
             leaves = t.leaf_symbols(out_name) if t.may_be_keyed(out_name, keyed_memo) else set()
             every_leaf, choices_used = t.closure(out_name)
             args = tuple(a for a, v in t.arguments.items() if v.symbol in every_leaf or a in choices_used)
-            indices = tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index))
+            # in the planner's order (leaves by name, plan/planning.py), so a method's key parameters and its keys agree
+            indices = tuple(dict.fromkeys(t.leaf_index[s] for s in sorted(leaves, key=lambda s: s.name) if s in t.leaf_index))
             style = out.style or ("method" if (indices or args) else "property")
             if style == "property" and (indices or args):
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",

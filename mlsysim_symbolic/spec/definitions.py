@@ -65,6 +65,8 @@ class InputSpec:
     positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
     mirrors: str | None = None                  # map and list inputs: the same values as this input, under another index
     of: str | None = None                       # key inputs: the keyed input whose key the text names (spec/stated.py)
+    some_keys: bool = False                     # keyed inputs: gives some keys of its index (spec/keyed_scenarios.py)
+    output: str | None = None                   # scenarios inputs: the output of each scenario read as the keyed value
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

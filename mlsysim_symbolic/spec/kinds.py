@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'scenario', 'scenarios', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -48,6 +48,7 @@ from ..registry import (
 from ..units import Q_, parse_quantity, parse_unit, to_base
 from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
+from .keyed_scenarios import ScenariosMixin
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
 from .stated import KeyKindMixin, bind_stated, states_unit
 
@@ -470,6 +471,11 @@ class KeyedKind(InputKind):
         """A keyed input; ``mirrors = "x"`` makes it the values of keyed input ``x`` under another index (never given
         itself), so an output keyed by x's index can compare its key with every other key: ``rank = sum(piecewise(1,
         z_o > z, 0), other)``."""
+        some_keys = raw.get("some_keys", False)
+        if not isinstance(some_keys, bool):
+            raise InputError(f"'some_keys' is true or false; got {some_keys!r}")
+        if "some_keys" in raw:   # gives some keys of its index, the others given by the inputs sharing it
+            return replace(KeyedKind.read(self, name, {k: v for k, v in raw.items() if k != "some_keys"}), some_keys=some_keys)
         mirrors = raw.get("mirrors")
         if mirrors is None:
             return super().read(name, raw)
@@ -626,10 +632,15 @@ class KeyKind(KeyKindMixin, KeyedKind):
     (:mod:`mlsysim_symbolic.spec.stated`)."""
 
 
+class ScenariosKind(ScenariosMixin, MapKind):
+    """``kind = "scenarios"``: a table of scenarios of one type, one output of each read as the keyed value
+    (:mod:`mlsysim_symbolic.spec.keyed_scenarios`)."""
+
+
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
     QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
-    ScenarioKind(), KeyKind())}
+    ScenarioKind(), KeyKind(), ScenariosKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:
