@@ -240,5 +240,5 @@ class Evaluation(Planning):
         result = {}
         for sym, base in zip(plan.args, args):
             var = self.variable(sym)
-            result[sym] = ureg.Quantity(from_base(base, var.unit), var.unit)
+            result[sym] = restated(ureg.Quantity(from_base(base, var.unit), var.unit), self._bound.stated)
         return result
