@@ -142,7 +142,8 @@ class Binding:
         keys = self._bound.keys
         union_keys(t.index_inputs, t.inputs, self._bound)   # indices whose inputs give some keys each (some_keys)
         for index, names in t.index_inputs.items():
-            key_sets = [(n, keys[n]) for n in names if n in keys and not t.inputs[n].some_keys]
+            key_sets = [(n, keys[n]) for n in names   # (a rows input's derived indices are its own: spec/rows.py)
+                        if n in keys and not t.inputs[n].some_keys and t.inputs[n].index == index]
             if len({tuple(sorted(map(str, k))) for _, k in key_sets}) > 1:
                 raise InputError(f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
             if key_sets:

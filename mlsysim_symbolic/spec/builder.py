@@ -149,6 +149,11 @@ class TypeBuilder:
                 t.add_leaf(var, in_name, spec.index)
             if spec.index:
                 t.index_inputs.setdefault(spec.index, []).append(in_name)
+            for _, var, derived_index in spec.derived:   # a rows input's row and column numbers (spec/rows.py)
+                self.claim_variable(var, f"input {in_name}", where)
+                t.add_leaf(var, in_name, derived_index)
+                if derived_index != spec.index:
+                    t.index_inputs.setdefault(derived_index, []).append(in_name)
         for in_name, spec in t.inputs.items():
             if spec.mirrors is not None:
                 self.check_mirror(in_name, spec)
@@ -546,10 +551,11 @@ class TypeBuilder:
         if not isinstance(lists, list) or not set(map(str, lists)) <= set(names):
             raise self.fail("result.lists must be a list of result fields (keyed outputs mlsysim returns as a list)", *where)
         shows = {f: n for f, _, n in fields}
-        for field in map(str, lists):
-            out = t.outputs.get(shows[field])
+        for field in map(str, lists):   # a keyed output, or a member of keyed parts (a list of tuples)
+            out = t.outputs.get(t.member_outputs(shows[field])[0] if shows[field] in t.members else shows[field])
             if out is None or not out.indices:
-                raise self.fail(f"result.lists.{field}: not a keyed output without arguments", *where)
+                raise self.fail(f"result.lists.{field}: not a keyed output (or member of keyed outputs) without arguments",
+                                *where)
         quantities = raw.get("quantities") or []
         if not isinstance(quantities, list) or not all(t.outputs.get(shows.get(str(f), "")) is not None for f in quantities):
             raise self.fail("result.quantities must be a list of result fields that show outputs (mlsysim's Quantities "
@@ -563,6 +569,15 @@ class TypeBuilder:
             if out is None or out.arguments or len(out.indices) != 2 or str(index) not in out.indices:
                 raise self.fail(f"result.tuples.{field}: not an output without arguments keyed by {index!r} and one "
                                 "other index", *where)
+        sets = raw.get("sets") or {}
+        if not isinstance(sets, Mapping) or set(sets) - set(names) or set(sets) & set(tuples):
+            raise self.fail("result.sets must be a table of result fields (not in result.tuples) -> the index whose "
+                            "keys mlsysim gives as a set", *where)
+        for field, index in sets.items():
+            out = t.outputs.get(shows[field])
+            if out is None or out.arguments or len(out.indices) != 2 or str(index) not in out.indices or out.kind.numeric:
+                raise self.fail(f"result.sets.{field}: not a predicate output without arguments keyed by {index!r} and "
+                                "one other index", *where)
         ranked = raw.get("ranked") or []
         if not isinstance(ranked, list) or not set(map(str, ranked)) <= set(names):
             raise self.fail("result.ranked must be a list of result fields (dict fields mlsysim orders by value)", *where)
@@ -576,7 +591,7 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)))
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""

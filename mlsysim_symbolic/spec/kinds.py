@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'scenario', 'scenarios', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'rows', 'scenario', 'scenarios', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -50,6 +50,7 @@ from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
 from .keyed_scenarios import ScenariosMixin
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
+from .rows import RowsMixin
 from .stated import KeyKindMixin, bind_stated, states_unit
 
 
@@ -637,10 +638,15 @@ class ScenariosKind(ScenariosMixin, MapKind):
     (:mod:`mlsysim_symbolic.spec.keyed_scenarios`)."""
 
 
+class RowsKind(RowsMixin, KeyedKind):
+    """``kind = "rows"``: a list of equal-length lists of numbers, bound as cells, with indices over its row and column
+    numbers (:mod:`mlsysim_symbolic.spec.rows`)."""
+
+
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
     QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
-    ScenarioKind(), KeyKind(), ScenariosKind())}
+    ScenarioKind(), KeyKind(), ScenariosKind(), RowsKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:

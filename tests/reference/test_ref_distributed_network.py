@@ -36,15 +36,9 @@ WAVE = Wave(
         "StrongScalingPairScenario",
         "TensorParallelLayerScenario",
         "TensorParallelSpeedupScenario",
+        "RingTraceScenario",
     ),
-    not_ported={
-        "RingTraceScenario": "its input vectors is a list of lists (one integer vector per GPU): list inputs are one "
-        "level (numbers keyed by value, or by position with positions = true), and no input kind holds a GPU x element "
-        "table; its result's scatter_reduce and all_gather are per-step lists of per-GPU (chunk, value) tuples whose chunk "
-        "rotates with the step ((i - s) mod n), owned a list of tuples and held a list of sets: a result view shows numbers, "
-        "dicts, a keyed output as a list (lists) or a two-index output as a dict of tuples (tuples), never a list of lists "
-        "of tuples or sets. Only n_devices and steps = 2(n - 1) are closed form",
-    },
+    not_ported={},
     renamed={},
     skipped={
         ("TransferScenario", "transfer_time"): "a method by link name whose names differ between the eight named "

@@ -126,6 +126,7 @@ KEYS = [
     'TensorParallelExchange1GB', 'OverlapBudget7B64Gpu', 'OverlapBudget7B64GpuIdealBuckets',
     'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts',
     'Int8CompressionRun', 'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8',
+    'RingTraceFourGpu',
     # economics.toml
     'InputStallIdleCost1K',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
