@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..spec.definitions import ReadOnlyDict
-from ..spec.kinds import checked, to_base_checked
+from ..spec.kinds import checked, kind_of, to_base_checked
 
 
 def read_scenario_tables(planner: Any) -> None:
@@ -16,7 +16,7 @@ def read_scenario_tables(planner: Any) -> None:
     input's declared unit, base units kept); a named scenario is kept as the scenario itself."""
     t, bound = planner.type, planner._bound
     for name, spec in t.inputs.items():
-        if spec.kind != "scenarios" or bound.values.get(name) is None:
+        if not kind_of(spec).scenario_table or bound.values.get(name) is None:
             continue
         kept = dict(bound.values[name])
         by_key = bound.keyed.setdefault(spec.index or name, {})

@@ -157,7 +157,7 @@ class TypeBuilder:
         for in_name, spec in t.inputs.items():
             if spec.mirrors is not None:
                 self.check_mirror(in_name, spec)
-            problem = (stated_declaration_error(t.inputs, in_name)   # kind = "key", unit = "stated" (spec/stated.py)
+            problem = (stated_declaration_error(t.inputs, in_name, lambda s: kind_of(s).holds_values)   # spec/stated.py
                        or some_keys_declaration_error(t.inputs, in_name))   # some_keys (spec/keyed_scenarios.py)
             if problem:
                 raise self.fail(f"input {in_name}: {problem}", "inputs", in_name)

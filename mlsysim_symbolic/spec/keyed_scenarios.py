@@ -95,7 +95,7 @@ def declaration_error(inputs: Mapping[str, InputSpec], in_name: str) -> str | No
     type without keys or arguments, in its declared dimension; the inputs sharing an index all give some of its keys
     (``some_keys``) or none does."""
     spec = inputs[in_name]
-    if spec.kind == "scenarios" and spec.sub_type is not None:   # the output read exists, in the declared dimension
+    if spec.output is not None and spec.sub_type is not None:   # a scenarios input: the output it reads exists, in its dimension
         out = spec.sub_type.outputs.get(spec.output)
         if out is None or out.indices or out.arguments or not out.kind.numeric:
             return f"{spec.sub_type.name} has no output {spec.output!r} without keys or arguments to read"
@@ -104,7 +104,7 @@ def declaration_error(inputs: Mapping[str, InputSpec], in_name: str) -> str | No
                     "disagree in dimension")
     if spec.index is None:
         return None
-    sharing = [n for n, other in inputs.items() if other.index == spec.index and other.kind not in ("choice",)]
+    sharing = [n for n, other in inputs.items() if other.index == spec.index]
     if len({inputs[n].some_keys for n in sharing}) > 1:
         return (f"the inputs sharing the index {spec.index!r} ({', '.join(sharing)}) all give some of its keys "
                 "(some_keys = true) or none does")

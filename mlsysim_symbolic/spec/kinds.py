@@ -111,6 +111,8 @@ class InputKind:
     chooses: ClassVar[bool] = False     # names one option (bound first: attribute paths read the choices)
     nests: ClassVar[bool] = False       # another scenario, whose outputs enter the equations as ``input.output``
     gates: ClassVar[bool] = False       # may be read only with another input set (``only_with``)
+    holds_values: ClassVar[bool] = False   # a map or list of numbers: may state its unit, or be the keys a key input names
+    scenario_table: ClassVar[bool] = False   # a table of scenarios read for one output (spec/keyed_scenarios.py)
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         """The :class:`InputSpec` of a declaration table."""
@@ -520,6 +522,7 @@ class KeyedKind(InputKind):
 class MapKind(KeyedKind):
     name = "map"
     annotation = "Dict[str, Quantity]"
+    holds_values = True
 
 
 class ListKind(KeyedKind):
@@ -533,6 +536,7 @@ class ListKind(KeyedKind):
 
     name = "list"
     annotation = "List[Quantity]"
+    holds_values = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         upto, start, positions = raw.get("upto"), raw.get("start", 1), raw.get("positions", False)
@@ -636,6 +640,9 @@ class KeyKind(KeyKindMixin, KeyedKind):
 class ScenariosKind(ScenariosMixin, MapKind):
     """``kind = "scenarios"``: a table of scenarios of one type, one output of each read as the keyed value
     (:mod:`mlsysim_symbolic.spec.keyed_scenarios`)."""
+
+    holds_values = False
+    scenario_table = True
 
 
 class RowsKind(RowsMixin, KeyedKind):

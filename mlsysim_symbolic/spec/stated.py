@@ -30,7 +30,7 @@ mlsysim_symbolic.errors.InputError: stage: 'c' is not a key of stages (its keys:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pint
@@ -154,15 +154,16 @@ class KeyKindMixin:
                 "0 at the others"]
 
 
-def declaration_error(inputs: Mapping[str, InputSpec], in_name: str) -> str | None:
+def declaration_error(inputs: Mapping[str, InputSpec], in_name: str, holds_values: Callable[[InputSpec], bool]) -> str | None:
     """Why input ``in_name`` of a type with ``inputs`` (in declared order) is declared wrong for these constructs, or
     None: a key input names a map or list input declared before it, sharing its index; ``stated`` is the unit of a map
-    or list input only (not a mirror), one per type."""
+    or list input only (not a mirror), one per type.  ``holds_values``: whether an input is a map or list of numbers
+    (its kind's flag)."""
     spec = inputs[in_name]
     names = list(inputs)
-    if spec.kind == "key":
-        target = inputs.get(spec.of or "")
-        if target is None or target.kind not in ("map", "list") or names.index(spec.of) > names.index(in_name):
+    if spec.of is not None:   # a key input
+        target = inputs.get(spec.of)
+        if target is None or not holds_values(target) or names.index(spec.of) > names.index(in_name):
             return f"of {spec.of!r} must name a map or list input declared before it"
         if target.index != spec.index:
             return f"index {spec.index!r} must be the index of {spec.of} ({target.index!r})"
@@ -173,7 +174,7 @@ def declaration_error(inputs: Mapping[str, InputSpec], in_name: str) -> str | No
     if var.unit.dimensionality != STATED.dimensionality:   # "stated * s": the values would be read as the wrong thing
         return (f"unit {var.unit} and 'stated' disagree in dimension: an input that states its unit is declared exactly "
                 "'stated', and the scenario's first value gives the unit")
-    if spec.kind not in ("map", "list") or spec.mirrors is not None or var.unit != STATED or var.integer:
+    if not holds_values(spec) or spec.mirrors is not None or var.unit != STATED or var.integer:
         return "unit 'stated' (the unit the scenario states) belongs to a map or list input, exactly 'stated' (not integer)"
     first = next(n for n in names if inputs[n].variable is not None and states_unit(inputs[n].variable.unit))
     if first != in_name:
