@@ -66,7 +66,8 @@ def _plain_factors(units: Any, unit: str | None) -> tuple[Any, ...]:
 class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
-    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked")
+    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
+                 "sets")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -80,6 +81,7 @@ class _Layout:
         self.quantities = frozenset(spec.quantities)
         self.tuples = dict(spec.tuples)
         self.ranked = frozenset(spec.ranked)
+        self.sets = dict(spec.sets)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

@@ -378,7 +378,8 @@ class Variable:
             raise InputError(f"{label}: expected a number or quantity in {self.unit_text}, got {type(value).__name__} {value!r}")
         if not isinstance(magnitude, (int, float)):
             raise InputError(f"{label}: expected a single number, got {magnitude!r}")
-        if not math.isfinite(magnitude):
+        if not math.isfinite(magnitude) and not (magnitude == math.inf and self.domain.high == math.inf
+                                                 and not self.domain.high_open):   # "[1, inf]" takes inf (a limit)
             raise InputError(f"{label}: expected a finite number in {self.unit_text}, got {magnitude}")
         if self.integer:
             if not isinstance(magnitude, int) and magnitude != math.floor(magnitude):   # ints are whole (2**62 + 1 too)

@@ -431,7 +431,7 @@ def _set_unit(raw: dict, stype: ScenarioType, sym: sympy.Symbol, text: str) -> b
             return True
         spec = stype.inputs[source]
         table = raw["inputs"][source]
-        if spec.kind == "flag":   # a flag is 1 or 0 by declaration: it has no unit to change
+        if spec.kind in ("flag", "key"):   # a flag, or a key's indicator, is 1 or 0 by declaration: no unit to change
             return False
         if spec.variable is not None and spec.variable.symbol == sym:
             table["unit"] = text

@@ -15,15 +15,18 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+import pint
 import sympy
 
 from ..errors import InputError, MissingInputError, UnexpectedNameError, UnknownNameError
 from ..registry import Entry
 from ..spec import Bound, ScenarioType, kind_of
 from ..spec.definitions import ReadOnlyDict
+from ..spec.keyed_scenarios import union_keys
 from ..spec.kinds import to_base_checked, value_key
 from ..variables import KeyedSymbol, NestedSymbol, Variable
 from .model import Plan
+from .scenario_tables import read_scenario_tables
 
 
 def _frozen(value: Any) -> Any:
@@ -69,7 +72,7 @@ class _Binding:
 def _copied(bound: Bound) -> Bound:
     return Bound(dict(bound.values), dict(bound.scalars),
                  {index: {key: dict(leaves) for key, leaves in by_key.items()} for index, by_key in bound.keyed.items()},
-                 dict(bound.keys), dict(bound.choices))
+                 dict(bound.keys), dict(bound.choices), bound.stated)
 
 
 #: (type, the inputs given, each as a key) -> (type, its binding, the given values): kept alive with the entry, so an
@@ -135,9 +138,12 @@ class Binding:
                 value = None                       # its default applies only with the gate
             self._given[name] = _frozen(value)
             kind_of(spec).bind(spec, value, self._bound)
+        read_scenario_tables(self)   # each key's scenario of a scenarios input, read for its output
         keys = self._bound.keys
+        union_keys(t.index_inputs, t.inputs, self._bound)   # indices whose inputs give some keys each (some_keys)
         for index, names in t.index_inputs.items():
-            key_sets = [(n, keys[n]) for n in names if n in keys]
+            key_sets = [(n, keys[n]) for n in names   # (a rows input's derived indices are its own: spec/rows.py)
+                        if n in keys and not t.inputs[n].some_keys and t.inputs[n].index == index]
             if len({tuple(sorted(map(str, k))) for _, k in key_sets}) > 1:
                 raise InputError(f"{t.name}: inputs {', '.join(n for n, _ in key_sets)} share the index {index!r} and must have the same keys")
             if key_sets:
@@ -231,6 +237,12 @@ class Binding:
     def choices(self) -> Mapping[str, str]:
         """The chosen option of each set choice input (read-only)."""
         return MappingProxyType(self._bound.choices)
+
+    @property
+    def stated_unit(self) -> pint.Unit | None:
+        """The unit a keyed input declared ``unit = "stated"`` was given in (outputs in ``stated`` leave in it), or
+        None (spec/stated.py)."""
+        return self._bound.stated
 
     def keys(self, index: str) -> list[Any] | None:
         """The keys of an index (or keyed input), in order; ``None`` when it is not set."""

@@ -16,6 +16,7 @@ import sympy
 
 from ..errors import FloatRangeError, InputError, MissingInputError, UnexpectedNameError, UnknownKeyError
 from ..spec.kinds import checked, to_base_checked
+from ..spec.stated import restated
 from ..underflow import lost_to_zero, suspicious
 from ..units import from_base, make_quantity, ureg
 from .model import Plan
@@ -42,7 +43,7 @@ class Evaluation(Planning):
         """How far predicate ``output`` is from flipping, in the unit of its sides (>= 0 where it holds)."""
         plan = self.plan(output, slack=True)
         value = plan.function(*self.values(plan, keys, arguments))
-        return make_quantity(plan.to_unit(value), plan.unit)
+        return restated(make_quantity(plan.to_unit(value), plan.unit), self._bound.stated)
 
     def values(self, plan: Plan, keys: tuple[Any, ...] = (), arguments: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
         """The base-unit value of each of ``plan.args``: bound inputs, the values at ``keys``, and ``arguments``."""
@@ -179,6 +180,8 @@ class Evaluation(Planning):
         shown = plan.to_unit(value)
         if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not
             raise self.not_finite(output, keys, value, plan, args, what=f"underflows float64 (to {shown:g} {plan.returns:~C})")
+        if self._bound.stated is not None:   # an output in the unit the scenario states (spec/stated.py)
+            return restated(make_quantity(shown, plan.returns), self._bound.stated)
         return make_quantity(shown, plan.returns)
 
     def not_evaluable(self, output: str, keys: tuple[Any, ...], exc: Exception, plan: Plan | None = None,
@@ -237,5 +240,5 @@ class Evaluation(Planning):
         result = {}
         for sym, base in zip(plan.args, args):
             var = self.variable(sym)
-            result[sym] = ureg.Quantity(from_base(base, var.unit), var.unit)
+            result[sym] = restated(ureg.Quantity(from_base(base, var.unit), var.unit), self._bound.stated)
         return result

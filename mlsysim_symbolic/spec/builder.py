@@ -24,7 +24,18 @@ from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
 from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
-from .kinds import ChoiceKind, ListKind, MapKind, QuantityKind, ScenarioKind, WorkloadsKind, kind_of, read_input
+from .keyed_scenarios import declaration_error as some_keys_declaration_error
+from .kinds import (
+    ChoiceKind,
+    ListKind,
+    MapKind,
+    QuantityKind,
+    ScenarioKind,
+    ScenariosKind,
+    WorkloadsKind,
+    kind_of,
+    read_input,
+)
 from .outputs import OutputKind, output_kind
 from .reader import (
     OUTPUT_FIELDS,
@@ -37,6 +48,7 @@ from .reader import (
     read_variable,
 )
 from .result_sources import Declared, source_of
+from .stated import declaration_error as stated_declaration_error
 from .surface import ACCESSORS, RESERVED, result_clash
 
 if TYPE_CHECKING:
@@ -125,7 +137,7 @@ class TypeBuilder:
                 spec = read_input(in_name, raw)
             except (InputError, UnitError, EquationError) as exc:
                 raise self.fail(f"input {in_name}: {exc}", *where) from None
-            if isinstance(kind_of(spec), ScenarioKind):
+            if isinstance(kind_of(spec), (ScenarioKind, ScenariosKind)):   # a scenario, or a table of them
                 spec = self.scenario_input(in_name, spec)
             t.inputs[in_name] = spec
             index = spec.index if kind_of(spec).keyed else None
@@ -137,9 +149,18 @@ class TypeBuilder:
                 t.add_leaf(var, in_name, spec.index)
             if spec.index:
                 t.index_inputs.setdefault(spec.index, []).append(in_name)
+            for _, var, derived_index in spec.derived:   # a rows input's row and column numbers (spec/rows.py)
+                self.claim_variable(var, f"input {in_name}", where)
+                t.add_leaf(var, in_name, derived_index)
+                if derived_index != spec.index:
+                    t.index_inputs.setdefault(derived_index, []).append(in_name)
         for in_name, spec in t.inputs.items():
             if spec.mirrors is not None:
                 self.check_mirror(in_name, spec)
+            problem = (stated_declaration_error(t.inputs, in_name, lambda s: kind_of(s).holds_values)   # spec/stated.py
+                       or some_keys_declaration_error(t.inputs, in_name))   # some_keys (spec/keyed_scenarios.py)
+            if problem:
+                raise self.fail(f"input {in_name}: {problem}", "inputs", in_name)
             gate = t.inputs.get(spec.only_with) if spec.only_with else None
             if spec.only_with and (gate is None or gate.only_with or spec.only_with == in_name):
                 raise self.fail(f"input {in_name}: only_with {spec.only_with!r} must name another input of the type "
@@ -169,10 +190,12 @@ class TypeBuilder:
         same = (target is not None and names.index(spec.mirrors) < names.index(in_name) and target.mirrors is None
                 and kind_of(target) is kind_of(spec) and isinstance(kind_of(target), (MapKind, ListKind))
                 and target.variable.unit_text == spec.variable.unit_text and target.variable.integer == spec.variable.integer
-                and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto))
+                and (target.positions, target.start, target.upto) == (spec.positions, spec.start, spec.upto)
+                and (target.type_name, target.output, target.some_keys) == (spec.type_name, spec.output, spec.some_keys))
         if not same:
             raise self.fail(f"input {in_name}: mirrors {spec.mirrors!r} must name a map or list input declared before it "
-                            "(not itself a mirror) of the same kind, unit, integer flag, positions, start and upto",
+                            "(not itself a mirror) of the same kind, unit, integer flag, positions, start, upto (and type, output "
+                            "and some_keys)",
                             "inputs", in_name)
         if spec.index == target.index:
             raise self.fail(f"input {in_name}: a mirror needs an index of its own (not {spec.index!r}, the index of "
@@ -528,10 +551,11 @@ class TypeBuilder:
         if not isinstance(lists, list) or not set(map(str, lists)) <= set(names):
             raise self.fail("result.lists must be a list of result fields (keyed outputs mlsysim returns as a list)", *where)
         shows = {f: n for f, _, n in fields}
-        for field in map(str, lists):
-            out = t.outputs.get(shows[field])
+        for field in map(str, lists):   # a keyed output, or a member of keyed parts (a list of tuples)
+            out = t.outputs.get(t.member_outputs(shows[field])[0] if shows[field] in t.members else shows[field])
             if out is None or not out.indices:
-                raise self.fail(f"result.lists.{field}: not a keyed output without arguments", *where)
+                raise self.fail(f"result.lists.{field}: not a keyed output (or member of keyed outputs) without arguments",
+                                *where)
         quantities = raw.get("quantities") or []
         if not isinstance(quantities, list) or not all(t.outputs.get(shows.get(str(f), "")) is not None for f in quantities):
             raise self.fail("result.quantities must be a list of result fields that show outputs (mlsysim's Quantities "
@@ -545,6 +569,15 @@ class TypeBuilder:
             if out is None or out.arguments or len(out.indices) != 2 or str(index) not in out.indices:
                 raise self.fail(f"result.tuples.{field}: not an output without arguments keyed by {index!r} and one "
                                 "other index", *where)
+        sets = raw.get("sets") or {}
+        if not isinstance(sets, Mapping) or set(sets) - set(names) or set(sets) & set(tuples):
+            raise self.fail("result.sets must be a table of result fields (not in result.tuples) -> the index whose "
+                            "keys mlsysim gives as a set", *where)
+        for field, index in sets.items():
+            out = t.outputs.get(shows[field])
+            if out is None or out.arguments or len(out.indices) != 2 or str(index) not in out.indices or out.kind.numeric:
+                raise self.fail(f"result.sets.{field}: not a predicate output without arguments keyed by {index!r} and "
+                                "one other index", *where)
         ranked = raw.get("ranked") or []
         if not isinstance(ranked, list) or not set(map(str, ranked)) <= set(names):
             raise self.fail("result.ranked must be a list of result fields (dict fields mlsysim orders by value)", *where)
@@ -558,7 +591,7 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)))
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""
@@ -568,7 +601,8 @@ class TypeBuilder:
             leaves = t.leaf_symbols(out_name) if t.may_be_keyed(out_name, keyed_memo) else set()
             every_leaf, choices_used = t.closure(out_name)
             args = tuple(a for a, v in t.arguments.items() if v.symbol in every_leaf or a in choices_used)
-            indices = tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index))
+            # in the planner's order (leaves by name, plan/planning.py), so a method's key parameters and its keys agree
+            indices = tuple(dict.fromkeys(t.leaf_index[s] for s in sorted(leaves, key=lambda s: s.name) if s in t.leaf_index))
             style = out.style or ("method" if (indices or args) else "property")
             if style == "property" and (indices or args):
                 raise self.fail(f"output {out_name}: depends on {', '.join([*indices, *args])}, so it cannot be a property",

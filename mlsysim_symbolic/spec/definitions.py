@@ -64,10 +64,15 @@ class InputSpec:
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
     positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
     mirrors: str | None = None                  # map and list inputs: the same values as this input, under another index
+    of: str | None = None                       # key inputs: the keyed input whose key the text names (spec/stated.py)
+    some_keys: bool = False                     # keyed inputs: gives some keys of its index (spec/keyed_scenarios.py)
+    output: str | None = None                   # scenarios inputs: the output of each scenario read as the keyed value
+    derived: tuple[tuple[str, Any, str], ...] = ()   # rows inputs: (part, variable, index) of its numbers (spec/rows.py)
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""
-        return ([self.variable] if self.variable is not None else []) + list(self.attributes.values())
+        return (([self.variable] if self.variable is not None else []) + list(self.attributes.values())
+                + [var for _, var, _ in self.derived])
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class ResultSpec:
     quantities: tuple[str, ...] = ()   # counted outputs mlsysim keeps as Quantities of their unit (tokens), not numbers
     tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
     ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
+    sets: tuple[tuple[str, str], ...] = ()   # predicates over two indexes shown {outer key: set of the index's keys}
 
 
 @dataclass(frozen=True)

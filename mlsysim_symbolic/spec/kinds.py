@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'grid', 'hardware', 'list', 'map', 'quantity', 'scenario', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'rows', 'scenario', 'scenarios', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -48,7 +48,10 @@ from ..registry import (
 from ..units import Q_, parse_quantity, parse_unit, to_base
 from ..variables import AttributeRead, Variable, check_counted
 from .definitions import InputSpec, ReadOnlyDict
+from .keyed_scenarios import ScenariosMixin
 from .reader import ATTRIBUTE_FIELDS, check_fields, read_table, read_variable
+from .rows import RowsMixin
+from .stated import KeyKindMixin, bind_stated, states_unit
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Bound:
     keyed: dict[str, dict[Any, dict[sympy.Symbol, Any]]] = field(default_factory=dict)   # index -> key -> leaf -> value
     keys: dict[str, list[Any]] = field(default_factory=dict)    # keyed input (and index) -> its keys, in order
     choices: dict[str, str] = field(default_factory=dict)       # choice input -> chosen option
+    stated: pint.Unit | None = None   # the unit a keyed input declared ``unit = "stated"`` was given in (spec/stated.py)
 
 
 def checked(var: Variable, value: Any, label: str | None = None) -> Any:
@@ -83,7 +87,7 @@ def to_base_checked(magnitude: Any, var: Variable, label: str | None = None) -> 
         base = to_base(magnitude, var.unit)
     except OverflowError:
         base = math.inf
-    if isinstance(base, float) and not math.isfinite(base):
+    if isinstance(base, float) and not math.isfinite(base) and not (magnitude == math.inf and var.domain.contains(math.inf)):
         raise InputError(f"{label or var.name}: {magnitude} {var.unit_text} is beyond float64 in base units")
     return base
 
@@ -107,6 +111,8 @@ class InputKind:
     chooses: ClassVar[bool] = False     # names one option (bound first: attribute paths read the choices)
     nests: ClassVar[bool] = False       # another scenario, whose outputs enter the equations as ``input.output``
     gates: ClassVar[bool] = False       # may be read only with another input set (``only_with``)
+    holds_values: ClassVar[bool] = False   # a map or list of numbers: may state its unit, or be the keys a key input names
+    scenario_table: ClassVar[bool] = False   # a table of scenarios read for one output (spec/keyed_scenarios.py)
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         """The :class:`InputSpec` of a declaration table."""
@@ -468,6 +474,11 @@ class KeyedKind(InputKind):
         """A keyed input; ``mirrors = "x"`` makes it the values of keyed input ``x`` under another index (never given
         itself), so an output keyed by x's index can compare its key with every other key: ``rank = sum(piecewise(1,
         z_o > z, 0), other)``."""
+        some_keys = raw.get("some_keys", False)
+        if not isinstance(some_keys, bool):
+            raise InputError(f"'some_keys' is true or false; got {some_keys!r}")
+        if "some_keys" in raw:   # gives some keys of its index, the others given by the inputs sharing it
+            return replace(KeyedKind.read(self, name, {k: v for k, v in raw.items() if k != "some_keys"}), some_keys=some_keys)
         mirrors = raw.get("mirrors")
         if mirrors is None:
             return super().read(name, raw)
@@ -495,6 +506,9 @@ class KeyedKind(InputKind):
             bound.values[spec.name] = None
             return
         items = self.items(spec, value)
+        if spec.variable is not None and states_unit(spec.variable.unit):   # the unit the scenario states
+            bind_stated(spec, items, bound)
+            return
         kept: dict[Any, Any] = {}
         index = spec.index or spec.name
         merged = bound.keyed.setdefault(index, {})
@@ -508,6 +522,7 @@ class KeyedKind(InputKind):
 class MapKind(KeyedKind):
     name = "map"
     annotation = "Dict[str, Quantity]"
+    holds_values = True
 
 
 class ListKind(KeyedKind):
@@ -521,6 +536,7 @@ class ListKind(KeyedKind):
 
     name = "list"
     annotation = "List[Quantity]"
+    holds_values = True
 
     def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
         upto, start, positions = raw.get("upto"), raw.get("start", 1), raw.get("positions", False)
@@ -616,10 +632,28 @@ class ScenarioKind(InputKind):
         return [f"    a {spec.type_name} scenario" + (f" ({links})" if links else "")]
 
 
+class KeyKind(KeyKindMixin, KeyedKind):
+    """``kind = "key"``: a text naming one key of a keyed input (``of``), an indicator under its index
+    (:mod:`mlsysim_symbolic.spec.stated`)."""
+
+
+class ScenariosKind(ScenariosMixin, MapKind):
+    """``kind = "scenarios"``: a table of scenarios of one type, one output of each read as the keyed value
+    (:mod:`mlsysim_symbolic.spec.keyed_scenarios`)."""
+
+    holds_values = False
+    scenario_table = True
+
+
+class RowsKind(RowsMixin, KeyedKind):
+    """``kind = "rows"``: a list of equal-length lists of numbers, bound as cells, with indices over its row and column
+    numbers (:mod:`mlsysim_symbolic.spec.rows`)."""
+
+
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
     QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
-    ScenarioKind())}
+    ScenarioKind(), KeyKind(), ScenariosKind(), RowsKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:

@@ -134,17 +134,20 @@ class MemberSource(FieldSource):
         return t.member_outputs(name)
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
-        def shown(member: str) -> Any:   # a part that is a member is a tuple of its own parts
-            members = planner.type.members
-            parts = [shown(p) if p in members else tools.shown(planner.member(p), plain) for p in members[member][0]]
-            if parts and all(isinstance(part, dict) for part in parts):   # keyed parts (one index): a tuple per key
-                return {key: tuple(part[key] for part in parts) for key in parts[0]}
+        def zipped(parts: list[Any]) -> Any:   # keyed parts: a tuple per key (per key of each index, nested)
+            if parts and all(isinstance(part, dict) for part in parts):
+                return {key: zipped([part[key] for part in parts]) for key in parts[0]}
             return tuple(parts)
 
+        def shown(member: str) -> Any:   # a part that is a member is a tuple of its own parts
+            members = planner.type.members
+            return zipped([shown(p) if p in members else tools.shown(planner.member(p), plain) for p in members[member][0]])
+
         try:
-            return shown(name)
+            value = shown(name)
         except MissingInputError:
             return None
+        return as_lists(value) if field in layout.lists else value   # mlsysim's list (of lists) of tuples, in key order
 
 
 class OutputSource(FieldSource):
@@ -167,6 +170,8 @@ class OutputSource(FieldSource):
             return None   # as mlsysim, a field whose optional input is unset is None
         if field not in layout.quantities:   # mlsysim's Quantity of its token stays one, in the output's unit
             value = tools.shown(value, plain)
+        if field in layout.sets and isinstance(value, dict):   # {outer key: the set of the index's keys where it holds}
+            value = _sets_over(value, planner.plan(name).indices, layout.sets[field])
         if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
             value = Q_(value, "count")
         if field in layout.lists and isinstance(value, dict):   # mlsysim's list: the values in key order
@@ -176,6 +181,30 @@ class OutputSource(FieldSource):
         if field in layout.ranked and isinstance(value, dict):   # least first, as a ranking; sorted() is stable on ties
             value = dict(sorted(value.items(), key=lambda item: float(getattr(item[1], "magnitude", item[1]))))
         return value
+
+
+def as_lists(value: Any) -> Any:
+    """A keyed value as mlsysim's list: each level of dicts as a list of its values in key order (tuples kept).
+
+    >>> as_lists({0: {0: (3, 17), 1: (0, 3)}, 1: {0: (2, 14), 1: (3, 25)}})
+    [[(3, 17), (0, 3)], [(2, 14), (3, 25)]]
+    """
+    return [as_lists(v) for v in value.values()] if isinstance(value, dict) else value
+
+
+def _sets_over(nested: dict[Any, Any], indices: tuple[str, ...], index: str) -> dict[Any, set[Any]]:
+    """A two-index predicate ``{key: {key: bool}}`` (``indices`` in its nesting order) as ``{other key: the set of
+    index's keys where it holds}`` (mlsysim's ``RingTraceResult.held``: the chunks each GPU holds).
+
+    >>> _sets_over({0: {1: True, 2: False}, 1: {1: True, 2: True}}, ("chunk", "gpu"), "chunk")
+    {1: {0, 1}, 2: {1}}
+    >>> _sets_over({1: {0: True, 1: True}, 2: {0: False, 1: True}}, ("gpu", "chunk"), "chunk")
+    {1: {0, 1}, 2: {1}}
+    """
+    if indices[1] == index:
+        return {k: {j for j, held in inner.items() if held} for k, inner in nested.items()}
+    outer = list(next(iter(nested.values()))) if nested else []
+    return {k: {j for j, inner in nested.items() if inner[k]} for k in outer}
 
 
 def _tuples_over(nested: dict[Any, Any], indices: tuple[str, ...], index: str) -> dict[Any, tuple[Any, ...]]:

@@ -84,13 +84,15 @@ def assert_close(ours: Any, theirs: Any, label: str = "", rel: float = REL) -> N
 
 
 def assert_same(ours: Any, theirs: Any, label: str = "") -> None:
-    """Our field value equals mlsysim's: None, booleans and labels exactly (type included), dicts key by key in
-    order, lists and tuples item by item, a nested result field by field (its prose constraint_trace apart), numbers
+    """Our field value equals mlsysim's: None, booleans and labels exactly (type included), sets exactly, dicts key by
+    key in order, lists and tuples item by item, a nested result field by field (its prose constraint_trace apart), numbers
     and Quantities at 1e-9 (:func:`assert_close`)."""
     if theirs is None:
         assert ours is None, f"{label}: ours {ours!r}, mlsysim None"
     elif isinstance(theirs, (bool, str)):
         assert ours == theirs and type(ours) is type(theirs), f"{label}: ours {ours!r}, mlsysim {theirs!r}"
+    elif isinstance(theirs, (set, frozenset)):   # a set of keys (RingTraceResult.held): the same keys, exactly
+        assert isinstance(ours, (set, frozenset)) and ours == theirs, f"{label}: ours {ours!r}, mlsysim {theirs!r}"
     elif isinstance(theirs, dict):
         assert isinstance(ours, dict) and list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
         for k in theirs:

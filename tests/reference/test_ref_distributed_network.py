@@ -36,15 +36,9 @@ WAVE = Wave(
         "StrongScalingPairScenario",
         "TensorParallelLayerScenario",
         "TensorParallelSpeedupScenario",
+        "RingTraceScenario",
     ),
-    not_ported={
-        "RingTraceScenario": "its input vectors is a list of lists (one integer vector per GPU): list inputs are one "
-        "level (numbers keyed by value, or by position with positions = true), and no input kind holds a GPU x element "
-        "table; its result's scatter_reduce and all_gather are per-step lists of per-GPU (chunk, value) tuples whose chunk "
-        "rotates with the step ((i - s) mod n), owned a list of tuples and held a list of sets: a result view shows numbers, "
-        "dicts, a keyed output as a list (lists) or a two-index output as a dict of tuples (tuples), never a list of lists "
-        "of tuples or sets. Only n_devices and steps = 2(n - 1) are closed form",
-    },
+    not_ported={},
     renamed={},
     skipped={
         ("TransferScenario", "transfer_time"): "a method by link name whose names differ between the eight named "
@@ -163,3 +157,29 @@ def test_residual_share_speedup_is_amdahl() -> None:
     """N/(1 + (N-1) r) equals Amdahl's 1/(r + (1 - r)/N), i.e. one over the step fraction."""
     s = catalog().scenario("ResidualOnePercent512")
     assert abs(s.speedup.magnitude * s.step_fraction.magnitude - 1) < 1e-12
+
+
+@pytest.mark.parametrize("vectors", [
+    [[1, 2, 3], [4, 5, 6], [7, 8, 9]],                       # three GPUs
+    [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],                     # two GPUs, elements past the second in the totals only
+    [[1, 2, 3]],                                             # one GPU: no steps
+    [[3, -1, 4, 1, 5], [9, 2, -6, 5, 3], [5, 8, 9, -7, 9], [3, 2, 3, 8, 4], [6, 2, 6, 4, 3]],   # five GPUs
+])
+def test_ring_trace_variants_equal_mlsysims_trace(vectors) -> None:
+    """Every field of the ring trace (each partial sum of every step, owned and gathered chunk, held set) equals
+    mlsysim's loop on other tables than the named scenario's: its closed form holds for every N."""
+    from .compare import assert_same
+
+    ours = catalog().scenario("RingTraceFourGpu").variant(vectors=vectors)
+    theirs = reference_scenario("RingTraceFourGpu").variant(vectors=vectors)
+    assert ours.n_devices.magnitude == theirs.n_devices
+    for field in ("scatter_reduce", "owned", "totals", "all_gather", "held", "steps"):
+        assert_same(getattr(ours.result, field), getattr(theirs.result, field), f"{len(vectors)} GPUs.{field}")
+
+
+def test_a_ring_trace_on_vectors_shorter_than_the_ring_is_refused() -> None:
+    """mlsysim indexes past a vector shorter than N (an IndexError); ours refuses by name."""
+    from mlsysim_symbolic.errors import InputError
+
+    with pytest.raises(InputError, match="long_enough does not hold"):
+        catalog().scenario("RingTraceFourGpu").variant(vectors=[[1, 2], [3, 4], [5, 6]]).result.scatter_reduce  # noqa: B018

@@ -24,14 +24,9 @@ WAVE = Wave(
         "GradientChainScenario",
         "DenseScalingSweepScenario",
         "AcceleratorGenerationsScenario",
+        "AmdahlScenario",
     ),
-    not_ported={
-        "AmdahlScenario": "its stages map is in milliseconds in ModelSpeedupRequestPath but in percent (HostPreprocessingRequestPath) "
-                          "and plain shares (ModelFifthOfRequestLatency) in the others, and its result's times keep that unit "
-                          "(total_time 130 ms, 100 %, 1.0): an input has one declared unit, so no one type matches all three results; "
-                          "and stage_time is stages[stage], the map's value at the key a text input names: choice options are fixed "
-                          "per type, so no input picks a key of a scenario's own map. The law itself is AcceleratedFractionScenario's",
-    },
+    not_ported={},
     renamed={("ConvLayerScenario", "outputs"): "output_values"},
     skipped={
         ("DenseScalingSweepScenario", "width_sweep_macs"): _LIST + "test_width_sweep_macs_equal_mlsysims_list",
@@ -154,3 +149,20 @@ def test_valid_padding_equals_mlsysim() -> None:
                 compared += equal(getattr(ours, name), getattr(theirs, member), f"{key}.{member}",
                                   WAVE.implicit_units.get(("ConvLayerScenario", member)))
     assert compared >= 60
+
+
+def test_amdahl_speedup_of_a_60_percent_part_is_cs_app_s_example():
+    """Bryant and O'Hallaron, Computer Systems: A Programmer's Perspective (3rd ed.), §1.9.1 (Amdahl's Law): a part
+    that takes 60 percent of the time (alpha = 0.6) sped up 3 times gives 1 / (0.4 + 0.6/3) = 1.67x, and sped up until
+    it takes no time, 1 / 0.4 = 2.5x.  Stated here as shares (percent) of a request path, the one AmdahlScenario."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("HostPreprocessingRequestPath").variant(
+        stages={"rest": "40 %", "part": "60 %"}, stage="part", speedup=3)
+    assert math.isclose(float(s.overall_speedup), 1 / (0.4 + 0.6 / 3)) and round(float(s.overall_speedup), 2) == 1.67
+    assert math.isclose(s.upgraded_total_time.to("%").magnitude, 60)   # 40 % + 60 %/3
+    limit = s.variant(speedup=math.inf)
+    assert float(limit.overall_speedup) == 2.5 and float(limit.speedup_bound) == 2.5
+    assert limit.upgraded_stage_time.magnitude == 0

@@ -1,6 +1,8 @@
 """Power, energy and sustainability scenarios against mlsysim 0.3.0: every public member of every named scenario (see members.py)."""
 from .members import Wave, wave_tests
 
+_TIERS = ("kws", "llm_query", "mobilenet_phone", "resnet_edge", "resnet_cloud")
+
 WAVE = Wave(
     classes=(
         "PeriodicInferencePowerScenario",
@@ -25,18 +27,15 @@ WAVE = Wave(
         "CoolingScenario",
         "WaterUseScenario",
         "GridPlacementScenario",
+        "EnergyPerInferenceScenario",
     ),
-    not_ported={
-        "EnergyPerInferenceScenario": "runs is a dict of SingleNodeInferenceScenario objects (ported now, in "
-                                      "serving_deployment.toml), but a scenario input holds one scenario, not a keyed "
-                                      "table of them, so no output is keyed by run; energies merges two differently keyed "
-                                      "sources (the anchors map and the runs) into one dict, which an output keyed by one "
-                                      "index cannot; and span(low, high) takes two key names of that dict as arguments "
-                                      "(arguments are numbers or fixed choice options, not keys of a scenario's input)",
-    },
+    not_ported={},
     renamed={},
     skipped={},
     method_args={
+        # every ordered pair of the five tiers (anchors and runs, each way), passed as the key names they are
+        ("EnergyPerInferenceScenario", "span"): [
+            {"low": ("option", lo), "high": ("option", hi)} for lo in _TIERS for hi in _TIERS if lo != hi],
         ("TokenEnergyScenario", "energy_per_token"): [{"rate": "100 token/s"}, {"rate": "912 token/s"}, {"rate": "91.2 token/s"}],
         ("BatchEnergyPerImageScenario", "weight_per_image"): [{"batch_size": 1}, {"batch_size": 8}, {"batch_size": 32}],
         ("BatchEnergyPerImageScenario", "bytes_per_image"): [{"batch_size": 1}, {"batch_size": 8}, {"batch_size": 32}],

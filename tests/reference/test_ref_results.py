@@ -126,6 +126,7 @@ KEYS = [
     'TensorParallelExchange1GB', 'OverlapBudget7B64Gpu', 'OverlapBudget7B64GpuIdealBuckets',
     'RingAllReduceAcross2to1Spine', 'RingAllReduceAcross4to1Spine', 'MoeDispatch8Gpu64Experts',
     'Int8CompressionRun', 'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8',
+    'RingTraceFourGpu',
     # economics.toml
     'InputStallIdleCost1K',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
@@ -153,6 +154,8 @@ KEYS = [
     'MugJarReferentSetLowJar', 'ShieldCoverageBill',
     # embodied_site2.toml (embodied AI and robotics: site and machine classes, second half)
     'ThrottledNavigationBackbone', 'WarehouseStereoRigDepthError', 'WarehouseUmbmarkOdometryDrift',
+    # hardware_kernels.toml (AmdahlScenario: a stage named by key, times in the unit the scenario states)
+    'HostPreprocessingRequestPath', 'ModelFifthOfRequestLatency', 'ModelSpeedupRequestPath',
     # hardware_systems.toml
     'IronLawComputeHeavyExample', 'IronLawMemoryBoundExample',
     # leftovers.toml (the classes the first waves left, wave 34)
