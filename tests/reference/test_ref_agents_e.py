@@ -40,13 +40,6 @@ WAVE = Wave(
             "span finishes after the latest of its predecessors), and changed_critical is the chain of span names "
             "that recursion follows: no graph input or self-referring keyed output in the format (the wave-32 mirror "
             "index compares keys pairwise but does not write out a recursion: see DependencyScheduleScenario)"),
-        "SandboxPoolReserveScenario": (
-            "a declaration with the wave-32 constructs (tails over declared candidate reserves 0..20, the reserve "
-            "counted by 1 + floor(tail - target), refused_unless a Chernoff bound covers the search, max_restore "
-            "through gammaincinv) matches all 11 result values and passes the reference tests; its property test at "
-            "random inputs (wave 32, agents-fin) was still running at the deadline (the earlier failure was the exact "
-            "reference of gammaincinv at a small level, fixed in special.py); the declaration is in "
-            "/work/scratch/agents-rest/wip-all-three.patch"),
     },
     skipped={
         ("ScalabilityLawScenario", "first_slower"): (

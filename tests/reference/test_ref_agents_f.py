@@ -1,5 +1,5 @@
 """Agents and LLM applications, group F (the agents classes the first waves left out: group-relative
-coefficients, argmax over noisy scores, sampling at a temperature and top-p) against
+coefficients, argmax over noisy scores, a warm sandbox pool's reserve, sampling at a temperature and top-p) against
 mlsysim 0.3.0: every public member of every named scenario (see members.py); result fields are compared by
 test_ref_results.py (where the true value is 0 and mlsysim's float arithmetic leaves a residue, at an absolute
 tolerance there: its ``NEAR_ZERO``)."""
@@ -14,6 +14,7 @@ WAVE = Wave(
     classes=(
         "GroupCoefficientsScenario",
         "ArgmaxNoiseScenario",
+        "SandboxPoolReserveScenario",
         "SamplingScenario",
     ),
     not_ported={},
@@ -64,6 +65,35 @@ def test_expected_maximum_of_normals_by_hand_and_tippett() -> None:
     assert round(e[10], 5) == 1.53875
     assert list(s.asymptote) == [2, 3, 10]                       # the asymptote sqrt(2 ln n) is stated for n > 1
     assert all(e[n] < _plain(a) for n, a in s.asymptote.items())  # the expected maximum stays below it
+
+
+def test_sandbox_reserve_by_hand() -> None:
+    """By hand: Little's law gives 2/s x 300 s = 600 active leases; m = 2/s x 15 ms = 0.03; one standby misses with
+    1 - e^-0.03 = 0.02955, two with 1 - e^-0.03 (1.03) = 4.41e-4 < 0.001, so the reserve is 2; the largest mean two
+    standbys tolerate solves 1 - e^-m (1 + m) = 0.001, m = -W_-1(-(1 - 0.001)/e) - 1 (the lower branch of Lambert's
+    W), and max_restore is m / (2/s)."""
+    import mpmath
+
+    s = catalog().scenario("CodingSandboxPoolTwoPerSecond")
+    assert _plain(s.active) == 600 and _plain(s.reserve) == 2
+    assert math.isclose(_plain(s.initial_miss), 1 - math.exp(-0.03), rel_tol=1e-12)
+    assert math.isclose(_plain(s.reserve_miss), 1 - math.exp(-0.03) * 1.03, rel_tol=1e-12)
+    m = float(-mpmath.lambertw(-(1 - 0.001) / math.e, -1).real - 1)
+    assert math.isclose(s.max_restore.to("ms").magnitude, m / 2 * 1000, rel_tol=1e-9)
+    assert _plain(s.slow_reserve) == 4                           # m = 0.3: tails 0.259, 0.0369, 0.0036, 2.66e-4
+
+
+def test_sandbox_reserve_beyond_the_candidates_is_refused() -> None:
+    """A restore of 20 s at 2/s puts m = 40 replacements outstanding: the reserve is past the 20 candidates, so it is
+    refused by name rather than counted short; stating more candidates finds it."""
+    import pytest
+
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("CodingSandboxPoolTwoPerSecond").variant(restore="20 s")
+    with pytest.raises(InputError, match="reserve is refused: reserve_searched does not hold"):
+        _ = s.reserve
+    assert _plain(s.active) == 600                                # what needs no search is still read
 
 
 def test_nucleus_by_hand_with_ties_and_unsorted_logits() -> None:
