@@ -122,7 +122,8 @@ def test_analyses_depend_on_the_plan_not_on_scenario(analysis):
 
 
 def test_input_kinds_are_one_table():
-    assert sorted(KINDS) == ["choice", "flag", "grid", "hardware", "list", "map", "quantity", "scenario", "workload", "workloads"]
+    assert sorted(KINDS) == ["choice", "flag", "grid", "hardware", "list", "map", "quantity", "relation", "scenario", "workload",
+                            "workloads"]
 
 
 def test_the_pint_application_registry_is_left_alone():

@@ -265,6 +265,10 @@ class SymbolPrinter(LatexPrinter):
     def _print_ArgMin(self, expr: Any) -> str:
         return self._reduction(expr, r"\operatorname*{arg\,min}")
 
+    def _print_Earliest(self, expr: Any) -> str:
+        relation = escape_text(expr.limits[1][0].name.removeprefix("R_"))
+        return rf"\operatorname{{earliest}}_{{\text{{{relation}}}}}\left({self._print(expr.function)}\right)"
+
 
 class ValuePrinter(SymbolPrinter):
     """Prints each symbol of ``values`` as its value (``4\\,\\mathrm{B}``), products with ``\\cdot``.

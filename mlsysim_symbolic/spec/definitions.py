@@ -64,6 +64,8 @@ class InputSpec:
     start: int = 1                              #   (or a scenario input's output: "trajectory.horizon")
     positions: bool = False                     # list inputs: keyed by position start, start + 1, ... (values may repeat)
     mirrors: str | None = None                  # map and list inputs: the same values as this input, under another index
+    relates: str | None = None                  # relation inputs: the index whose keys each key's list names
+    inverse: str | None = None                  # relation inputs: the name of the reverse relation in reductions
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

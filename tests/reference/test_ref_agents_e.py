@@ -26,15 +26,6 @@ WAVE = Wave(
         "ConservedBudgetScenario",
     ),
     not_ported={
-        "DependencyScheduleScenario": (
-            "the earliest schedule is a longest-path recursion over the dependency graph (each start is the latest "
-            "finish of the node's predecessors, peak_slots and free_float read it): the format has no graph input and "
-            "a keyed output may not refer to its own other keys, so neither start, finish nor the makespan can be "
-            "declared; only work and work_bound (2 of 9 members) could. A mirror index (wave 32, SamplingScenario) lets "
-            "a key compare itself with every other, but unrolling the recursion level by level inlines each level "
-            "inside the next level's reduction (N^depth terms), and predecessors (a dict of lists) needs a node x node "
-            "input: what is missing is a keyed recurrence over a topologically ordered index, written out as one "
-            "definition per key"),
         "SpanCriticalPathScenario": (
             "the critical path and the changed elapsed time are the same longest-path recursion over depends_on (each "
             "span finishes after the latest of its predecessors), and changed_critical is the chain of span names "

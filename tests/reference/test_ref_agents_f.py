@@ -16,6 +16,7 @@ WAVE = Wave(
         "ArgmaxNoiseScenario",
         "SandboxPoolReserveScenario",
         "SamplingScenario",
+        "DependencyScheduleScenario",
     ),
     not_ported={},
     skipped={},
@@ -124,3 +125,30 @@ def test_mirror_is_bound_from_the_logits_and_never_given() -> None:
     assert list(s.inputs["other_logits"].values()) == [1.0, 2.0]
     with pytest.raises(InputError, match="other_logits mirrors logits"):
         s.variant(other_logits=[1.0, 2.0])
+
+
+def test_interface_migration_schedule_by_hand() -> None:
+    """By hand (the critical path method's forward pass): the specification ends at 20.5 s; the three module changes
+    start there and end at 62.5 s; integration (after v2 and v3) runs 62.5-105.5 s and the test step (after v4)
+    62.5-79 s; the final check starts at max(105.5, 79) = 105.5 s and ends at 174.5 s = 20.5 + 42 + 43 + 69, the
+    critical path. The work is 20.5 + 3 x 42 + 43 + 16.5 + 69 = 275 s, 68.75 s on four slots; three tasks run at once
+    (the module changes); the test step may slip 105.5 - 79 = 26.5 s, every task on the path 0."""
+    s = catalog().scenario("InterfaceMigrationSchedule")
+    assert {k: _plain(v) for k, v in s.start.items()} == {"1": 0, "2": 20.5, "3": 20.5, "4": 20.5, "5": 62.5, "6": 62.5,
+                                                          "7": 105.5}
+    assert _plain(s.makespan) == 174.5 and _plain(s.work) == 275 and _plain(s.work_bound) == 68.75
+    assert _plain(s.peak_slots) == 3
+    assert {k: _plain(v) for k, v in s.free_float.items()} == {"1": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 26.5}
+
+
+def test_a_dependency_list_out_of_topological_order_is_refused() -> None:
+    """The forward pass needs each task's predecessors before it: a list naming a later task (here the final check
+    before the integration step, a cycle 5 -> 7 -> 5) is refused by name rather than scheduled wrong."""
+    import pytest
+
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("InterfaceMigrationSchedule")
+    cyclic = {**{k: list(v) for k, v in s.inputs["predecessors"].items()}, "5": [2, 3, 7]}
+    with pytest.raises(InputError, match=r"predecessors\['5'\] lists '7', which is not before '5' among the node keys"):
+        s.variant(predecessors=cyclic)
