@@ -27,10 +27,15 @@ WAVE = Wave(
     ),
     not_ported={
         "SpanCriticalPathScenario": (
-            "the critical path and the changed elapsed time are the same longest-path recursion over depends_on (each "
-            "span finishes after the latest of its predecessors), and changed_critical is the chain of span names "
-            "that recursion follows: no graph input or self-referring keyed output in the format (the wave-32 mirror "
-            "index compares keys pairwise but does not write out a recursion: see DependencyScheduleScenario)"),
+            "critical_path is the forward pass the wave-32 relation input declares (depends_on as kind = "
+            "\"relation\", earliest(dur, depends_on) + dur, as DependencyScheduleScenario), but three parts have no "
+            "construct yet: intervals is a dict of (start, end) pairs per span (no input kind takes a pair per key; two "
+            "maps would not accept mlsysim's value); each span's wait is its start less the latest end of its "
+            "predecessors, or less the first start t0 for a span with none (a relation maximum has no value over no "
+            "key, so the default would need its own form); and "
+            "changed_critical is the chain of span names followed back from the latest finish, each step the first "
+            "predecessor with the latest finish (a backward argmax pass giving a list of keys; earliest and the "
+            "relation reductions give numbers per key)"),
     },
     skipped={
         ("ScalabilityLawScenario", "first_slower"): (
