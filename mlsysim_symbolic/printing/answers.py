@@ -60,7 +60,7 @@ def _value(scenario: Scenario, expr: sympy.Expr, definitions: Any, args: tuple, 
     done: dict[sympy.Symbol, sympy.Expr] = {}
     for sym, e in definitions:
         done[sym] = e.xreplace(done) if done else e
-    full = expr.xreplace(done)
+    full = scenario.planner._expand_reductions(expr.xreplace(done))   # a reduction in a side: written out as the plan
     unit = unit_of(expr, scenario.type.unit_map)
     factor, divisor = scaling(1 / base_ratio(unit))
     base = compile_tree(full, args)(*values)
