@@ -58,6 +58,43 @@ class ArgMin(KeyReduction):
     wins = sympy.Le
 
 
+class Earliest(KeyReduction):
+    """``earliest(w, relation)``: each key's earliest start over an acyclic graph whose edges ``relation`` lists (each
+    key's predecessors, listed before it), every key taking ``w``: ``S_i = max over j in relation(i) of (S_j + w_j)``,
+    0 for a key with none (the critical path method's forward pass).  Limits ``((k, 1, n_k), (R_relation, 0, 0))``: keyed
+    by ``k`` through its position leaf, the relation named by the second; the plan writes it out over the bound graph.
+    """
+
+
+class Related(KeyReduction):
+    """A reduction over the keys a relation lists for each key (``sum(w, predecessors)``), or over the keys listing
+    it (its declared ``inverse``: ``minimum(S_o, successors)``): keyed by the relation's index through its position
+    leaf, the body taken at each related key.  Limits ``((k, 1, n_i), (R_relation, 0, 0))``, ``k`` the body's index
+    (the relation's or a mirror of it), ``n_i`` the position leaf of the relation's index; written out by the plan
+    over the bound graph.  Over no key a sum is 0 and a largest or smallest term has no value (NaN: refused)."""
+
+    empty: Any = sympy.nan
+
+
+class RelatedSum(Related):
+    """``sum(expr, relation)``."""
+
+    combine = sympy.Add
+    empty = sympy.Integer(0)
+
+
+class RelatedMaximum(Related):
+    """``maximum(expr, relation)``."""
+
+    combine = sympy.Max
+
+
+class RelatedMinimum(Related):
+    """``minimum(expr, relation)``."""
+
+    combine = sympy.Min
+
+
 #: Every reduction node: what is summed, multiplied or compared over an index's keys.
 NODES = (sympy.Sum, sympy.Product, KeyReduction)
 

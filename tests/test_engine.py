@@ -122,8 +122,8 @@ def test_analyses_depend_on_the_plan_not_on_scenario(analysis):
 
 
 def test_input_kinds_are_one_table():
-    assert sorted(KINDS) == ["choice", "flag", "grid", "hardware", "key", "list", "map", "quantity", "rows", "scenario",
-                            "scenarios", "workload", "workloads"]
+    assert sorted(KINDS) == ["choice", "flag", "grid", "hardware", "key", "list", "map", "quantity", "relation", "rows",
+                            "scenario", "scenarios", "workload", "workloads"]
 
 
 def test_the_pint_application_registry_is_left_alone():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from mlsysim_symbolic import DerivationError
+from mlsysim_symbolic.errors import FloatRangeError, InputError, UnknownKeyError
 from mlsysim_symbolic.scenario import scenario_class
 from mlsysim_symbolic.spec import ScenarioType
 
@@ -123,3 +124,99 @@ def test_a_list_style_output_needs_exactly_one_index(equation):
             "outputs": {"o": {"unit": "t", "equation": equation, "style": "list"}}}
     with pytest.raises(DerivationError, match="style list shows one value per key of one index"):
         ScenarioType.from_mapping("Bad", data)
+
+
+# --- relation inputs: earliest(w, relation) and reductions over related keys -----------------------------------------
+#: A diamond a -> (b, c) -> d plus a lone e: by hand, with durations a 2, b 3, c 5, d 1, e 4 (seconds), the earliest
+#: starts are a 0, b 2, c 2, d max(2 + 3, 2 + 5) = 7, e 0; finishes 2, 5, 7, 8, 4; the makespan 8 (a, c, d); the
+#: successors of a are b and c, so a's free float is min(2, 2) - 2 = 0, b's is 7 - 5 = 2, c's 0; d and e have none.
+GRAPH = {"summary": "tasks over a dependency graph", "inputs": {
+    "durations": {"kind": "map", "index": "task", "symbol": "d", "unit": "s"},
+    "after": {"kind": "relation", "index": "task", "inverse": "before"},
+    "other_durations": {"kind": "map", "mirrors": "durations", "index": "other", "symbol": "d_o", "unit": "s"}},
+    "outputs": {
+        "start": {"symbol": "S", "unit": "s", "style": "dict", "equation": "earliest(d, after)"},
+        "finish": {"symbol": "F", "unit": "s", "style": "dict", "equation": "S + d"},
+        "makespan": {"unit": "s", "equation": "maximum(F, task)"},
+        "other_start": {"symbol": "S_o", "unit": "s", "style": "dict", "equation": "earliest(d_o, after)"},
+        "waited": {"unit": "s", "style": "dict", "equation": "sum(d, after)"},
+        "longest_wait": {"unit": "s", "style": "dict", "keep": "waits", "equation": "maximum(d, after)"},
+        "waits": {"kind": "predicate", "style": "dict", "equation": "sum(1, after) > 1/2"},
+        "followed": {"kind": "predicate", "style": "dict", "equation": "sum(1, before) > 1/2"},
+        "free_float": {"unit": "s", "style": "dict", "keep": "followed", "equation": "minimum(S_o - F, before)"}}}
+DIAMOND = {"a": [], "b": ["a"], "c": ["a"], "d": ["b", "c"], "e": []}
+DURATIONS = {"a": "2 s", "b": "3 s", "c": "5 s", "d": "1 s", "e": "4 s"}
+
+
+@pytest.fixture(scope="module")
+def graph_type():
+    return scenario_class(ScenarioType.from_mapping("Graph", GRAPH))
+
+
+def _seconds(values):
+    return {k: v.to("s").magnitude for k, v in values.items()}
+
+
+def test_earliest_start_is_the_forward_pass_by_hand(graph_type):
+    s = graph_type(durations=DURATIONS, after=DIAMOND)
+    assert _seconds(s.start) == {"a": 0, "b": 2, "c": 2, "d": 7, "e": 0}
+    assert _seconds(s.finish) == {"a": 2, "b": 5, "c": 7, "d": 8, "e": 4}
+    assert _seconds(s.other_start) == _seconds(s.start)
+    assert s.makespan.to("s").magnitude == 8
+    assert _seconds(s.waited) == {"a": 0, "b": 2, "c": 2, "d": 8, "e": 0}          # the predecessors' durations summed
+    assert s.followed == {"a": True, "b": True, "c": True, "d": False, "e": False}
+    assert _seconds(s.free_float) == {"a": 0, "b": 2, "c": 0}                        # over the successors (the inverse)
+    assert _seconds(s.longest_wait) == {"b": 2, "c": 2, "d": 5}                      # kept where it waits for some
+    with pytest.raises(UnknownKeyError, match="waits does not hold there"):
+        s.planner.evaluate("longest_wait", "a")
+    unkept = scenario_class(ScenarioType.from_mapping("Graph", {**GRAPH, "outputs": {
+        "longest_wait": {"unit": "s", "style": "dict", "equation": "maximum(d, after)"}}}))(durations=DURATIONS, after=DIAMOND)
+    assert unkept.planner.evaluate("longest_wait", "d").to("s").magnitude == 5
+    with pytest.raises(FloatRangeError, match=r"longest_wait\['a'\] is not a number"):   # the largest of no term
+        unkept.planner.evaluate("longest_wait", "a")
+
+
+def test_earliest_differentiates_through_the_critical_path(graph_type):
+    """d makespan / d durations[x] is 1 on the critical path a, c, d and 0 off it (b, e)."""
+    s = graph_type(durations=DURATIONS, after=DIAMOND)
+    slopes = {str(e.symbol): e.derivative_value.to("").magnitude for e in s.elasticities("makespan")}
+    assert slopes == {"d['a']": 1, "d['c']": 1, "d['d']": 1, "d['b']": 0, "d['e']": 0}
+
+
+def test_another_graph_over_the_same_keys_gets_its_own_plan(graph_type):
+    """The relation is part of a plan's signature: the chain a -> b -> c -> d -> e ends at 2 + 3 + 5 + 1 + 4 = 15."""
+    assert graph_type(durations=DURATIONS, after=DIAMOND).makespan.to("s").magnitude == 8
+    chain = {"a": [], "b": ["a"], "c": ["b"], "d": ["c"], "e": ["d"]}
+    assert graph_type(durations=DURATIONS, after=chain).makespan.to("s").magnitude == 15
+    assert graph_type(durations=DURATIONS, after={"b": ["a"]}).makespan.to("s").magnitude == 5   # unlisted: no predecessor
+
+
+@pytest.mark.parametrize(("after", "message"), [
+    ({"a": ["b"], "b": []}, r"after\['a'\] lists 'b', which is not before 'a' among the task keys: the keys must be in "
+                            "topological order"),
+    ({"a": [], "b": ["c"], "c": ["b"]}, r"after\['b'\] lists 'c', which is not before 'b'"),     # a cycle
+    ({"a": ["a"]}, r"after\['a'\] lists 'a', which is not before 'a'"),                         # a self-loop
+    ({"a": [], "z": ["a"]}, r"after names 'z', which is not a key of task"),
+    ({"a": [], "b": ["z"]}, r"after\['b'\] names 'z', which is not a key of task"),
+])
+def test_a_relation_out_of_order_with_a_cycle_or_unknown_keys_is_refused(graph_type, after, message):
+    with pytest.raises(InputError, match=message):
+        graph_type(durations={"a": "1 s", "b": "2 s", "c": "3 s"}, after=after)
+
+
+def test_relation_reductions_print_and_are_refused_where_they_mean_nothing(graph_type):
+    s = graph_type(durations=DURATIONS, after=DIAMOND)
+    assert s.tex.equation("start") == r"S = \operatorname{earliest}_{\text{after}}\left(d\right)"
+    assert s.tex.equation("free_float") == r"free_{float} = \min_{\text{before}} \left(S_{o} - F\right)"
+    assert s.tex.equation("waited") == r"waited = \sum_{\text{after}} d"
+    bad = {**GRAPH, "outputs": {"x": {"unit": "s", "equation": "earliest(d, durations)"}}}
+    with pytest.raises(DerivationError, match="'durations' is not a relation input"):
+        ScenarioType.from_mapping("Bad", bad)
+    bad = {**GRAPH, "outputs": {"x": {"unit": "1", "equation": "prod(1, after)"}}}
+    with pytest.raises(DerivationError, match="only sum, maximum and minimum"):
+        ScenarioType.from_mapping("Bad", bad)
+    bad = {**GRAPH, "outputs": {"x": {"unit": "s", "equation": "earliest(d * sum(d_o, other), after)"}}}
+    with pytest.raises(DerivationError, match="without a reduction inside"):
+        ScenarioType.from_mapping("Bad", bad)
+    with pytest.raises(InputError, match="after: expected a mapping of each key to a list of keys"):
+        graph_type(durations=DURATIONS, after=["a", "b"])

@@ -1,4 +1,4 @@
-"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin,
+"""Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin, gammainc,
 gammaincinv.
 
 Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
@@ -165,3 +165,31 @@ def test_betaincinv_is_the_clopper_pearson_limit_and_differentiable():
     assert SymbolPrinter({a: "a", b: "b", y: "y"}).doprint(expr) == r"I^{-1}\left(a, b, y\right)"
     with pytest.raises(EquationError, match="exactly three"):
         parse_equation("betaincinv(a, b)", {"a": a, "b": b})
+
+
+def test_gammainc_is_the_poisson_tail_without_cancellation():
+    """P(a, x) for whole a = s is the Poisson tail P(N >= s) at mean x, 1 - e^-x sum_{k<s} x^k / k! (DLMF §8.4):
+    by hand 1 - e^-x at s = 1, 1 - e^-x (1 + x) at s = 2; at x = 0.03 and s = 4 the tail is 3.295e-8 (the series
+    e^-x x^4/4! (1 + x/5 + x^2/30 + ...)), where 1 - sum keeps 8 digits, and at s = 20 it is 1.39e-49, where
+    1 - sum gives 0; compiled, exact (evalf) and both derivatives (x: the density x^(s-1) e^-x / Gamma(s); s: against
+    a central difference of SciPy's gammainc) agree."""
+    from scipy import special as sp
+
+    expr = parse_equation("gammainc(k, x)", NAMES)
+    f = compile_tree(expr, (x, n, k))
+    assert f(0.7, 1, 1) == pytest.approx(1 - math.exp(-0.7), rel=1e-14)
+    assert f(0.7, 1, 2) == pytest.approx(1 - math.exp(-0.7) * 1.7, rel=1e-14)
+    series = math.exp(-0.03) * 0.03**4 / 24 * sum(0.03**i / math.prod(range(5, 5 + i)) for i in range(8))
+    assert f(0.03, 1, 4) == pytest.approx(series, rel=1e-13)
+    tiny = math.exp(-0.03) * 0.03**20 / math.factorial(20) * sum(0.03**i / math.prod(range(21, 21 + i)) for i in range(8))
+    assert f(0.03, 1, 20) == pytest.approx(tiny, rel=1e-13)
+    assert float(expr.subs({k: 20, x: sympy.Float("0.03", 40)}).evalf(40)) == pytest.approx(tiny, rel=1e-14)
+    dx = compile_tree(sympy.diff(expr, x), (x, n, k))
+    assert dx(0.03, 1, 4) == pytest.approx(0.03**3 * math.exp(-0.03) / 6, rel=1e-13)
+    dk = compile_tree(sympy.diff(expr, k), (x, n, k))
+    for a, y in ((4.0, 0.03), (2.5, 1.7), (30.0, 20.0)):
+        h = 1e-5 * a
+        assert dk(y, 1, a) == pytest.approx((sp.gammainc(a + h, y) - sp.gammainc(a - h, y)) / (2 * h), rel=1e-7)
+    assert SymbolPrinter({x: "m", n: "n", k: "s"}).doprint(expr) == r"P\left(s, m\right)"
+    with pytest.raises(EquationError):
+        parse_equation("gammainc(k)", NAMES)

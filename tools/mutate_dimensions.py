@@ -200,7 +200,8 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
     if isinstance(expr, (reductions.ArgMax, reductions.ArgMin)):   # a key's position: dimensionless
         _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
         return 1.0
-    if isinstance(expr, (reductions.Maximum, reductions.Minimum)):   # the largest/smallest term: the term's dimension
+    if isinstance(expr, (reductions.Maximum, reductions.Minimum, reductions.Earliest, reductions.Related)):
+        # the largest/smallest term, a sum over related keys, an earliest start (a sum of terms): the term's dimension
         return _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
     if isinstance(expr, (sympy.Sum, sympy.Product)):
         inner_env = {**env, **{lim[0]: 1.0 for lim in expr.limits}}
@@ -374,7 +375,7 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
         names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
                  sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.acos: "acos",
-                 special.gammaincinv: "gammaincinv", special.betaincinv: "betaincinv"}
+                 special.gammainc: "gammainc", special.gammaincinv: "gammaincinv", special.betaincinv: "betaincinv"}
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"
@@ -385,6 +386,11 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             if e.args[-1][1] is not sympy.true:
                 raise Unprintable("a piecewise without an otherwise value")
             return f"piecewise({', '.join([*parts, p(e.args[-1][0])])})"
+        if isinstance(e, (reductions.Earliest, reductions.Related)):   # over a relation input, or its inverse
+            relation = e.limits[1][0].name.removeprefix("R_")
+            name = {reductions.Earliest: "earliest", reductions.RelatedSum: "sum", reductions.RelatedMaximum: "maximum",
+                    reductions.RelatedMinimum: "minimum"}[type(e)]
+            return f"{name}({p(e.function)}, {relation})"
         if isinstance(e, (sympy.Sum, sympy.Product, reductions.Maximum, reductions.Minimum)):
             dummy = e.limits[0][0]
             index = stype.reductions.get(dummy, dummy.name)

@@ -151,6 +151,9 @@ class Binding:
         for sym, index in t.positions.items():   # each key's position, for the *_upto reductions
             for position, key in enumerate(keys.get(index, []), start=1):
                 self._bound.keyed[index][key][sym] = position
+        for name, spec in t.inputs.items():   # a relation names keys of its index, each before the key listing it
+            if spec.relates is not None and name in keys and spec.relates in keys:
+                kind_of(spec).ordered(spec, keys[name], keys[spec.relates], t.name)
         self._subs: dict[str, Any] = {}   # input -> the planner of the scenario bound to it (a whole Planner)
         for name, spec in t.inputs.items():
             if kind_of(spec).nests:

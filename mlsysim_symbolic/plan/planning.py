@@ -18,7 +18,7 @@ import sympy
 from .. import reductions
 from ..dimensions import unit_of
 from ..errors import InputError, MissingInputError
-from ..spec import OutputSpec
+from ..spec import OutputSpec, kind_of
 from ..units import base_ratio, scaling
 from ..variables import KeyedSymbol, NestedSymbol
 from .binding import Binding
@@ -97,6 +97,11 @@ class Planning(Binding, Compiling):
             if spec is not None and spec.required and choice not in self._bound.choices and choice not in (choices or {}):
                 raise MissingInputError(f"{self.type.name}.{output}", [choice], options=spec.options)
 
+    def written_out(self, expr: sympy.Expr) -> sympy.Expr:
+        """``expr`` with each reduction (sum, maximum, a relation's ``earliest`` ...) written out over this scenario's
+        bound keys, as a plan writes it (a side of a predicate printed with its values reads it)."""
+        return self._expand_reductions(expr)
+
     def _expand_reductions(self, expr: sympy.Expr) -> sympy.Expr:
         t = self.type
         if not expr.has(*reductions.NODES):
@@ -104,12 +109,77 @@ class Planning(Binding, Compiling):
         bound = self._bound
 
         def expand(node: Any) -> Any:
+            if isinstance(node, reductions.Earliest):
+                return earliest(node, expand(node.function))
+            if isinstance(node, reductions.Related):
+                return related(node, expand(node.function))
             if isinstance(node, reductions.NODES):
                 inner = expand(node.function)
                 for limit in node.limits:   # a sum of a sum is one Sum with two limits: the innermost first
                     inner = expand_limit(node, limit, inner)
                 return inner
             return node.func(*[expand(a) for a in node.args]) if node.args else node
+
+        def graph_of(name: str, index: str) -> tuple[list[Any], dict[Any, tuple[Any, ...]]]:
+            """The keys of ``index`` and the relation ``name`` (a relation input, or the inverse one declares) over
+            them, checked (keys of the index, in topological order)."""
+            spec = next(s for s in t.inputs.values() if s.relates is not None and name in (s.name, s.inverse))
+            keys = bound.keys.get(index)
+            if keys is None or spec.name not in bound.keys:
+                missing = t.index_inputs.get(index, [index]) if keys is None else [spec.name]
+                raise MissingInputError(f"{t.name}: the reduction over {name} needs {', '.join(missing)}, which is not set")
+            graph = kind_of(spec).ordered(spec, bound.keys[spec.name], keys, t.name)
+            if name == spec.inverse:   # the keys listing each key, in key order
+                graph = {k: tuple(m for m in keys if k in graph[m]) for k in keys}
+            return keys, graph
+
+        def by_position(upper: Any, values: list[Any]) -> Any:
+            """The value of the key whose position the leaf ``upper`` holds (a sum over the index sets it)."""
+            if len(values) == 1:
+                return values[0]
+            return sympy.Piecewise(*((value, sympy.Lt(upper, sympy.Rational(2 * i + 3, 2)))
+                                     for i, value in enumerate(values[:-1])), (values[-1], True))
+
+        def related(node: Any, inner: Any) -> Any:
+            """The body at each related key, combined, for each key of the relation's index (by position)."""
+            (dummy, _, upper), (rel, _, _) = node.limits
+            own = t.positions[upper]
+            name = rel.name.removeprefix("R_")
+            spec = next(s for s in t.inputs.values() if s.relates is not None and name in (s.name, s.inverse))
+            read = {t.leaf_index.get(s, t.positions.get(s)) for s in inner.free_symbols} - {None}
+            mirrors = {s.index for s in t.inputs.values() if s.mirrors and t.inputs[s.mirrors].index == spec.relates}
+            if not read <= mirrors | {own} or len(read & mirrors) > 1:
+                raise InputError(f"{t.name}: the reduction over {name} reads {', '.join(sorted(read))}: only the keys "
+                                 f"{name} relates ({own}) and one mirror of them")
+            index = next(iter(read & mirrors), own)   # the related key through the mirror, else through the index
+            keys, graph = graph_of(name, own)
+            return by_position(upper, [node.combine(*(term(inner, index, q) for q in graph[p])) if graph[p] else node.empty
+                                       for p in keys])
+
+        def earliest(node: Any, inner: Any) -> Any:
+            """Each key's earliest start S_j = max over its predecessors p of (S_p + w_p), 0 with none, written out
+            over the bound graph (a DAG of shared subtrees); the output keyed by the index picks its key's S through
+            the position leaf, which a sum over the index sets to each key's position."""
+            (dummy, _, upper), (rel, _, _) = node.limits
+            index = t.reductions.get(dummy, dummy.name)
+            keys, graph = graph_of(rel.name.removeprefix("R_"), index)
+            start: dict[Any, Any] = {}
+            for key in keys:   # keys in topological order (checked when bound): every predecessor is done first
+                preds = graph[key]
+                start[key] = sympy.Max(*(start[p] + term(inner, index, p) for p in preds)) if preds else sympy.Integer(0)
+            return by_position(upper, [start[k] for k in keys])
+
+        def term(inner: Any, index: str, key: Any) -> Any:
+            """``inner`` at ``key`` of ``index``: each of its keyed leaves as that key's leaf, bound to its value, and
+            the index's position leaf (an earlier reduction's choice of key) at the key's position."""
+            subs = {}
+            for sym in inner.free_symbols:
+                if t.positions.get(sym) == index:
+                    subs[sym] = sympy.Integer(bound.keys[index].index(key) + 1)
+                elif t.leaf_index.get(sym) == index and sym not in t.positions:
+                    subs[sym] = KeyedSymbol(sym, key)
+                    bound.scalars[subs[sym]] = bound.keyed[index][key].get(sym)
+            return inner.xreplace(subs)
 
         def expand_limit(node: Any, limit: Any, inner: Any) -> Any:
             index = t.reductions.get(limit[0], limit[0].name)

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import pint
 import sympy
 
+from .. import reductions
 from ..dimensions import unit_of
-from ..evaluate import compile_chain
+from ..evaluate import compile_chain, compile_tree
 from ..spec import OutputSpec
 from ..units import base_ratio, make_quantity, scaling
 from .config import LatexConfig
@@ -62,9 +63,15 @@ def _value(scenario: Scenario, expr: sympy.Expr, definitions: Any, args: tuple, 
     """``expr`` (over leaves and earlier outputs) valued at the scenario, formatted with its unit."""
     unit = unit_of(expr, scenario.type.unit_map)
     factor, divisor = scaling(1 / base_ratio(unit))
-    # the chain compiled as the plan's own outputs are (each earlier output once): substituting every definition
-    # into the side first rebuilt SymPy's Max/Min of expanded trees, the costliest step of a catalog's pages
-    base = compile_chain((*definitions, (_SIDE, expr)), args)(*values)
+    if expr.has(*reductions.NODES):   # a reduction in a side: the definitions substituted, then written out as the plan
+        done: dict[sympy.Symbol, sympy.Expr] = {}
+        for sym, e in definitions:
+            done[sym] = e.xreplace(done) if done else e
+        base = compile_tree(scenario.planner.written_out(expr.xreplace(done)), args)(*values)
+    else:
+        # the chain compiled as the plan's own outputs are (each earlier output once): substituting every definition
+        # into the side first rebuilt SymPy's Max/Min of expanded trees, the costliest step of a catalog's pages
+        base = compile_chain((*definitions, (_SIDE, expr)), args)(*values)
     q: pint.Quantity = make_quantity(base * factor / divisor, unit)
     return format_quantity(q, config, compact=True)
 

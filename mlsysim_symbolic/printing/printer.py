@@ -276,6 +276,27 @@ class SymbolPrinter(LatexPrinter):
     def _print_ArgMin(self, expr: Any) -> str:
         return self._reduction(expr, r"\operatorname*{arg\,min}")
 
+    def _related(self, expr: Any, operator: str) -> str:
+        """A reduction over the keys a relation lists (``\\min_{\\text{successors}}``): named by the relation."""
+        body = self._print(expr.function)
+        if isinstance(expr.function, sympy.Add):
+            body = rf"\left({body}\right)"
+        relation = escape_text(expr.limits[1][0].name.removeprefix("R_"))
+        return rf"{operator}_{{\text{{{relation}}}}} {body}"
+
+    def _print_RelatedSum(self, expr: Any) -> str:
+        return self._related(expr, r"\sum")
+
+    def _print_RelatedMaximum(self, expr: Any) -> str:
+        return self._related(expr, r"\max")
+
+    def _print_RelatedMinimum(self, expr: Any) -> str:
+        return self._related(expr, r"\min")
+
+    def _print_Earliest(self, expr: Any) -> str:
+        relation = escape_text(expr.limits[1][0].name.removeprefix("R_"))
+        return rf"\operatorname{{earliest}}_{{\text{{{relation}}}}}\left({self._print(expr.function)}\right)"
+
 
 class ValuePrinter(SymbolPrinter):
     """Prints each symbol of ``values`` as its value (``4\\,\\mathrm{B}``), products with ``\\cdot``.

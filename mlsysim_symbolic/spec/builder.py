@@ -19,7 +19,7 @@ import sympy
 from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
-from ..reductions import NODES, ArgMax, ArgMin, Maximum, Minimum
+from ..reductions import NODES, ArgMax, ArgMin, Earliest, Maximum, Minimum, RelatedMaximum, RelatedMinimum, RelatedSum
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
@@ -295,6 +295,12 @@ class TypeBuilder:
         """A ``sum``/``prod`` (or ``*_upto``), ``maximum``/``minimum`` or ``argmax``/``argmin`` node over the keys of
         ``index``."""
         t = self.t
+        over_relation = {"earliest": self.earliest}.get(kind)   # a reduction that only a relation input takes
+        if over_relation is not None:
+            return over_relation(inner, index)
+        related = self.relation_named(index)
+        if related is not None:
+            return self.related(kind, inner, index, related)
         if index not in t.index_inputs:
             raise EquationError(f"{kind}(..., {index}): {index!r} is not an index; indices: {', '.join(t.index_inputs) or 'none'}")
         dummy = sympy.Symbol(index, integer=True, positive=True)
@@ -312,6 +318,53 @@ class TypeBuilder:
             # whose upper limit n_index (the key's position, 1 for the first) is a keyed leaf
             return node(inner, (dummy, 1, t.position(index).symbol))
         return node(inner, (dummy, 1, sympy.Symbol(f"N_{index}", integer=True, positive=True)))
+
+    def relation_named(self, name: str) -> Any:
+        """The relation input a reduction names (by its own name, or by its declared ``inverse``), else None."""
+        for spec in self.t.inputs.values():
+            if spec.relates is not None and name in (spec.name, spec.inverse):
+                return spec
+        return None
+
+    def relation_indices(self, spec: Any) -> set[str]:
+        """The indices a relation's reductions may read: the keys it relates, and any index mirroring them."""
+        t = self.t
+        return {spec.relates} | {s.index for s in t.inputs.values()
+                                 if s.mirrors and s.mirrors in t.inputs and t.inputs[s.mirrors].index == spec.relates}
+
+    def related(self, kind: str, inner: Any, name: str, spec: Any) -> Any:
+        """``sum``/``maximum``/``minimum(expr, relation)``: over the keys a relation lists for each key (or, named by
+        its ``inverse``, the keys listing it), keyed by the relation's index; the body is taken at each related key
+        through a mirror of that index where it reads one (the relation's own index then stays at the key itself),
+        else through that index.  Written out by the plan."""
+        t = self.t
+        node = {"sum": RelatedSum, "maximum": RelatedMaximum, "minimum": RelatedMinimum}.get(kind)
+        if node is None:
+            raise EquationError(f"{kind}(..., {name}): over a relation only sum, maximum and minimum are declared")
+        if inner.has(*NODES):
+            raise EquationError(f"{kind}(..., {name}): the body may not hold another reduction; got {inner}")
+        dummy = sympy.Symbol(spec.relates, integer=True, positive=True)
+        t.reductions[dummy] = spec.relates
+        return node(inner, (dummy, 1, t.position(spec.relates).symbol), (sympy.Symbol(f"R_{name}"), 0, 0))
+
+    def earliest(self, inner: Any, relation: str) -> Any:
+        """``earliest(w, relation)``: keyed by the index ``relation`` relates, whose keyed leaves ``w`` reads (that
+        index, or one mirroring its keys), through that index's position leaf; written out by the plan."""
+        t = self.t
+        spec = t.inputs.get(relation)
+        if spec is None or spec.relates is None:
+            relations = [n for n, s in t.inputs.items() if s.relates is not None]
+            raise EquationError(f"earliest(w, {relation}): {relation!r} is not a relation input; relations: "
+                                f"{', '.join(relations) or 'none'}")
+        indices = {t.leaf_index[s] for s in inner.free_symbols if s in t.leaf_index and s not in t.positions}
+        if inner.has(*NODES) or len(indices) != 1 or not indices <= self.relation_indices(spec):
+            raise EquationError(f"earliest(w, {relation}): w must be a term of inputs keyed by one index, the keys "
+                                f"{relation} relates or a mirror of them ({', '.join(sorted(self.relation_indices(spec)))}), "
+                                f"without a reduction inside; got {inner}")
+        (index,) = indices
+        dummy = sympy.Symbol(index, integer=True, positive=True)
+        t.reductions[dummy] = index
+        return Earliest(inner, (dummy, 1, t.position(index).symbol), (sympy.Symbol(f"R_{relation}"), 0, 0))
 
     def equation_items(self, out_name: str, raw: Mapping[str, Any]) -> list[tuple[str | None, str]]:
         """The (choice value, text) forms of an output's equation, checked against its ``choice``."""

@@ -68,6 +68,8 @@ class InputSpec:
     some_keys: bool = False                     # keyed inputs: gives some keys of its index (spec/keyed_scenarios.py)
     output: str | None = None                   # scenarios inputs: the output of each scenario read as the keyed value
     derived: tuple[tuple[str, Any, str], ...] = ()   # rows inputs: (part, variable, index) of its numbers (spec/rows.py)
+    relates: str | None = None                  # relation inputs: the index whose keys each key's list names
+    inverse: str | None = None                  # relation inputs: the name of the reverse relation in reductions
 
     def leaves(self) -> list[Variable]:
         """The leaf variables this input contributes to the trees."""

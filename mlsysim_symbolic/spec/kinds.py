@@ -7,7 +7,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 ``derivations/README.md``), as SymPy's printers dispatch on the node type.
 
 >>> sorted(KINDS)
-['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'rows', 'scenario', 'scenarios', 'workload', 'workloads']
+['choice', 'flag', 'grid', 'hardware', 'key', 'list', 'map', 'quantity', 'relation', 'rows', 'scenario', 'scenarios', 'workload', 'workloads']
 >>> spec = KINDS["quantity"].read("batch_size", {"symbol": "B", "unit": "sample", "integer": True})
 >>> spec.annotation, [v.symbol for v in spec.leaves()]
 ('int', [B])
@@ -20,7 +20,7 @@ Adding a kind is a subclass here plus a line in :data:`KINDS` (and its entry in
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -597,6 +597,65 @@ class WorkloadsKind(KeyedKind, WorkloadKind):
     update = InputKind.update
 
 
+class RelationKind(InputKind):
+    """Each key of an index mapped to a list of keys of the same index, each listed before it (``predecessors = {1: [],
+    2: [1], 3: [1, 2]}``): the edges of an acyclic graph in topological order, read by ``earliest(w, relation)``.
+    Not a number: it is part of a plan's signature, like the keys (a graph written out term by term)."""
+
+    name = "relation"
+    annotation = "Dict[Any, List[Any]]"
+
+    def read(self, name: str, raw: Mapping[str, Any]) -> InputSpec:
+        check_fields(raw, frozenset({"kind", "index", "inverse", "default", "required", "meaning", "doc"}))
+        index, inverse = raw.get("index"), raw.get("inverse")
+        if not isinstance(index, str) or not index.isidentifier():
+            raise InputError(f"a relation input names the index whose keys it relates ('index'); got {index!r}")
+        if inverse is not None and (not isinstance(inverse, str) or not inverse.isidentifier() or inverse == name):
+            raise InputError(f"'inverse' names the reverse relation (the keys listing each key); got {inverse!r}")
+        return InputSpec(name, self.name, str(raw.get("meaning", "")), _required(raw), raw.get("default"),
+                         annotation=self.annotation, relates=index, inverse=inverse)
+
+    def bind(self, spec: InputSpec, value: Any, bound: Bound) -> None:
+        if value is None:
+            bound.values[spec.name] = None
+            return
+        if not isinstance(value, Mapping) or not all(isinstance(v, (list, tuple)) for v in value.values()):
+            raise InputError(f"{spec.name}: expected a mapping of each key to a list of keys, got {value!r}")
+        kept = {k: tuple(v) for k, v in value.items()}
+        bound.values[spec.name] = ReadOnlyDict({k: list(v) for k, v in kept.items()})
+        bound.keys[spec.name] = list(kept.items())   # part of the signature: a plan writes the graph out
+
+    def ordered(self, spec: InputSpec, relation: Sequence[tuple[Any, tuple[Any, ...]]], keys: Sequence[Any],
+                owner: str) -> dict[Any, tuple[Any, ...]]:
+        """``relation`` over the bound ``keys`` of its index (a key given as text or as a number names the key of the
+        same text), every key present (an unlisted key relates to none): refused, naming the input and the keys,
+        where a key is not one of the index's or a listed key does not come before the key listing it (a cycle, or
+        an order that is not topological)."""
+        by_text = {str(k): k for k in keys}
+        position = {k: i for i, k in enumerate(keys)}
+
+        def key(k: Any, where: str) -> Any:
+            if str(k) not in by_text:
+                raise InputError(f"{owner}: {spec.name}{where} names {k!r}, which is not a key of {spec.relates} "
+                                 f"({', '.join(map(repr, keys))})")
+            return by_text[str(k)]
+
+        out: dict[Any, tuple[Any, ...]] = {k: () for k in keys}
+        for k, listed in relation:
+            this = key(k, "")
+            related = tuple(key(j, f"[{k!r}]") for j in listed)
+            late = [j for j in related if position[j] >= position[this]]
+            if late:
+                raise InputError(f"{owner}: {spec.name}[{k!r}] lists {late[0]!r}, which is not before {k!r} among the "
+                                 f"{spec.relates} keys: the keys must be in topological order (each listed key before "
+                                 f"the key listing it), so a cycle is refused")
+            out[this] = related
+        return out
+
+    def describe(self, spec: InputSpec) -> list[str]:
+        return [f"    each key of {spec.relates} -> a list of earlier keys of {spec.relates}"]
+
+
 class ScenarioKind(InputKind):
     """Another scenario of a declared type (an instance, or a table of its inputs): its outputs enter the
     equations as ``input.output`` and its leaves reach the plan, so sensitivity reaches through it."""
@@ -653,7 +712,7 @@ class RowsKind(RowsMixin, KeyedKind):
 #: Every input kind, by the name a declaration gives in ``kind = "..."``.
 KINDS: dict[str, InputKind] = {k.name: k for k in (
     QuantityKind(), FlagKind(), ChoiceKind(), WorkloadKind(), WorkloadsKind(), HardwareKind(), GridKind(), MapKind(), ListKind(),
-    ScenarioKind(), KeyKind(), ScenariosKind(), RowsKind())}
+    RelationKind(), ScenarioKind(), KeyKind(), ScenariosKind(), RowsKind())}
 
 
 def kind_of(spec: InputSpec | str) -> InputKind:

@@ -212,6 +212,8 @@ class ScenarioType:
         leaves keyed by other indexes and of its outputs, which the reduction does not reduce (``sum(piecewise(g, t <= j,
         0), step)`` stays keyed by j's index)."""
         upper = node.limits[0][2]
+        if isinstance(node, (reductions.Earliest, reductions.Related)):   # keyed by the position's index; kept as a
+            return sympy.Function("reduced")(upper)                       # term (n > 1/2 would fold to True)
         if upper in self.positions:
             return upper
         reduced = {str(limit[0]) for limit in node.limits}   # a sum of a sum may be one Sum with two limits

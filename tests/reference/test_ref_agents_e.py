@@ -26,27 +26,16 @@ WAVE = Wave(
         "ConservedBudgetScenario",
     ),
     not_ported={
-        "DependencyScheduleScenario": (
-            "the earliest schedule is a longest-path recursion over the dependency graph (each start is the latest "
-            "finish of the node's predecessors, peak_slots and free_float read it): the format has no graph input and "
-            "a keyed output may not refer to its own other keys, so neither start, finish nor the makespan can be "
-            "declared; only work and work_bound (2 of 9 members) could. A mirror index (wave 32, SamplingScenario) lets "
-            "a key compare itself with every other, but unrolling the recursion level by level inlines each level "
-            "inside the next level's reduction (N^depth terms), and predecessors (a dict of lists) needs a node x node "
-            "input: what is missing is a keyed recurrence over a topologically ordered index, written out as one "
-            "definition per key"),
         "SpanCriticalPathScenario": (
-            "the critical path and the changed elapsed time are the same longest-path recursion over depends_on (each "
-            "span finishes after the latest of its predecessors), and changed_critical is the chain of span names "
-            "that recursion follows: no graph input or self-referring keyed output in the format (the wave-32 mirror "
-            "index compares keys pairwise but does not write out a recursion: see DependencyScheduleScenario)"),
-        "SandboxPoolReserveScenario": (
-            "a declaration with the wave-32 constructs (tails over declared candidate reserves 0..20, the reserve "
-            "counted by 1 + floor(tail - target), refused_unless a Chernoff bound covers the search, max_restore "
-            "through gammaincinv) matches all 11 result values and passes the reference tests; its property test at "
-            "random inputs (wave 32, agents-fin) was still running at the deadline (the earlier failure was the exact "
-            "reference of gammaincinv at a small level, fixed in special.py); the declaration is in "
-            "/work/scratch/agents-rest/wip-all-three.patch"),
+            "critical_path is the forward pass the wave-32 relation input declares (depends_on as kind = "
+            "\"relation\", earliest(dur, depends_on) + dur, as DependencyScheduleScenario), but three parts have no "
+            "construct yet: intervals is a dict of (start, end) pairs per span (no input kind takes a pair per key; two "
+            "maps would not accept mlsysim's value); each span's wait is its start less the latest end of its "
+            "predecessors, or less the first start t0 for a span with none (a relation maximum has no value over no "
+            "key, so the default would need its own form); and "
+            "changed_critical is the chain of span names followed back from the latest finish, each step the first "
+            "predecessor with the latest finish (a backward argmax pass giving a list of keys; earliest and the "
+            "relation reductions give numbers per key)"),
     },
     skipped={
         ("ScalabilityLawScenario", "first_slower"): (

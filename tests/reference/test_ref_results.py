@@ -106,7 +106,7 @@ KEYS = [
     'CopyOnWriteRepairWorkspaces', 'RepairBudgetLateBill',
     # agents_f.toml (agents and LLM applications, group F)
     'LoneFailureInGroupOfSixteen', 'LonePassInGroupOfSixteen', 'RepairGroupOnePassOfThree', 'ArgmaxScoreNoise',
-    'TemperatureNucleusExample',
+    'CodingSandboxPoolTwoPerSecond', 'TemperatureNucleusExample',
     # data_pipeline.toml
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K',
     'TextInputDemand2K', 'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention',
