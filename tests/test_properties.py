@@ -175,6 +175,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ClosedLoopCampaignScenario", "level"): 0.95,
     # embodied_free.toml
     ("ParallelSimRunScenario", "steps"): 1.0e9,
+    # embodied_a.toml
+    ("ContactDeadlineScenario", "speed"): 0.1,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -586,6 +588,9 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
         counts["not applicable"] += 1
         return None
     except InputError:   # refused: right only where the law itself has no value (a zero denominator), never else
+        if out.refused_unless and not s.evaluate(out.refused_unless):   # outside the range its guard declares
+            counts["outside the range its guard declares: refused"] += 1
+            return None
         if out.kind == "quantity" and singular(plan.expr, exact_numbers(plan.args, s.planner.values(plan, keys, numeric_arguments))):
             counts["no value at a singular point: refused"] += 1
             return None

@@ -14,10 +14,16 @@ WAVE = Wave(
         "ClockConversionScenario",
         "DynamicWindowScenario",
         "ChunkReplacementScenario",
+        "ContactDeadlineScenario",
+        "FrozenTransformScenario",
+        "EvidenceHorizonScenario",
     ),
     not_ported={},
     skipped={},
-    method_args={},
+    method_args={
+        **{("ContactDeadlineScenario", m): [{"speed": f"{v} m/s"} for v in (0.03, 0.1, 0.5)]
+           for m in ("deadline", "tripwire_time", "brake_onset", "time_left", "force_rate", "force_at_brake_onset")},
+    },
     implicit_units={},
 )
 test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_member_is_covered = wave_tests(WAVE)
@@ -49,3 +55,30 @@ def test_gripper_transfer_written_out():
     assert s.stroke_excess.to("mm").magnitude == pytest.approx(20, rel=1e-12)
     assert (s.donor_clears, s.target_clears) == (True, False)
     assert float(s.force_ratio) == pytest.approx(2.0, rel=1e-12)
+
+
+def test_evidence_horizon_written_out_and_refused_off_the_setpoint_grid():
+    """Constant-acceleration kinematics (OpenStax University Physics Volume 1, §3.4): a 12 mm margin (15 mm tolerance
+    less 3 mm) under 0.5 m/s² of residual slip is used up after √(2 × 0.012 / 0.5) s = 219.09 ms; untracked at
+    0.2 m/s it lasts 60 ms. ACT-style chunking (Zhao et al. 2023) at 20 Hz with 40 ms inference: age 90 ms,
+    ⌈90/25⌉ = 4 setpoints, a 16 × 25 = 400 ms span. A 30 Hz renewal (33.3 ms) is not a whole number of 25 ms setpoints:
+    mlsysim raises, and ours refuses by name."""
+    import math
+
+    import mlsysim
+
+    from mlsysim_symbolic.catalog import catalog
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("ConveyorMugEvidenceHorizon")
+    assert s.horizon.to("ms").magnitude == pytest.approx(1000 * math.sqrt(2 * 0.012 / 0.5), rel=1e-12)
+    assert s.untracked_deadline.to("ms").magnitude == pytest.approx(60, rel=1e-12)
+    assert s.age_at_replacement.to("ms").magnitude == pytest.approx(90, rel=1e-12)
+    assert float(s.min_supply_setpoints) == 4
+    assert s.chunk_span.to("ms").magnitude == pytest.approx(400, rel=1e-12)
+    off_grid = s.variant(chunk_rate="30 Hz")
+    with pytest.raises(InputError, match="schedule_valid"):
+        _ = off_grid.age_at_replacement
+    theirs = mlsysim.Scenarios.ConveyorMugEvidenceHorizon.model_copy(update={"chunk_rate": mlsysim.core.units.ureg("30 Hz")})
+    with pytest.raises(ValueError, match="whole number"):
+        _ = theirs.result

@@ -138,6 +138,7 @@ KEYS = [
     'InputStallIdleCost1K',
     # embodied_a.toml (embodied AI and robotics, wave 33 group A)
     'WarehouseLidarClockConversion', 'WarehouseBaseDynamicWindow', 'WarehouseArmChunkReplacement',
+    'ConveyorMugFrozenTransform', 'ConveyorMugEvidenceHorizon', 'ConveyorMugEvidenceHorizonHalfRenewal',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
