@@ -17,6 +17,7 @@ WAVE = Wave(
         "ContactDeadlineScenario",
         "FrozenTransformScenario",
         "EvidenceHorizonScenario",
+        "LeaseBudgetScenario",
     ),
     not_ported={},
     skipped={},
