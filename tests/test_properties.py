@@ -177,6 +177,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ParallelSimRunScenario", "steps"): 1.0e9,
     # embodied_a.toml
     ("ContactDeadlineScenario", "speed"): 0.1,
+    ("GravityBiasedJointStopScenario", "alpha"): 7.25,
+    ("GravityBiasedJointStopScenario", "clearance"): 110.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

@@ -18,12 +18,17 @@ WAVE = Wave(
         "FrozenTransformScenario",
         "EvidenceHorizonScenario",
         "LeaseBudgetScenario",
+        "GravityBiasedJointStopScenario",
     ),
     not_ported={},
     skipped={},
     method_args={
         **{("ContactDeadlineScenario", m): [{"speed": f"{v} m/s"} for v in (0.03, 0.1, 0.5)]
            for m in ("deadline", "tripwire_time", "brake_onset", "time_left", "force_rate", "force_at_brake_onset")},
+        **{("GravityBiasedJointStopScenario", m): [{"alpha": f"{a} 1/s**2"} for a in (7.25, 29.0, 50.75)]
+           for m in ("stop_angle", "tool_stop")},
+        **{("GravityBiasedJointStopScenario", m): [{"clearance": f"{c} mm"} for c in (110, 70, 0)]
+           for m in ("barrier_margin", "barrier_torque_demand")},
     },
     implicit_units={},
 )
@@ -83,3 +88,17 @@ def test_evidence_horizon_written_out_and_refused_off_the_setpoint_grid():
     theirs = mlsysim.Scenarios.ConveyorMugEvidenceHorizon.model_copy(update={"chunk_rate": mlsysim.core.units.ureg("30 Hz")})
     with pytest.raises(ValueError, match="whole number"):
         _ = theirs.result
+
+
+def test_gravity_biased_joint_stop_written_out():
+    """Newton's second law for rotation and constant-deceleration kinematics (OpenStax University Physics Volume 1,
+    §10.2 and §10.7), written out: 87 N·m peak with gravity holding 75 % leaves 21.75 N·m descending, 7.25 rad/s² on
+    3 kg·m²; from 1.2 rad/s the joint stops in 1.44/14.5 rad and the 0.8 m tool travels 0.8 × 1.44/14.5 m = 79.45 mm,
+    four times the 1.44/58 × 0.8 m = 19.86 mm of the unbiased stop, in 1.2/7.25 s = 165.5 ms."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("LoadedArmJointGravityStop")
+    assert s.alpha_descending.to("1/s**2").magnitude == pytest.approx(7.25, rel=1e-12)
+    assert s.tool_stop_descending.to("mm").magnitude == pytest.approx(800 * 1.44 / 14.5, rel=1e-12)
+    assert s.tool_stop_free.to("mm").magnitude == pytest.approx(800 * 1.44 / 58, rel=1e-12)
+    assert s.stop_time_descending.to("ms").magnitude == pytest.approx(1200 / 7.25, rel=1e-12)
