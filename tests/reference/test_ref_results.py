@@ -139,7 +139,7 @@ KEYS = [
     # embodied_a.toml (embodied AI and robotics, wave 33 group A)
     'WarehouseLidarClockConversion', 'WarehouseBaseDynamicWindow', 'WarehouseArmChunkReplacement',
     'ConveyorMugFrozenTransform', 'ConveyorMugEvidenceHorizon', 'ConveyorMugEvidenceHorizonHalfRenewal',
-    'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened',
+    'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened', 'DistantHandleConfidenceRegion',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
