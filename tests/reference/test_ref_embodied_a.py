@@ -21,6 +21,10 @@ WAVE = Wave(
         "GravityBiasedJointStopScenario",
         "CycleBudgetScenario",
         "ConfidenceRegionScenario",
+        "IntentCadenceScenario",
+        "DynamicReachScenario",
+        "ForwardOccupancyScenario",
+        "IntentLeaseExpiryScenario",
     ),
     not_ported={},
     skipped={
@@ -134,3 +138,20 @@ def test_chi_square_upper_critical_values_of_nist(sigmas, quantile):
 
     s = catalog().scenario("DistantHandleConfidenceRegion").variant(sigmas=sigmas)
     assert float(s.quantile) == pytest.approx(quantile, abs=5e-4)
+
+
+def test_intent_latency_roofline_written_out():
+    """The roofline (Williams, Waterman and Patterson 2009) of one OpenVLA-7B evaluation on a Jetson AGX Orin, with
+    prefill compute-bound and decode memory-bound (Pope et al. 2023), written out: prefill 2 × 7e9 × 288 +
+    2 × 32 × 4096 × 288² FLOPs at half of 43 TFLOP/s; 7e9 × 0.5 B of weights at 0.7 × 204 GB/s per decode step, six
+    steps after the first of seven action tokens (Kim et al. 2024: one token per action dimension). The cadence's
+    renewal age is the 500 ms period plus that latency."""
+    from mlsysim_symbolic.catalog import catalog
+
+    flops = 2 * 7e9 * 288 + 2 * 32 * 4096 * 288**2
+    prefill = flops / (0.5 * 43e12)
+    sweep = 7e9 * 0.5 / (0.7 * 204e9)
+    m = catalog().scenario("WarehouseMobileManipulator")
+    assert m.intent_inference_latency.to("s").magnitude == pytest.approx(prefill + 6 * sweep, rel=1e-12)
+    s = catalog().scenario("ConveyorMugIntentCadence")
+    assert s.renewal_age.to("s").magnitude == pytest.approx(0.5 + prefill + 6 * sweep, rel=1e-12)

@@ -140,6 +140,8 @@ KEYS = [
     'WarehouseLidarClockConversion', 'WarehouseBaseDynamicWindow', 'WarehouseArmChunkReplacement',
     'ConveyorMugFrozenTransform', 'ConveyorMugEvidenceHorizon', 'ConveyorMugEvidenceHorizonHalfRenewal',
     'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened', 'DistantHandleConfidenceRegion',
+    'ConveyorMugIntentCadence', 'ConveyorMugSettlingDrift', 'ConveyorMugSlowBelt', 'ConveyorMugDynamicReach',
+    'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
