@@ -25,6 +25,8 @@ WAVE = Wave(
         "DynamicReachScenario",
         "ForwardOccupancyScenario",
         "IntentLeaseExpiryScenario",
+        "EncoderRateScenario",
+        "KvHistoryScenario",
     ),
     not_ported={},
     skipped={

@@ -141,7 +141,7 @@ KEYS = [
     'ConveyorMugFrozenTransform', 'ConveyorMugEvidenceHorizon', 'ConveyorMugEvidenceHorizonHalfRenewal',
     'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened', 'DistantHandleConfidenceRegion',
     'ConveyorMugIntentCadence', 'ConveyorMugSettlingDrift', 'ConveyorMugSlowBelt', 'ConveyorMugDynamicReach',
-    'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry',
+    'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry', 'WarehouseFoundationEncoderAtCameraRate',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
