@@ -27,6 +27,7 @@ WAVE = Wave(
         "IntentLeaseExpiryScenario",
         "EncoderRateScenario",
         "KvHistoryScenario",
+        "InertialCoastScenario",
     ),
     not_ported={},
     skipped={
@@ -157,3 +158,19 @@ def test_intent_latency_roofline_written_out():
     assert m.intent_inference_latency.to("s").magnitude == pytest.approx(prefill + 6 * sweep, rel=1e-12)
     s = catalog().scenario("ConveyorMugIntentCadence")
     assert s.renewal_age.to("s").magnitude == pytest.approx(0.5 + prefill + 6 * sweep, rel=1e-12)
+
+
+def test_inertial_coast_written_out():
+    """Woodman (2007), An introduction to inertial navigation, §4-5: angle random walk N·√t, bias drift b·t and ½·b·t²,
+    and a double-integrated white noise N·√(t³/3). Written out for the BMI088's datasheet terms over one second:
+    0.014°, 1°, 0.00016 × 9.80665 × √(1/3) m = 0.9059 mm and 0.02 × 9.80665 / 2 m = 98.07 mm; the 1° offset at
+    the 1.1 m rack end is 1100 × π/180 mm = 19.20 mm sideways."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseImuOneSecondCoast")
+    assert s.heading_noise.to("deg").magnitude == pytest.approx(0.014, rel=1e-12)
+    assert s.position_noise.to("mm").magnitude == pytest.approx(0.16 * 9.80665 * math.sqrt(1 / 3), rel=1e-12)
+    assert s.position_bias.to("mm").magnitude == pytest.approx(20 * 9.80665 / 2, rel=1e-12)
+    assert s.lateral_bias.to("mm").magnitude == pytest.approx(1100 * math.pi / 180, rel=1e-12)

@@ -142,6 +142,7 @@ KEYS = [
     'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened', 'DistantHandleConfidenceRegion',
     'ConveyorMugIntentCadence', 'ConveyorMugSettlingDrift', 'ConveyorMugSlowBelt', 'ConveyorMugDynamicReach',
     'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry', 'WarehouseFoundationEncoderAtCameraRate',
+    'WarehouseImuOneSecondCoast',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
