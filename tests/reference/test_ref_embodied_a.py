@@ -28,6 +28,8 @@ WAVE = Wave(
         "EncoderRateScenario",
         "KvHistoryScenario",
         "InertialCoastScenario",
+        "HubDriveElectricalScenario",
+        "DriveBusScenario",
     ),
     not_ported={},
     skipped={
@@ -174,3 +176,19 @@ def test_inertial_coast_written_out():
     assert s.position_noise.to("mm").magnitude == pytest.approx(0.16 * 9.80665 * math.sqrt(1 / 3), rel=1e-12)
     assert s.position_bias.to("mm").magnitude == pytest.approx(20 * 9.80665 / 2, rel=1e-12)
     assert s.lateral_bias.to("mm").magnitude == pytest.approx(1100 * math.pi / 180, rel=1e-12)
+
+
+def test_hub_drive_electrical_written_out():
+    """An RL winding (OpenStax University Physics Volume 2, §14.5): τ = L/R = 1.885 mH / 0.7 Ω = 2.693 ms; at stall the
+    42 V depleted pack ramps 25 A in 1.885e-3 × 25 / 42 s = 1.122 ms and would drive 42/0.7 = 60 A; the shorted winding
+    brakes hardest at ω_e = R/L = 371.35 rad/s, ω_e/20 at the wheel = 60·371.35/(2π·20) turn/min = 177.3 turn/min."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseBaseHubDriveElectrical")
+    assert s.time_constant.to("ms").magnitude == pytest.approx(1.885 / 0.7, rel=1e-12)
+    assert s.ramp_time.to("ms").magnitude == pytest.approx(1.885 * 25 / 42, rel=1e-12)
+    assert s.full_step_current.to("A").magnitude == pytest.approx(60, rel=1e-12)
+    assert s.short_peak_wheel_speed.to("turn/min").magnitude == pytest.approx(
+        60 * (0.7 / 1.885e-3) / (2 * math.pi * 20), rel=1e-12)
