@@ -30,6 +30,7 @@ WAVE = Wave(
         "InertialCoastScenario",
         "HubDriveElectricalScenario",
         "DriveBusScenario",
+        "GearRatioCostScenario",
     ),
     not_ported={},
     skipped={
@@ -192,3 +193,26 @@ def test_hub_drive_electrical_written_out():
     assert s.full_step_current.to("A").magnitude == pytest.approx(60, rel=1e-12)
     assert s.short_peak_wheel_speed.to("turn/min").magnitude == pytest.approx(
         60 * (0.7 / 1.885e-3) / (2 * math.pi * 20), rel=1e-12)
+
+
+def test_gear_ratio_loss_inertia_product_is_independent_of_the_ratio():
+    """Hughes and Drury, Electric Motors and Drives (torque ∝ current, copper loss I²R; inertia referred through a gear
+    ×N²): (τ/(ηN)/K_m)² · N²J = τ²J/(η²K_m²) at every N. Written out: 87² × 7.34e-5 × 0.495 / (0.85² × 0.187²)
+    = 10.8848 W·kg·m². The data records equal mlsysim's registry objects field by field."""
+    import mlsysim
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("PandaClassJointGearRatios")
+    expected = 87**2 * 7.34e-5 * 0.495 / (0.85**2 * 0.187**2)
+    for n in (50, 100, 10, 7):
+        assert s.variant(ratios=[n]).loss_inertia_product[n].to("W*kg*m**2").magnitude == pytest.approx(expected, rel=1e-12)
+    joint, motor = mlsysim.Actuators.PandaClassJoint.CSG_25_50_ILM70x18, mlsysim.Actuators.FramelessMotor.TQ_ILM70x18
+    ours_j, ours_m = catalog().scenario("PandaClassJointCsg25Ilm70x18"), catalog().scenario("TqIlm70x18")
+    assert float(ours_j.gear_ratio) == joint.gear_ratio
+    assert ours_j.rotor_inertia.to("kg*m**2").magnitude == pytest.approx(joint.rotor_inertia.to("kg*m**2").magnitude, rel=1e-12)
+    assert ours_j.internal_resistance.to("ohm").magnitude == pytest.approx(joint.internal_resistance.to("ohm").magnitude, rel=1e-12)
+    assert ours_j.reflected_inertia.to("kg*m**2").magnitude == pytest.approx(joint.reflected_inertia.to("kg*m**2").magnitude, rel=1e-12)
+    for f in ("torque_constant", "rated_torque", "peak_torque"):
+        theirs = getattr(motor, f)
+        assert getattr(ours_m, f).to(str(theirs.units)).magnitude == pytest.approx(theirs.magnitude, rel=1e-12), f
