@@ -31,6 +31,7 @@ WAVE = Wave(
         "HubDriveElectricalScenario",
         "DriveBusScenario",
         "GearRatioCostScenario",
+        "BrakingCeilingsScenario",
     ),
     not_ported={},
     skipped={
@@ -216,3 +217,20 @@ def test_gear_ratio_loss_inertia_product_is_independent_of_the_ratio():
     for f in ("torque_constant", "rated_torque", "peak_torque"):
         theirs = getattr(motor, f)
         assert getattr(ours_m, f).to(str(theirs.units)).magnitude == pytest.approx(theirs.magnitude, rel=1e-12), f
+
+
+def test_braking_ceilings_written_out_and_tip_over_once_measured():
+    """Written out: 2.4 N·m/A × 25 A = 60 N·m per wheel; two wheels of radius 0.133 m push 902.26 N against 368 kg plus
+    2 × 9.5 kg, 2.3314 m/s²; dry traction 0.6 × (300/368) × g. Quasi-static tipping (OpenStax University Physics
+    Volume 1, §12.2): m·a·h ≤ m·g·b, so with h = 0.9 m and b = 0.35 m the ceiling is g·0.35/0.9 = 3.8137 m/s², and the
+    stop passes every ceiling; unmeasured (mlsysim's registry), a_tip is None and passes is False."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseBaseBrakingCeilings")
+    assert s.force.to("N").magnitude == pytest.approx(2 * 60 / 0.133, rel=1e-12)
+    assert s.a_torque.to("m/s**2").magnitude == pytest.approx(2 * 60 / 0.133 / 387, rel=1e-12)
+    assert s.a_traction_dry.to("m/s**2").magnitude == pytest.approx(0.6 * 300 / 368 * 9.80665, rel=1e-12)
+    assert s.result.a_tip is None and s.passes is False
+    measured = s.variant(cg_height="0.9 m", tip_arm="0.35 m")
+    assert measured.a_tip.to("m/s**2").magnitude == pytest.approx(9.80665 * 0.35 / 0.9, rel=1e-12)
+    assert measured.passes is True

@@ -45,7 +45,7 @@ RECORDS = {
 PROPERTIES = {
     "MobileManipulatorPlatform": ("unloaded_mass", "loaded_mass", "arm_effective_contact_mass", "chunk_period",
                                   "permission_rail_holdup_capacitance", "permission_rail_holdup_energy",
-                                  "intent_weight_memory", "intent_inference_latency"),
+                                  "intent_weight_memory", "intent_inference_latency", "drive_wheel_load_share_max"),
     "EmbodiedSiteScenario": ("a_brake", "t_tick", "perception_age", "dispatch_age_limit", "tau_delay", "t_handshake",
                              "t_takeover_transport", "t_human_simple_reaction", "t_human_simple_reaction_slow",
                              "t_takeover_in_loop", "t_takeover_out_of_loop", "pre_trigger_window", "t_board_link",

@@ -143,7 +143,7 @@ KEYS = [
     'ConveyorMugIntentCadence', 'ConveyorMugSettlingDrift', 'ConveyorMugSlowBelt', 'ConveyorMugDynamicReach',
     'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry', 'WarehouseFoundationEncoderAtCameraRate',
     'WarehouseImuOneSecondCoast', 'WarehouseBaseHubDriveElectrical', 'WarehouseDriveBusStop',
-    'PandaClassJointGearRatios',
+    'PandaClassJointGearRatios', 'WarehouseBaseBrakingCeilings',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
