@@ -33,7 +33,31 @@ WAVE = Wave(
         "GearRatioCostScenario",
         "BrakingCeilingsScenario",
     ),
-    not_ported={},
+    not_ported={
+        "CommandAuthenticationScenario": "its budget is a TakeoverBudgetScenario, whose result (speed, machine.spare, "
+        "deadline, deadline_after_admission) it reads; that class is in the other wave-33 helper's list (emb-b) and not "
+        "in the catalog this branch starts from, so there is no type to take as the scenario input",
+        "DecoderFamiliesScenario": "its backbone is a VlaEvaluationScenario (bytes per parameter, input tokens, machine), "
+        "in the other wave-33 helper's list (emb-b) and not in the catalog this branch starts from",
+        "EstimatorConsistencyScenario": "it reads fusion.result.nis_expected of a RangeFusionScenario, in the other "
+        "wave-33 helper's list (emb-b) and not in the catalog this branch starts from",
+        "DetectionShortfallScenario": "its result's rows field is a list of DetectionShortfallRow objects (seven fields "
+        "each, one per detected group); a result view shows a keyed output as a list of numbers (lists) or one nested "
+        "view (views), not a list of nested views, and the result harness compares every field, so the class needs "
+        "that engine construct first (the per-group terms themselves are closed forms: ceil(ln p_miss/ln(1 - p)) frames)",
+        "ClearanceQueryScenario": "its result's rows field is a dict of ClearanceQueryRow objects keyed by the pitch "
+        "rounded to whole centimetres (eight fields each); a result view has no dict of nested views, and the octree "
+        "depth and sphere-scan cell counts per pitch are integer searches (calc_octree_depth, calc_sphere_scan_cells) "
+        "not yet written as bounded constructs",
+        "FreshnessProfileScenario": "focus_stage is a stage's name (text) that selects one entry of the stage list, and "
+        "four result fields are that entry's values; an input that names a key of a map is not in the format (a choice "
+        "input's options are fixed in the type, not the keys a scenario states), so the focus fields cannot be declared",
+        "BrakingBlendScenario": "reserve_use is the largest growth of travel plus the resident S-curve stop over the "
+        "blend's ticks 0..n, n = ceil(T/tick) with T = 1.875 a/j: 529 ticks in the named scenario, each an S-curve stop "
+        "(a piecewise of a square root) at the blended speed; as a list input up to the window_ticks output it would be "
+        "a 529-term maximum stated in the named scenario, too large to differentiate and compile in the property tests "
+        "on this machine; the rest of the result is closed-form (left for a follow-up with the maximum)",
+    },
     skipped={
         **{("CycleBudgetScenario", m): "a method over a stage name, and the two named scenarios name different stages "
            "(method_args are per class): compared at every stage of both by test_cycle_budget_stages_equal_mlsysims"
@@ -53,7 +77,7 @@ test_member_equals_mlsysim, test_every_named_scenario_is_ported, test_every_memb
 
 
 def test_dynamic_window_admissible_speed_written_out():
-    """Fox, Burgard and Thrun (1997), §3: the admissible velocities are those with v ≤ √(2·dist·v̇_b). Written out for
+    """Fox, Burgard and Thrun (1997), The Dynamic Window Approach to Collision Avoidance: the admissible velocities are those with v ≤ √(2·dist·v̇_b). Written out for
     the warehouse rack end: √(2 × 1.1 m × 2.0 m/s²) = √4.4 = 2.0976 m/s, above the 1.5 m/s drive limit; the dynamic
     window over one 50 ms renewal at 2.0 m/s² is ±0.1 m/s."""
     import math
@@ -165,7 +189,7 @@ def test_intent_latency_roofline_written_out():
 
 
 def test_inertial_coast_written_out():
-    """Woodman (2007), An introduction to inertial navigation, §4-5: angle random walk N·√t, bias drift b·t and ½·b·t²,
+    """Woodman (2007), An introduction to inertial navigation (UCAM-CL-TR-696): angle random walk N·√t, bias drift b·t and ½·b·t²,
     and a double-integrated white noise N·√(t³/3). Written out for the BMI088's datasheet terms over one second:
     0.014°, 1°, 0.00016 × 9.80665 × √(1/3) m = 0.9059 mm and 0.02 × 9.80665 / 2 m = 98.07 mm; the 1° offset at
     the 1.1 m rack end is 1100 × π/180 mm = 19.20 mm sideways."""
@@ -222,7 +246,7 @@ def test_gear_ratio_loss_inertia_product_is_independent_of_the_ratio():
 def test_braking_ceilings_written_out_and_tip_over_once_measured():
     """Written out: 2.4 N·m/A × 25 A = 60 N·m per wheel; two wheels of radius 0.133 m push 902.26 N against 368 kg plus
     2 × 9.5 kg, 2.3314 m/s²; dry traction 0.6 × (300/368) × g. Quasi-static tipping (OpenStax University Physics
-    Volume 1, §12.2): m·a·h ≤ m·g·b, so with h = 0.9 m and b = 0.35 m the ceiling is g·0.35/0.9 = 3.8137 m/s², and the
+    Volume 1, Ch. 12): m·a·h ≤ m·g·b, so with h = 0.9 m and b = 0.35 m the ceiling is g·0.35/0.9 = 3.8137 m/s², and the
     stop passes every ceiling; unmeasured (mlsysim's registry), a_tip is None and passes is False."""
     from mlsysim_symbolic.catalog import catalog
 
