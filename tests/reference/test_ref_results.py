@@ -47,12 +47,20 @@ def _near_zero(ours, theirs, label: str, tol: float) -> None:
     assert math.isclose(a, float(theirs), rel_tol=1e-9, abs_tol=tol), f"{label}: ours {a!r}, mlsysim {theirs!r}"
 
 
+#: mlsysim classes whose ``result`` property is not a result of theirs: GripperTransferScenario's is
+#: ChunkedPrefillScenario's, pasted (it reads ``self.prefill``, which the class has not, and raises AttributeError on
+#: every instance), so there is no result to compare.
+NOT_A_RESULT = frozenset({"GripperTransferScenario"})
+
+
 def _with_results() -> list[str]:
     import mlsysim
 
     keys = []
     for key in catalog().declared:
         theirs = getattr(mlsysim.Scenarios, key, None)
+        if theirs is not None and type(theirs).__name__ in NOT_A_RESULT:
+            continue
         if theirs is not None and isinstance(inspect.getattr_static(type(theirs), "result", None), property):
             keys.append(key)
     return keys
@@ -129,6 +137,14 @@ KEYS = [
     'RingTraceFourGpu',
     # economics.toml
     'InputStallIdleCost1K',
+    # embodied_a.toml (embodied AI and robotics, wave 33 group A)
+    'WarehouseLidarClockConversion', 'WarehouseBaseDynamicWindow', 'WarehouseArmChunkReplacement',
+    'ConveyorMugFrozenTransform', 'ConveyorMugEvidenceHorizon', 'ConveyorMugEvidenceHorizonHalfRenewal',
+    'WarehouseChunkLease', 'WarehouseChunkLeaseLengthened', 'DistantHandleConfidenceRegion',
+    'ConveyorMugIntentCadence', 'ConveyorMugSettlingDrift', 'ConveyorMugSlowBelt', 'ConveyorMugDynamicReach',
+    'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry', 'WarehouseFoundationEncoderAtCameraRate',
+    'WarehouseImuOneSecondCoast', 'WarehouseBaseHubDriveElectrical', 'WarehouseDriveBusStop',
+    'PandaClassJointGearRatios', 'WarehouseBaseBrakingCeilings',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
