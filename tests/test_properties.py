@@ -175,6 +175,9 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ClosedLoopCampaignScenario", "level"): 0.95,
     # embodied_free.toml
     ("ParallelSimRunScenario", "steps"): 1.0e9,
+    # embodied_b.toml
+    ("PairingLagScenario", "speed"): 0.1,
+    ("PairingLagScenario", "lag_at"): 35.0,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

@@ -128,6 +128,9 @@ KEYS = [
     'Int8CompressionRun', 'Gpt3DataParallelIntensity', 'IncastSuperPodUnit', 'Gpt3TensorParallelLayerTp8',
     # economics.toml
     'InputStallIdleCost1K',
+    # embodied_b.toml (embodied AI and robotics, wave 33 group B: sensing age, traffic, arm kinematics, supervision)
+    'WarehouseObservationReplayBuffer', 'WarehouseDepthRaymarchTraffic', 'WarehouseArmStaleAnchor',
+    'WarehouseNavCameraRollingShutter', 'WarehouseNavCameraRollingShutterAisleSpeed', 'WarehouseRackEndLidarAge',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
