@@ -178,6 +178,10 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     # embodied_b.toml
     ("PairingLagScenario", "speed"): 0.1,
     ("PairingLagScenario", "lag_at"): 35.0,
+    ("ThermalBurstScenario", "elapsed"): 10.0,
+    ("ThermalBurstScenario", "start"): 313.15,
+    ("SoftContactExploitScenario", "stiffness"): 5e4,
+    ("SoftContactExploitScenario", "arm_stiffness"): 5e4,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {
@@ -589,6 +593,9 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
         counts["not applicable"] += 1
         return None
     except InputError:   # refused: right only where the law itself has no value (a zero denominator), never else
+        if out.refused_unless and not s.evaluate(out.refused_unless):   # outside the range its declared guard states
+            counts["outside its guard's range: refused"] += 1
+            return None
         if out.kind == "quantity" and singular(plan.expr, exact_numbers(plan.args, s.planner.values(plan, keys, numeric_arguments))):
             counts["no value at a singular point: refused"] += 1
             return None

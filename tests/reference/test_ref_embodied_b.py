@@ -14,10 +14,20 @@ WAVE = Wave(
         "RollingShutterScenario",
         "LidarSweepAgeScenario",
         "PairingLagScenario",
+        "SupervisorQueueScenario",
+        "SupervisionLaborScenario",
+        "StallDeratingScenario",
+        "ThermalBurstScenario",
+        "TwoLinkJointRateScenario",
+        "SoftContactExploitScenario",
     ),
     not_ported={},
     skipped={},
     method_args={
+        ("SoftContactExploitScenario", "peak_force"): [{"stiffness": f"{k} N/m"} for k in (1e3, 5e4, 8e5)],
+        ("SoftContactExploitScenario", "chain_peak_force"): [{"arm_stiffness": f"{k} N/m"} for k in (1e3, 5e4, 8e5)],
+        ("ThermalBurstScenario", "temperature"): [{"elapsed": "10 s", "start": "313.15 K"},
+                                                  {"elapsed": "43 s", "start": "368.7 K"}, {"elapsed": "0 s", "start": "400 K"}],
         ("PairingLagScenario", "displacement"): [{"speed": "0.5 m/s"}, {"speed": "0.03 m/s", "lag_at": "10 ms"},
                                                  {"speed": "1.5 m/s", "lag_at": "33 ms"}],
         ("PairingLagScenario", "lag_ceiling"): [{"speed": f"{v} m/s"} for v in (0.03, 0.1, 0.5)],
@@ -51,3 +61,37 @@ def test_lidar_sector_angle_is_two_arctangents():
     angle = math.degrees(2 * math.atan(0.65 / 1.1))
     assert s.sector_angle.to("deg").magnitude == pytest.approx(angle, rel=1e-12)
     assert s.sector_time.to("ms").magnitude == pytest.approx(50 * angle / 360, rel=1e-12)
+
+
+def test_mm1_assistant_queue_written_out():
+    """Kleinrock, Queueing Systems Vol. 1 (1975), §3.2: M/M/1 with λ = 20 × 0.5/h = 10/h and s = 3 min has ρ = 0.5,
+    mean wait ρ·s/(1 − ρ) = 3 min, and P(W > t) = ρ·e^{−μ(1−ρ)t}, so the 99th-percentile wait is
+    ln(0.5/0.01)·s/(1 − ρ) = 6·ln 50 min ≈ 23.47 min; a 0.5 cap admits ⌊0.5/(0.5/h · 3 min)⌋ = 20 machines."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseRemoteAssistantQueue")
+    assert float(s.utilization) == pytest.approx(0.5, rel=1e-12)
+    assert s.mean_wait.to("minute").magnitude == pytest.approx(3.0, rel=1e-12)
+    assert s.p99_wait.to("minute").magnitude == pytest.approx(6 * math.log(50), rel=1e-12)
+    assert float(s.max_machines) == 20
+    labor = catalog().scenario("WarehouseRemoteAssistantLabor")
+    assert labor.request_time.to("hour").magnitude == pytest.approx(8.0, rel=1e-12)   # half of a 16 h day
+    assert float(labor.shifts) == pytest.approx((16 + 4 * 20 / 60) / 8, rel=1e-12)
+
+
+def test_stall_feedback_rise_solves_the_resistance_loop():
+    """The steady rise ΔT solves ΔT = I²·R₀(1 + α(T_amb + ΔT − T₀))·θ (copper's resistance, α = 0.00393/K at 20 °C,
+    OpenStax University Physics Vol. 2 §9.3): substituting ours back into that balance closes it, and a gain of 1 or
+    more (runaway) is refused rather than given as the negative number the linear solution would print."""
+    from mlsysim_symbolic.catalog import catalog
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("PandaClassElbowStall")
+    i = 87.0 / (0.85 * 50.0) / 0.187
+    rise = s.steady_rise.to("K").magnitude
+    balance = i**2 * 0.495 * (1 + 0.00393 * (313.15 + rise - 293.15)) * 1.8
+    assert rise == pytest.approx(balance, rel=1e-12)
+    with pytest.raises(InputError, match="no_runaway"):
+        _ = s.variant(thermal_resistance="5 K/W").steady_rise

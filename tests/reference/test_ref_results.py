@@ -131,6 +131,9 @@ KEYS = [
     # embodied_b.toml (embodied AI and robotics, wave 33 group B: sensing age, traffic, arm kinematics, supervision)
     'WarehouseObservationReplayBuffer', 'WarehouseDepthRaymarchTraffic', 'WarehouseArmStaleAnchor',
     'WarehouseNavCameraRollingShutter', 'WarehouseNavCameraRollingShutterAisleSpeed', 'WarehouseRackEndLidarAge',
+    'WarehouseRemoteAssistantQueue', 'WarehouseRemoteAssistantQueueTenMachines',
+    'WarehouseRemoteAssistantQueueThirtyTwoMachines', 'PandaClassElbowStall', 'PandaClassJointBurst',
+    'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
