@@ -133,7 +133,7 @@ KEYS = [
     'WarehouseNavCameraRollingShutter', 'WarehouseNavCameraRollingShutterAisleSpeed', 'WarehouseRackEndLidarAge',
     'WarehouseRemoteAssistantQueue', 'WarehouseRemoteAssistantQueueTenMachines',
     'WarehouseRemoteAssistantQueueThirtyTwoMachines', 'PandaClassElbowStall', 'PandaClassJointBurst',
-    'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow',
+    'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow', 'LatchSlotStaleWristTransform',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
