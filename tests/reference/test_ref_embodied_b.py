@@ -22,6 +22,8 @@ WAVE = Wave(
         "SoftContactExploitScenario",
         "StaleTransformScenario",
         "TeleopIngestionScenario",
+        "ObservationAgeScenario",
+        "RangeFusionScenario",
     ),
     not_ported={},
     skipped={
@@ -119,3 +121,23 @@ def test_teleop_budget_entries_equal_mlsysims_dicts():
         assert_close(value, getattr(theirs, budget)[entry], f"{budget}[{entry}]")
     assert ours.nav_rate.to("MB/s").magnitude == pytest.approx(4056 * 3040 * 3 * 60 / 1e6, rel=1e-12)
     assert ours.kinematic_rate.to("MB/s").magnitude == pytest.approx(0.224, rel=1e-12)
+
+
+def test_observation_age_stage_by_stage_written_out():
+    """Hand sum of the site's stages from the exposure midpoint (IMX477: 16 ms exposure, 16.6 ms readout): 8 + 16.6 = 24.6 ms
+    at the top row, then transport, DMA, ISP, backbone and dispatch to the site's perception_age (51.6 ms); a four-frame
+    batch at 60 Hz adds 3 × 16.667 = 50 ms to the oldest frame, and an empty batch list (one frame) adds nothing."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("WarehouseNavCameraAge")
+    names = [stage[0] for stage in s.stages]
+    assert names == ["exposure midpoint", "readout", "link transport", "DMA and queue", "ISP", "vision backbone",
+                     "dispatch"]
+    assert s.capture_before_compute.to("ms").magnitude == pytest.approx(24.6, rel=1e-12)
+    assert s.age.to("ms").magnitude == pytest.approx(s.site.perception_age.to("ms").magnitude, rel=1e-12)
+    assert s.batch_wait.to("ms").magnitude == pytest.approx(50.0, rel=1e-12)
+    assert [w.to("ms").magnitude for w in s.batch_waits] == pytest.approx([50.0, 100 / 3, 50 / 3], rel=1e-12)
+    one = catalog().scenario("WarehouseNavCameraAgeAtAisleSpeed")
+    assert one.batch_waits == [] and one.batch_wait.to("ms").magnitude == 0
+    dim = catalog().scenario("WarehouseNavCameraAgeDimAisle")
+    assert (dim.age - one.age).to("ms").magnitude == pytest.approx(8.0, rel=1e-12)   # half the added 16 ms

@@ -134,6 +134,8 @@ KEYS = [
     'WarehouseRemoteAssistantQueue', 'WarehouseRemoteAssistantQueueTenMachines',
     'WarehouseRemoteAssistantQueueThirtyTwoMachines', 'PandaClassElbowStall', 'PandaClassJointBurst',
     'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow', 'LatchSlotStaleWristTransform',
+    'WarehouseNavCameraAge', 'WarehouseNavCameraAgeAtAisleSpeed', 'WarehouseNavCameraAgeDimAisle',
+    'WarehouseRackEndRangeFusion',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
