@@ -24,6 +24,8 @@ WAVE = Wave(
         "TeleopIngestionScenario",
         "ObservationAgeScenario",
         "RangeFusionScenario",
+        "VlaEvaluationScenario",
+        "RateTargetScenario",
     ),
     not_ported={},
     skipped={
@@ -141,3 +143,20 @@ def test_observation_age_stage_by_stage_written_out():
     assert one.batch_waits == [] and one.batch_wait.to("ms").magnitude == 0
     dim = catalog().scenario("WarehouseNavCameraAgeDimAisle")
     assert (dim.age - one.age).to("ms").magnitude == pytest.approx(8.0, rel=1e-12)   # half the added 16 ms
+
+
+def test_openvla_int4_evaluation_on_the_orin_written_out():
+    """Roofline by hand (Williams et al. 2009) for OpenVLA-7B (Kim et al. 2024: 7e9 parameters, 32 layers, hidden 4096,
+    7 action tokens) at INT4 on the Jetson AGX Orin (43 TFLOP/s dense FP16, 204 GB/s): W = 3.5 GB; one sweep at 0.7 of
+    peak is 3.5/142.8 s = 24.51 ms; prefill 2·7e9·288 + 2·32·4096·288² FLOPs at 21.5 TFLOP/s is 188.55 ms (compute-
+    bound); six decode sweeps make 335.61 ms, so one fresh evaluation misses a 5 Hz (200 ms) target."""
+    from mlsysim_symbolic.catalog import catalog
+
+    s = catalog().scenario("IntentModelEvaluationInt4")
+    sweep = 3.5 / 142.8 * 1e3
+    prefill = (2 * 7e9 * 288 + 2 * 32 * 4096 * 288**2) / 21.5e12 * 1e3
+    assert s.t_weight_sweep.to("ms").magnitude == pytest.approx(sweep, rel=1e-12)
+    assert s.t_prefill.to("ms").magnitude == pytest.approx(prefill, rel=1e-12)
+    assert s.t_total.to("ms").magnitude == pytest.approx(prefill + 6 * sweep, rel=1e-12)
+    assert s.prefill_bound == "compute"
+    assert catalog().scenario("IntentModelFiveHertz").fits is False

@@ -135,7 +135,8 @@ KEYS = [
     'WarehouseRemoteAssistantQueueThirtyTwoMachines', 'PandaClassElbowStall', 'PandaClassJointBurst',
     'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow', 'LatchSlotStaleWristTransform',
     'WarehouseNavCameraAge', 'WarehouseNavCameraAgeAtAisleSpeed', 'WarehouseNavCameraAgeDimAisle',
-    'WarehouseRackEndRangeFusion',
+    'WarehouseRackEndRangeFusion', 'IntentModelEvaluation8Bit', 'IntentModelEvaluationFp16', 'IntentModelEvaluationInt4',
+    'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
