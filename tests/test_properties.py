@@ -182,6 +182,8 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ThermalBurstScenario", "start"): 313.15,
     ("SoftContactExploitScenario", "stiffness"): 5e4,
     ("SoftContactExploitScenario", "arm_stiffness"): 5e4,
+    ("ScenarioTableCoverageScenario", "offset"): 3.0,
+    ("ScenarioTableCoverageScenario", "speed"): 0.03,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

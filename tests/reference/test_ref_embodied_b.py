@@ -26,6 +26,8 @@ WAVE = Wave(
         "RangeFusionScenario",
         "VlaEvaluationScenario",
         "RateTargetScenario",
+        "OversightTimeScenario",
+        "ScenarioTableCoverageScenario",
     ),
     not_ported={},
     skipped={
@@ -35,6 +37,8 @@ WAVE = Wave(
            "test_teleop_budget_entries_equal_mlsysims_dicts" for m in ("nav_budget", "wrist_budget", "external_budget")},
     },
     method_args={
+        ("ScenarioTableCoverageScenario", "supported_cell"): [
+            {"offset": o, "speed": v} for o in ("0 mm", "3 mm", "-3 mm", "0.4 mm") for v in ("0.03 m/s", "0.1 m/s")],
         ("SoftContactExploitScenario", "peak_force"): [{"stiffness": f"{k} N/m"} for k in (1e3, 5e4, 8e5)],
         ("SoftContactExploitScenario", "chain_peak_force"): [{"arm_stiffness": f"{k} N/m"} for k in (1e3, 5e4, 8e5)],
         ("ThermalBurstScenario", "temperature"): [{"elapsed": "10 s", "start": "313.15 K"},
