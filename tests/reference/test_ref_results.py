@@ -136,7 +136,8 @@ KEYS = [
     'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow', 'LatchSlotStaleWristTransform',
     'WarehouseNavCameraAge', 'WarehouseNavCameraAgeAtAisleSpeed', 'WarehouseNavCameraAgeDimAisle',
     'WarehouseRackEndRangeFusion', 'IntentModelEvaluation8Bit', 'IntentModelEvaluationFp16', 'IntentModelEvaluationInt4',
-    'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews',
+    'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews', 'WarehouseSharedDieLoadedRead',
+    'WarehouseSharedDieLoadedReadOneChannel',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
