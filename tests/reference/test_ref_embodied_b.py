@@ -29,6 +29,7 @@ WAVE = Wave(
         "OversightTimeScenario",
         "ScenarioTableCoverageScenario",
         "SharedDramReadScenario",
+        "ShoulderSwingScenario",
     ),
     not_ported={},
     skipped={
