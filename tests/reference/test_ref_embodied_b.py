@@ -30,6 +30,7 @@ WAVE = Wave(
         "ScenarioTableCoverageScenario",
         "SharedDramReadScenario",
         "ShoulderSwingScenario",
+        "ProposerTrafficScenario",
     ),
     not_ported={},
     skipped={

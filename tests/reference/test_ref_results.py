@@ -137,7 +137,7 @@ KEYS = [
     'WarehouseNavCameraAge', 'WarehouseNavCameraAgeAtAisleSpeed', 'WarehouseNavCameraAgeDimAisle',
     'WarehouseRackEndRangeFusion', 'IntentModelEvaluation8Bit', 'IntentModelEvaluationFp16', 'IntentModelEvaluationInt4',
     'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews', 'WarehouseSharedDieLoadedRead',
-    'WarehouseSharedDieLoadedReadOneChannel', 'WarehouseArmShoulderSwing',
+    'WarehouseSharedDieLoadedReadOneChannel', 'WarehouseArmShoulderSwing', 'WarehouseProposerTraffic',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
