@@ -31,6 +31,7 @@ WAVE = Wave(
         "SharedDramReadScenario",
         "ShoulderSwingScenario",
         "ProposerTrafficScenario",
+        "RailHoldUpScenario",
     ),
     not_ported={},
     skipped={
