@@ -32,6 +32,7 @@ WAVE = Wave(
         "ShoulderSwingScenario",
         "ProposerTrafficScenario",
         "RailHoldUpScenario",
+        "TrajectoryDeadlinesScenario",
     ),
     not_ported={},
     skipped={

@@ -138,7 +138,7 @@ KEYS = [
     'WarehouseRackEndRangeFusion', 'IntentModelEvaluation8Bit', 'IntentModelEvaluationFp16', 'IntentModelEvaluationInt4',
     'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews', 'WarehouseSharedDieLoadedRead',
     'WarehouseSharedDieLoadedReadOneChannel', 'WarehouseArmShoulderSwing', 'WarehouseProposerTraffic',
-    'WarehousePermissionRailHoldUp',
+    'WarehousePermissionRailHoldUp', 'WarehouseArmCommitmentSchedule',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
