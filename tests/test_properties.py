@@ -181,6 +181,15 @@ ARGUMENTS: dict[tuple[str, str], float] = {
     ("ContactDeadlineScenario", "speed"): 0.1,
     ("GravityBiasedJointStopScenario", "alpha"): 7.25,
     ("GravityBiasedJointStopScenario", "clearance"): 110.0,
+    # embodied_b.toml
+    ("PairingLagScenario", "speed"): 0.1,
+    ("PairingLagScenario", "lag_at"): 35.0,
+    ("ThermalBurstScenario", "elapsed"): 10.0,
+    ("ThermalBurstScenario", "start"): 313.15,
+    ("SoftContactExploitScenario", "stiffness"): 5e4,
+    ("SoftContactExploitScenario", "arm_stiffness"): 5e4,
+    ("ScenarioTableCoverageScenario", "offset"): 3.0,
+    ("ScenarioTableCoverageScenario", "speed"): 0.03,
 }
 #: Optional inputs that no named scenario sets, with a typical value, so the outputs needing them are checked too.
 OPTIONAL: dict[tuple[str, str], Any] = {

@@ -566,7 +566,7 @@ class ListKind(KeyedKind):
         if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
             raise InputError(f"{spec.name}: expected a list of values, got {value!r}")
         items = list(value)
-        if not items:
+        if not items and spec.upto is None:   # a range start..upto may be empty (mlsysim's range(1, 1)): upto < start
             raise InputError(f"{spec.name}: expected at least one value")
         if spec.positions:   # keyed by position (mlsysim's list index, from start): values may repeat
             return {spec.start + i: v for i, v in enumerate(items)}

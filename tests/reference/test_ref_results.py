@@ -145,6 +145,17 @@ KEYS = [
     'AisleCoworkerForwardOccupancy', 'ConveyorMugIntentLeaseExpiry', 'WarehouseFoundationEncoderAtCameraRate',
     'WarehouseImuOneSecondCoast', 'WarehouseBaseHubDriveElectrical', 'WarehouseDriveBusStop',
     'PandaClassJointGearRatios', 'WarehouseBaseBrakingCeilings',
+    # embodied_b.toml (embodied AI and robotics, wave 33 group B: sensing age, traffic, arm kinematics, supervision)
+    'WarehouseObservationReplayBuffer', 'WarehouseDepthRaymarchTraffic', 'WarehouseArmStaleAnchor',
+    'WarehouseNavCameraRollingShutter', 'WarehouseNavCameraRollingShutterAisleSpeed', 'WarehouseRackEndLidarAge',
+    'WarehouseRemoteAssistantQueue', 'WarehouseRemoteAssistantQueueTenMachines',
+    'WarehouseRemoteAssistantQueueThirtyTwoMachines', 'PandaClassElbowStall', 'PandaClassJointBurst',
+    'WarehouseArmNearStraightElbow', 'WarehouseArmRightAngleElbow', 'LatchSlotStaleWristTransform',
+    'WarehouseNavCameraAge', 'WarehouseNavCameraAgeAtAisleSpeed', 'WarehouseNavCameraAgeDimAisle',
+    'WarehouseRackEndRangeFusion', 'IntentModelEvaluation8Bit', 'IntentModelEvaluationFp16', 'IntentModelEvaluationInt4',
+    'IntentModelEvaluationParallel', 'IntentModelEvaluationThreeViews', 'WarehouseSharedDieLoadedRead',
+    'WarehouseSharedDieLoadedReadOneChannel', 'WarehouseArmShoulderSwing', 'WarehouseProposerTraffic',
+    'WarehousePermissionRailHoldUp', 'WarehouseArmCommitmentSchedule',
     # embodied_base.toml (embodied AI and robotics: the foundation, stopping and takeover budgets)
     'TempeActionSuppression', 'WarehouseAisleStopAtDriveLimit', 'WarehouseAisleStopHalfSpeed',
     'WarehouseBaseStopBodyTerms', 'WarehouseBaseStopFastSetpoint', 'WarehouseBaseStopFullDelay',
