@@ -481,13 +481,18 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
     dsyms: dict[tuple[sympy.Symbol, sympy.Symbol], sympy.Expr] = {}   # (output, input) -> its derivative's symbol
     zero = sympy.Integer(0)
     last: list[sympy.Expr] = []
+    definitions = _lifted_extrema(definitions)
     for n, (sym, expr) in enumerate(definitions):
         chain.append((sym, expr))
         inner = [s for s in expr.free_symbols if any((s, w) in dsyms for w in wrts)]
         final = n == len(definitions) - 1
         for i, wrt in enumerate(wrts):
-            d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
-                                            zero)
+            if isinstance(expr, (sympy.Max, sympy.Min)):   # lifted: its own rule (SymPy's, without re-reducing)
+                d = _extremum_derivative(expr, lambda a: sympy.diff(a, wrt) + sum(
+                    (sympy.diff(a, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms), zero))
+            else:
+                d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
+                                                zero)
             if d.has(sympy.Derivative):   # a floor's or ceil's: 0 now, before an output's tree replaces its symbol
                 d = _step_derivatives(d)
             if final:
@@ -496,6 +501,58 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
                 dsyms[(sym, wrt)] = sympy.Dummy(f"d{i}_{sym.name}")
                 chain.append((dsyms[(sym, wrt)], d))
     return [*chain[:-1], (sympy.Dummy("gradient"), sympy.Tuple(*last))]
+
+
+def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:
+    """``definitions`` with every ``Max``/``Min`` node (innermost first) given a definition of its own, its place
+    taken by that definition's symbol: the chain rule then passes through each extremum once, by
+    :func:`_extremum_derivative`.  SymPy's own derivative of ``Max(a_1, ..., a_n)`` builds ``Max`` of the other
+    arguments for each one, and each build compares every pair of arguments (``factor_terms`` over them): a forward
+    pass of a schedule of 20 tasks took a minute there.
+
+    >>> x, y, o = sympy.symbols("x y o", positive=True)
+    >>> [(str(s)[:1], e) for s, e in _lifted_extrema([(o, 2 * sympy.Max(x, y) + 1)])]
+    [('_', Max(x, y)), ('o', 2*_m0 + 1)]
+    """
+    out: list[Definition] = []
+    made: dict[sympy.Basic, sympy.Symbol] = {}
+
+    def lift(e: sympy.Basic) -> sympy.Basic:
+        if e.is_Atom or not e.has(sympy.Max, sympy.Min):
+            return e
+        args = [lift(a) for a in e.args]
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            node = e.func(*args, evaluate=False)
+            if node not in made:
+                made[node] = sympy.Dummy(f"m{len(made)}", real=True, positive=bool(e.is_positive) or None)
+                out.append((made[node], node))
+            return made[node]
+        return e.func(*args) if args != list(e.args) else e
+
+    for sym, expr in definitions:
+        out.append((sym, lift(expr)))
+    return out
+
+
+def _extremum_derivative(node: sympy.Expr, d: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr:
+    """The derivative of ``Max``/``Min`` ``node`` given each argument's derivative ``d(a)``, as SymPy defines it
+    (``Heaviside(a_i - Max(others))`` times ``d(a_i)``, a half at a tie), the other arguments' extremum left
+    unevaluated (it is computed numerically, never reduced symbolically).
+
+    >>> x, y = sympy.symbols("x y", positive=True)
+    >>> _extremum_derivative(sympy.Max(x, y, evaluate=False), lambda a: sympy.diff(a, x))
+    Heaviside(x - y)
+    """
+    terms = []
+    for i, a in enumerate(node.args):
+        da = d(a)
+        if da == 0:
+            continue
+        others = node.args[:i] + node.args[i + 1:]
+        rest = others[0] if len(others) == 1 else node.func(*others, evaluate=False)
+        step = sympy.Heaviside(a - rest) if isinstance(node, sympy.Max) else sympy.Heaviside(rest - a)
+        terms.append(step * da)
+    return sympy.Add(*terms)
 
 
 @cache

@@ -365,6 +365,7 @@ def test_python_dash_m_and_a_closed_pipe():
     assert proc.stdout.startswith("family") and proc.stdout.splitlines()[1].startswith(sorted(catalog().families)[0]) and "Traceback" not in proc.stderr
 
 
+@pytest.mark.xdist_group("docs_site")   # the worker that writes every reference page: show reuses their lines
 def test_every_named_scenario_shows_evaluates_and_prints_latex(capsys):
     """show and eval of every named scenario; latex (siunitx) of the first named scenario of each type (every named
     scenario's substituted lines are rendered, plainly, in its type's page by test_paper's test_write_docs, and in

@@ -375,6 +375,12 @@ def rows(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all_
     [('per_example', ('KWS',)), ('per_example', ('GPT-2',)), ('per_batch', ('KWS',)), ('per_batch', ('GPT-2',))]
     """
     config, _ = split_options(config, options)
+    # a scenario is immutable: its lines are made once per process (its reference page, ``show`` and the paper ask)
+    return list(kept((scenario,), ("rows", keys, config, all_keys, limit),
+                     lambda: tuple(_rows(scenario, keys, config, all_keys, limit))))
+
+
+def _rows(scenario: Scenario, keys: tuple[Any, ...], config: LatexConfig, all_keys: bool, limit: int) -> list[Row]:
     out_rows = []
     for name, out in scenario.type.outputs.items():
         if out.arguments:
