@@ -37,10 +37,6 @@ WAVE = Wave(
         "CommandAuthenticationScenario": "its budget is a TakeoverBudgetScenario, whose result (speed, machine.spare, "
         "deadline, deadline_after_admission) it reads; that class is in the other wave-33 helper's list (emb-b) and not "
         "in the catalog this branch starts from, so there is no type to take as the scenario input",
-        "DecoderFamiliesScenario": "its backbone is a VlaEvaluationScenario (bytes per parameter, input tokens, machine), "
-        "in the other wave-33 helper's list (emb-b) and not in the catalog this branch starts from",
-        "EstimatorConsistencyScenario": "it reads fusion.result.nis_expected of a RangeFusionScenario, in the other "
-        "wave-33 helper's list (emb-b) and not in the catalog this branch starts from",
         "DetectionShortfallScenario": "its result's rows field is a list of DetectionShortfallRow objects (seven fields "
         "each, one per detected group); a result view shows a keyed output as a list of numbers (lists) or one nested "
         "view (views), not a list of nested views, and the result harness compares every field, so the class needs "
@@ -49,9 +45,6 @@ WAVE = Wave(
         "rounded to whole centimetres (eight fields each); a result view has no dict of nested views, and the octree "
         "depth and sphere-scan cell counts per pitch are integer searches (calc_octree_depth, calc_sphere_scan_cells) "
         "not yet written as bounded constructs",
-        "FreshnessProfileScenario": "focus_stage is a stage's name (text) that selects one entry of the stage list, and "
-        "four result fields are that entry's values; an input that names a key of a map is not in the format (a choice "
-        "input's options are fixed in the type, not the keys a scenario states), so the focus fields cannot be declared",
         "BrakingBlendScenario": "reserve_use is the largest growth of travel plus the resident S-curve stop over the "
         "blend's ticks 0..n, n = ceil(T/tick) with T = 1.875 a/j: 529 ticks in the named scenario, each an S-curve stop "
         "(a piecewise of a square root) at the blended speed; as a list input up to the window_ticks output it would be "

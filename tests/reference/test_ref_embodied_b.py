@@ -51,10 +51,6 @@ WAVE = Wave(
         "sum of four allocations (an output) and whose physical margin is the reserve: our StoppingBudgetScenario takes "
         "the margins only from a site, and a nested result binds inputs only; needs a physical_margin input on "
         "StoppingBudgetScenario and the engine feature of TakeoverBudgetScenario",
-        "SeamBridgeScenario": "not reached in the time of wave 33; expressible (the quintic's coefficients solve in "
-        "closed form, a3 = Δω/T², a4 = −Δω/(2T³), a5 = 0), but mlsysim's numpy solve leaves a5 = −1.9e-11 where the "
-        "exact value is 0 (a tuple field the results test compares at 1e-9 relative, which needs an absolute tolerance "
-        "for tuples), and the joint (ActuatorJoint) is not yet a type",
         "ThermalThrottleScenario": "not reached in the time of wave 33; two result fields (junction_quiet, "
         "junction_loaded) are Quantities in degree Celsius, an offset unit the package's registry leaves out on purpose "
         "(temperatures are kelvin here), so the results test cannot express mlsysim's unit without adding one",
