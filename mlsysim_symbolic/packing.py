@@ -2,8 +2,9 @@
 
 The reduction ``first_fit_decreasing(w, C, k)`` (:class:`mlsysim_symbolic.reductions.FirstFitDecreasing`) is keyed by
 the index ``k``: at the key in position ``b`` it is the load of bin ``b`` when the keys' sizes ``w`` are placed largest
-first (ties in key order), each into the first bin whose load plus the size is at most ``C`` (Johnson 1973; Garey and
-Johnson 1979, the FFD heuristic); bins past the last one used hold 0.  There are at most as many bins as keys, so the
+first (ties in key order), each into the first bin whose load plus the size is at most ``C`` (Johnson, Demers, Ullman,
+Garey and Graham 1974, SIAM J. Comput. 3(4): at most 11/9 of the optimal count plus 4); bins past the last one used
+hold 0.  Loads and sizes are compared as given (exactly for whole numbers, as mlsysim's integer lengths).  There are at most as many bins as keys, so the
 bins are numbered by the index's own positions.  The plan writes it out over the bound keys as one node per bin,
 :class:`first_fit_load` ``(b, C, w_1, ..., w_n)``: a flat function of the sizes, not a tree of the placements (the
 placement is a scan over the sorted sizes whose state is every bin's load; written out as nested piecewise terms it
