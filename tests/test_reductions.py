@@ -258,6 +258,8 @@ def test_first_fit_decreasing_is_the_placement_by_hand(pack_type):
     assert _gb(pack_type(sizes=SIZES, capacity="12 GB").loads) == {"a": 12, "b": 12}
     # every size alone: a capacity equal to the largest, 7, gives 7 | 5 | 5 | 4 + 3 = 7 -> bins 7, 5, 5, 7
     assert _gb(pack_type(sizes=SIZES, capacity="7 GB").loads) == {"a": 7, "b": 5, "c": 5, "d": 7}
+    one = pack_type(sizes={"a": "3 GB"}, capacity="10 GB")   # one key: still a dict keyed by it, one bin
+    assert _gb(one.loads) == {"a": 3} and one.bins == 1
 
 
 def test_first_fit_decreasing_differentiates_as_the_placement_does(pack_type):

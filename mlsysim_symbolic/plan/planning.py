@@ -182,7 +182,10 @@ class Planning(Binding, Compiling):
                                         f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
             keys = bound.keys[index]
             sizes = [term(inner, index, k) for k in keys]
-            return by_position(upper, [packing.first_fit_load(b, capacity, *sizes) for b in range(1, len(keys) + 1)])
+            loads = [packing.first_fit_load(b, capacity, *sizes) for b in range(1, len(keys) + 1)]
+            if len(loads) == 1:   # one key still reads its position (a bin past it holds 0), so the output stays keyed
+                return sympy.Piecewise((loads[0], sympy.Lt(upper, sympy.Rational(3, 2))), (sympy.Integer(0), True))
+            return by_position(upper, loads)
 
         def term(inner: Any, index: str, key: Any) -> Any:
             """``inner`` at ``key`` of ``index``: each of its keyed leaves as that key's leaf, bound to its value, and

@@ -97,3 +97,22 @@ def test_a_length_above_the_buffer_is_refused():
         _ = s.result.buffer_loads
     with pytest.raises(InputError, match="buffers is refused: fits_buffers does not hold"):
         _ = s.buffers
+
+
+@pytest.mark.parametrize(("lengths", "capacity"), [
+    ([4096], 4096),                                                    # one example filling one buffer
+    ([100, 200, 300, 400, 500, 600, 700], 1000),                      # 700 + 300, 600 + 400, 500 + 200 + 100
+    ([512] * 9, 2048),                                                 # ties: four to a buffer, three buffers
+    ([3000, 2500, 2500, 1500, 1000, 800, 700, 12, 1], 4096),
+    ([8192, 8191, 1, 2, 8190, 3, 4], 8192),                           # loads that fill a buffer exactly
+])
+def test_result_equals_mlsysim_on_other_batches(lengths, capacity):
+    """Every field of the result, first-fit decreasing's loads included, against mlsysim's SequencePackingModel on
+    batches beyond the named one (its stable sort and exact integer fills)."""
+    import mlsysim
+
+    from .members import compare_fields
+
+    ours = Scenarios.EightExamplePackingBatch.variant(lengths=lengths, capacity=capacity).result
+    theirs = mlsysim.Scenarios.EightExamplePackingBatch.model_copy(update={"lengths": lengths, "capacity": capacity}).result
+    assert compare_fields(ours, theirs, f"{lengths} in {capacity}") == 10 + len(theirs.buffer_loads)
