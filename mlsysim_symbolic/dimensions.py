@@ -102,6 +102,10 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
     if isinstance(expr, (reductions.ArgMax, reductions.ArgMin)):
         unit_of(expr.function, {**units, **{lim[0]: _ONE for lim in expr.limits}})   # any one dimension: a position
         return _ONE
+    if isinstance(expr, reductions.FirstFitDecreasing):   # sizes and the capacity they fill: one dimension
+        inner_units = {**units, expr.limits[0][0]: _ONE}
+        return _common("first_fit_decreasing(w, C, k) compares sizes with the capacity",
+                       (expr.function, expr.limits[1][2]), inner_units)
     if isinstance(expr, reductions.NODES):
         inner = unit_of(expr.function, {**units, **{lim[0]: _ONE for lim in expr.limits}})
         if isinstance(expr, sympy.Product):

@@ -29,7 +29,7 @@ from sympy.core.parameters import evaluate as sympy_evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.printing.pycode import PythonCodePrinter
 
-from . import special
+from . import packing, special
 from .treewalk import has_type, node_types, replace_nodes
 from .units import Q_
 
@@ -304,9 +304,11 @@ def _modules(vector: bool, *trees: Any) -> list[Any]:
     uses_special = any(has_type(t, *special.CLASSES) for t in trees if isinstance(t, sympy.Basic))
     if vector:
         extra = special.array_functions() if uses_special else {}
+        if any(has_type(t, *packing.CLASSES) for t in trees if isinstance(t, sympy.Basic)):
+            extra = {**extra, **packing.ARRAY}   # first-fit decreasing's loads, vectorised
         return [{"log2": np.log2, "pow1pm1": _pow1pm1_array, "floor": _floor_array, "ceiling": _ceil_array,
                  "logical_and": _LOGICAL_AND, "logical_or": _LOGICAL_OR, "Heaviside": _heaviside_array, **extra}, "numpy"]
-    return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR}, "math"]
+    return [{**_MATH_MODULE[0], "log2": math.log2, "pow1pm1": _pow1pm1, **special.SCALAR, **packing.SCALAR}, "math"]
 
 
 class _ScalarPrinter(PythonCodePrinter):

@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "betaincinv": _exactly(3, "betaincinv", special.betaincinv),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
-REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum", "earliest")
+REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum", "earliest", "first_fit_decreasing")
 ALLOWED_CALLS = tuple(sorted([*FUNCTIONS, *REDUCTIONS]))
 
 
@@ -250,6 +250,11 @@ class _Builder:
         if name in REDUCTIONS:
             if self.reduce is None:
                 raise EquationError(f"{name}(expr, index) is allowed only in a scenario type with keyed inputs")
+            if name == "first_fit_decreasing":   # sizes, a capacity, an index: first_fit_decreasing(w, C, k)
+                if len(node.args) != 3 or not isinstance(node.args[2], ast.Name):
+                    raise EquationError(f"{name}() takes the sizes, the capacity and an index name: {name}(w, C, k)")
+                sizes, capacity = self.build(node.args[0], depth), self.build(node.args[1], depth)
+                return self.reduce(name, sympy.Tuple(sizes, capacity), node.args[2].id)
             if len(node.args) != 2 or not isinstance(node.args[1], ast.Name):
                 raise EquationError(f"{name}() takes an expression and an index name: {name}(expr, k)")
             inner = self.build(node.args[0], depth)

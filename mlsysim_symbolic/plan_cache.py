@@ -92,8 +92,10 @@ def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str,
     return obj
 
 
-#: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions; special functions such as gammaincinv).
-_OUR_NODES = frozenset({"mlsysim_symbolic.variables", "mlsysim_symbolic.reductions", "mlsysim_symbolic.special"})
+#: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions; special
+#: functions such as gammaincinv; first-fit decreasing's bin loads).
+_OUR_NODES = frozenset({"mlsysim_symbolic.variables", "mlsysim_symbolic.reductions", "mlsysim_symbolic.special",
+                        "mlsysim_symbolic.packing"})
 
 
 class TreeUnpickler(pickle.Unpickler):

@@ -66,6 +66,23 @@ class Earliest(KeyReduction):
     """
 
 
+class FirstFitDecreasing(KeyReduction):
+    """``first_fit_decreasing(w, C, k)``: keyed by ``k``, at the key in position ``b`` the load of bin ``b`` when every
+    key's size ``w`` is placed largest first into the first bin whose load plus the size is at most ``C`` (0 past the
+    last bin used; at most as many bins as keys).  Limits ``((k, 1, n_k), (capacity, 0, C))``: keyed by ``k`` through
+    its position leaf, the capacity the second limit's upper bound; the plan writes it out as one
+    :class:`mlsysim_symbolic.packing.first_fit_load` per bin.
+
+    >>> k, n, w, C = sympy.Symbol("k", integer=True, positive=True), sympy.Symbol("n_k", integer=True, positive=True), sympy.Symbol("w"), sympy.Symbol("C")
+    >>> sorted(FirstFitDecreasing(w, (k, 1, n), (CAPACITY, 0, C)).free_symbols, key=str)
+    [C, n_k, w]
+    """
+
+
+#: The bound symbol of a first-fit reduction's capacity limit.
+CAPACITY = sympy.Symbol("capacity_of_bins")
+
+
 class Related(KeyReduction):
     """A reduction over the keys a relation lists for each key (``sum(w, predecessors)``), or over the keys listing
     it (its declared ``inverse``: ``minimum(S_o, successors)``): keyed by the relation's index through its position

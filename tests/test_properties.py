@@ -50,6 +50,7 @@ from mlsysim_symbolic.evaluate import (
     gradient_chain,
     to_base_factor,
 )
+from mlsysim_symbolic.packing import first_fit_load, first_fit_share
 from mlsysim_symbolic.spec.stated import restated
 from mlsysim_symbolic.symbolic import elasticities
 from mlsysim_symbolic.units import Q_
@@ -230,7 +231,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("BrakingCeilingsScenario", "cg_height"): 0.9,
     ("BrakingCeilingsScenario", "tip_arm"): 0.35,
 }
-KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs)
+KINKS = (sympy.floor, sympy.ceiling, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Abs, first_fit_load)
 TOTALS: Counter = Counter()     # (type, output) -> times its value was checked against the exact value
 SUMMARY: Counter = Counter()    # check -> times run, over the module
 EXCUSED: list = []              # mismatches on a floor/ceil step or piecewise edge
@@ -429,6 +430,10 @@ def kink_signature(expr: sympy.Expr, args: tuple) -> Any:
         elif isinstance(n, (sympy.Max, sympy.Min)):
             layout.append(("max" if isinstance(n, sympy.Max) else "min", len(parts), len(n.args)))
             parts.extend(n.args)
+        elif isinstance(n, first_fit_load):   # a step where a size changes buffers: which sizes the bin holds
+            b, capacity, *sizes = n.args
+            layout.append(("placement", len(parts), len(sizes)))
+            parts.extend(first_fit_share(b, k, capacity, *sizes) for k in range(1, len(sizes) + 1))
         elif isinstance(n, sympy.Piecewise):
             conds = [c for _, c in n.args]
             layout.append(("piecewise", len(parts), len(conds)))
@@ -449,6 +454,9 @@ def kink_signature(expr: sympy.Expr, args: tuple) -> Any:
                 sig.append(("undefined",))
                 continue
             chunk = [float(v.real if isinstance(v, complex) else v) for v in values]
+            if kind == "placement" and not all(math.isfinite(v) for v in chunk):   # a size above the capacity
+                sig.append(("undefined",))
+                continue
             if kind in ("max", "min"):
                 order = sorted(range(count), key=lambda i: chunk[i], reverse=kind == "max")
                 top, second = chunk[order[0]], chunk[order[1]]

@@ -220,3 +220,93 @@ def test_relation_reductions_print_and_are_refused_where_they_mean_nothing(graph
         ScenarioType.from_mapping("Bad", bad)
     with pytest.raises(InputError, match="after: expected a mapping of each key to a list of keys"):
         graph_type(durations=DURATIONS, after=["a", "b"])
+
+
+# --- first_fit_decreasing(w, C, k): bin loads of first-fit decreasing --------------------------------------------------
+#: Sizes a 5, b 7, c 5, d 3, e 4 GB into 10 GB bins, by hand: largest first (b 7, a 5, c 5, e 4, d 3; the tie a, c in
+#: key order), b opens bin 1 (7), a opens bin 2 (5), c fits bin 2 (10), e fits neither (11, 14) and opens bin 3 (4), d
+#: fits bin 1 (10): loads 10, 10, 4 at the keys in positions 1, 2, 3 (a, b, c), bins 4 and 5 empty, 3 bins used.
+PACK = {"summary": "sizes packed first-fit decreasing", "inputs": {
+    "sizes": {"kind": "map", "index": "item", "symbol": "w", "unit": "GB"},
+    "capacity": {"symbol": "C", "unit": "GB"}},
+    "outputs": {
+        "fits": {"kind": "predicate", "equation": "maximum(w, item) <= C"},
+        "loads": {"symbol": "L", "unit": "GB", "style": "dict", "keep": "used", "refused_unless": "fits",
+                  "equation": "first_fit_decreasing(w, C, item)"},
+        "all_loads": {"unit": "GB", "style": "dict", "equation": "first_fit_decreasing(w, C, item)"},
+        "used": {"kind": "predicate", "style": "dict", "equation": "L > 0"},
+        "bins": {"symbol": "B", "unit": "1", "equation": "sum(ceil(L / C), item)"},
+        "stored": {"unit": "GB", "equation": "sum(L, item)"}}}
+SIZES = {"a": "5 GB", "b": "7 GB", "c": "5 GB", "d": "3 GB", "e": "4 GB"}
+
+
+@pytest.fixture(scope="module")
+def pack_type():
+    return scenario_class(ScenarioType.from_mapping("Pack", PACK))
+
+
+def _gb(values):
+    return {k: v.to("GB").magnitude for k, v in values.items()}
+
+
+def test_first_fit_decreasing_is_the_placement_by_hand(pack_type):
+    s = pack_type(sizes=SIZES, capacity="10 GB")
+    assert _gb(s.loads) == {"a": 10, "b": 10, "c": 4}
+    assert _gb(s.all_loads) == {"a": 10, "b": 10, "c": 4, "d": 0, "e": 0}
+    assert s.bins == 3 and s.stored.to("GB").magnitude == 24   # every size stored once: 5 + 7 + 5 + 3 + 4
+    # bins of 12 GB: 7 + 5 fill bin 1, then 5 + 4 + 3 fill bin 2: two bins
+    assert _gb(pack_type(sizes=SIZES, capacity="12 GB").loads) == {"a": 12, "b": 12}
+    # every size alone: a capacity equal to the largest, 7, gives 7 | 5 | 5 | 4 + 3 = 7 -> bins 7, 5, 5, 7
+    assert _gb(pack_type(sizes=SIZES, capacity="7 GB").loads) == {"a": 7, "b": 5, "c": 5, "d": 7}
+    one = pack_type(sizes={"a": "3 GB"}, capacity="10 GB")   # one key: still a dict keyed by it, one bin
+    assert _gb(one.loads) == {"a": 3} and one.bins == 1
+
+
+def test_first_fit_decreasing_differentiates_as_the_placement_does(pack_type):
+    """Each load moves one for one with the sizes its bin holds and not with the others or the capacity: bin 1 holds
+    b and d, so d L_1 / d w_b = d L_1 / d w_d = 1 and 0 in a, c, e (the derivative is first_fit_share)."""
+    import sympy
+
+    from mlsysim_symbolic.packing import first_fit_load, first_fit_share
+
+    C, *w = sympy.symbols("C w_a w_b w_c w_d w_e", positive=True)
+    values = {C: 10, w[0]: 5, w[1]: 7, w[2]: 5, w[3]: 3, w[4]: 4}
+    bin1 = first_fit_load(1, C, *w)
+    assert [sympy.diff(bin1, x).subs(values) for x in w] == [0, 1, 0, 1, 0]
+    assert sympy.diff(bin1, C) == 0
+    assert sympy.diff(first_fit_share(1, 2, C, *w), w[1]) == 0
+    assert bin1.subs(values) == 10 and float(bin1.subs(values)) == 10.0
+    assert sympy.latex(first_fit_load(2, C, w[0], w[1])) == r"\operatorname{FFD}_{2}\left(w_{a}, w_{b};\ C\right)"
+    s = pack_type(sizes=SIZES, capacity="10 GB")
+    slopes = {str(e.symbol): e.derivative_value.to("").magnitude for e in s.elasticities("stored")}
+    assert slopes == {"w['a']": 1, "w['b']": 1, "w['c']": 1, "w['d']": 1, "w['e']": 1, "C": 0}
+
+
+def test_first_fit_decreasing_prints_and_refuses_what_it_cannot_place(pack_type):
+    s = pack_type(sizes=SIZES, capacity="10 GB")
+    assert s.tex.equation("loads") == r"L = \operatorname{FFD}_{\text{item}}\left(w;\ C\right)"
+    over = pack_type(sizes={**SIZES, "f": "11 GB"}, capacity="10 GB")
+    with pytest.raises(InputError, match="loads is refused: fits does not hold"):   # never an empty dict
+        _ = over.loads
+    with pytest.raises(FloatRangeError, match="is not a number"):   # unguarded: a size above C fits no bin
+        over.planner.evaluate("all_loads", "a")
+
+
+@pytest.mark.parametrize(("equation", "message"), [
+    ("first_fit_decreasing(w, item)", r"takes the sizes, the capacity and an index name"),
+    ("first_fit_decreasing(w, C, sizes)", "'sizes' is not an index"),
+    ("first_fit_decreasing(w, w, item)", "the capacity C must be a term of inputs without keys"),
+    ("first_fit_decreasing(w * sum(w, item), C, item)", "without a reduction inside"),
+    ("first_fit_decreasing(C, C, item)", "w must be a term of inputs keyed by 'item'"),
+])
+def test_bad_first_fit_declarations_are_refused(equation, message):
+    bad = {**PACK, "outputs": {"x": {"unit": "GB", "style": "dict", "equation": equation}}}
+    with pytest.raises(DerivationError, match=message):
+        ScenarioType.from_mapping("Bad", bad)
+
+
+def test_first_fit_sizes_and_capacity_share_a_dimension():
+    bad = {**PACK, "inputs": {**PACK["inputs"], "capacity": {"symbol": "C", "unit": "s"}},
+           "outputs": {"x": {"unit": "GB", "style": "dict", "equation": "first_fit_decreasing(w, C, item)"}}}
+    with pytest.raises(DerivationError, match="compares sizes with the capacity"):
+        ScenarioType.from_mapping("Bad", bad)

@@ -200,6 +200,9 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
     if isinstance(expr, (reductions.ArgMax, reductions.ArgMin)):   # a key's position: dimensionless
         _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
         return 1.0
+    if isinstance(expr, reductions.FirstFitDecreasing):   # bin loads: the sizes' dimension, the capacity's too
+        value = _eval(expr.function, {**env, expr.limits[0][0]: 1.0})
+        return _same([value, _eval(expr.limits[1][2], env)], "first_fit_decreasing sizes and capacity")
     if isinstance(expr, (reductions.Maximum, reductions.Minimum, reductions.Earliest, reductions.Related)):
         # the largest/smallest term, a sum over related keys, an earliest start (a sum of terms): the term's dimension
         return _eval(expr.function, {**env, **{lim[0]: 1.0 for lim in expr.limits}})
@@ -386,6 +389,9 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             if e.args[-1][1] is not sympy.true:
                 raise Unprintable("a piecewise without an otherwise value")
             return f"piecewise({', '.join([*parts, p(e.args[-1][0])])})"
+        if isinstance(e, reductions.FirstFitDecreasing):
+            index = stype.reductions.get(e.limits[0][0], e.limits[0][0].name)
+            return f"first_fit_decreasing({p(e.function)}, {p(e.limits[1][2])}, {index})"
         if isinstance(e, (reductions.Earliest, reductions.Related)):   # over a relation input, or its inverse
             relation = e.limits[1][0].name.removeprefix("R_")
             name = {reductions.Earliest: "earliest", reductions.RelatedSum: "sum", reductions.RelatedMaximum: "maximum",

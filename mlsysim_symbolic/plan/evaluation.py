@@ -140,10 +140,7 @@ class Evaluation(Planning):
                 raise UnexpectedNameError("key", keys[0], owner=f"{t.name}.{output}", note=f"(it takes no key; got {len(keys)})")
             raise MissingInputError(f"{t.name}.{output}", plan.indices, what="a key for",
                                     options=self._bound.keys.get(plan.indices[0], ()), reason="")
-        if out.refused_unless and not self.evaluate(out.refused_unless):   # outside the range the equation holds in
-            guard = t.output(out.refused_unless)
-            raise InputError(f"{t.name}.{output} is refused: {out.refused_unless} does not hold"
-                             + (f" ({guard.doc.rstrip('.')})" if guard.doc else ""))
+        self._refuse_unless(output)
         if out.keep and not self.evaluate(out.keep, *keys):   # a key the output's dict leaves out (``keep``)
             raise UnknownKeyError(f"{plan.indices[0]} key", keys[0] if len(keys) == 1 else keys, list(self.as_dict(output)),
                                   owner=f"{t.name}.{output}", note=f"({out.keep} does not hold there)")
@@ -220,6 +217,15 @@ class Evaluation(Planning):
             return self.evaluate(name, *keys[: len(spec.indices)])
         return self.evaluate(name)
 
+    def _refuse_unless(self, output: str) -> None:
+        """Refuse ``output`` where its ``refused_unless`` predicate fails (outside the range its equation holds in)."""
+        t = self.type
+        out = t.output(output)
+        if out.refused_unless and not self.evaluate(out.refused_unless):
+            guard = t.output(out.refused_unless)
+            raise InputError(f"{t.name}.{output} is refused: {out.refused_unless} does not hold"
+                             + (f" ({guard.doc.rstrip('.')})" if guard.doc else ""))
+
     def as_dict(self, name: str, prefix: tuple[Any, ...] = ()) -> Any:
         """A keyed output as nested dicts ``{key: Quantity}``, one level per index (an output declaring ``keep``:
         only the keys where that predicate output holds)."""
@@ -230,6 +236,8 @@ class Evaluation(Planning):
         if index not in self._bound.keys:
             raise MissingInputError(f"{self.type.name}.{name}", self.type.index_inputs.get(index, [index]))
         keep = self.type.output(name).keep if len(prefix) + 1 == len(indices) else ""
+        if keep:   # a guarded output whose keep drops every key where it fails (a NaN load) is refused, not emptied
+            self._refuse_unless(name)
         return {k: self.as_dict(name, (*prefix, k)) for k in self._bound.keys[index]
                 if not keep or self.evaluate(keep, *prefix, k)}
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy
 
-from .. import reductions
+from .. import packing, reductions
 from ..dimensions import unit_of
 from ..errors import InputError, MissingInputError
 from ..spec import OutputSpec, kind_of
@@ -111,6 +111,8 @@ class Planning(Binding, Compiling):
         def expand(node: Any) -> Any:
             if isinstance(node, reductions.Earliest):
                 return earliest(node, expand(node.function))
+            if isinstance(node, reductions.FirstFitDecreasing):
+                return first_fit(node, expand(node.function), expand(node.limits[1][2]))
             if isinstance(node, reductions.Related):
                 return related(node, expand(node.function))
             if isinstance(node, reductions.NODES):
@@ -168,6 +170,22 @@ class Planning(Binding, Compiling):
                 preds = graph[key]
                 start[key] = sympy.Max(*(start[p] + term(inner, index, p) for p in preds)) if preds else sympy.Integer(0)
             return by_position(upper, [start[k] for k in keys])
+
+        def first_fit(node: Any, inner: Any, capacity: Any) -> Any:
+            """Each bin's load under first-fit decreasing of the keys' sizes (bin b at the key in position b): one flat
+            first_fit_load(b, C, w_1, ..., w_n) per bin, never the placements' nested tree; the output keyed by the
+            index picks its bin through the position leaf."""
+            (dummy, _, upper), _ = node.limits
+            index = t.reductions.get(dummy, dummy.name)
+            if index not in bound.keys:
+                raise MissingInputError(f"{t.name}: first_fit_decreasing over {index!r} needs its keyed input "
+                                        f"({', '.join(t.index_inputs.get(index, [index]))}), which is not set")
+            keys = bound.keys[index]
+            sizes = [term(inner, index, k) for k in keys]
+            loads = [packing.first_fit_load(b, capacity, *sizes) for b in range(1, len(keys) + 1)]
+            if len(loads) == 1:   # one key still reads its position (a bin past it holds 0), so the output stays keyed
+                return sympy.Piecewise((loads[0], sympy.Lt(upper, sympy.Rational(3, 2))), (sympy.Integer(0), True))
+            return by_position(upper, loads)
 
         def term(inner: Any, index: str, key: Any) -> Any:
             """``inner`` at ``key`` of ``index``: each of its keyed leaves as that key's leaf, bound to its value, and

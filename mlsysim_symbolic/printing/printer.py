@@ -293,6 +293,12 @@ class SymbolPrinter(LatexPrinter):
     def _print_RelatedMinimum(self, expr: Any) -> str:
         return self._related(expr, r"\min")
 
+    def _print_FirstFitDecreasing(self, expr: Any) -> str:
+        """Bin loads under first-fit decreasing, keyed by the index: FFD_k(w; C)."""
+        index = escape_text(expr.limits[0][0].name)
+        sizes, capacity = self._print(expr.function), self._print(expr.limits[1][2])
+        return rf"\operatorname{{FFD}}_{{\text{{{index}}}}}\left({sizes};\ {capacity}\right)"
+
     def _print_Earliest(self, expr: Any) -> str:
         relation = escape_text(expr.limits[1][0].name.removeprefix("R_"))
         return rf"\operatorname{{earliest}}_{{\text{{{relation}}}}}\left({self._print(expr.function)}\right)"

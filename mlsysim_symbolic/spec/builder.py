@@ -19,7 +19,19 @@ import sympy
 from ..dimensions import check_condition, check_equation, unit_of
 from ..errors import DerivationError, DimensionError, EquationError, InputError, UnitError
 from ..parse import parse_equation
-from ..reductions import NODES, ArgMax, ArgMin, Earliest, Maximum, Minimum, RelatedMaximum, RelatedMinimum, RelatedSum
+from ..reductions import (
+    CAPACITY,
+    NODES,
+    ArgMax,
+    ArgMin,
+    Earliest,
+    FirstFitDecreasing,
+    Maximum,
+    Minimum,
+    RelatedMaximum,
+    RelatedMinimum,
+    RelatedSum,
+)
 from ..units import parse_unit
 from ..variables import Variable
 from .compose import Composition
@@ -295,6 +307,8 @@ class TypeBuilder:
         """A ``sum``/``prod`` (or ``*_upto``), ``maximum``/``minimum`` or ``argmax``/``argmin`` node over the keys of
         ``index``."""
         t = self.t
+        if kind == "first_fit_decreasing":
+            return self.first_fit(inner, index)
         over_relation = {"earliest": self.earliest}.get(kind)   # a reduction that only a relation input takes
         if over_relation is not None:
             return over_relation(inner, index)
@@ -365,6 +379,26 @@ class TypeBuilder:
         dummy = sympy.Symbol(index, integer=True, positive=True)
         t.reductions[dummy] = index
         return Earliest(inner, (dummy, 1, t.position(index).symbol), (sympy.Symbol(f"R_{relation}"), 0, 0))
+
+    def first_fit(self, sizes_and_capacity: Any, index: str) -> Any:
+        """``first_fit_decreasing(w, C, k)``: keyed by ``k`` through its position leaf (bin b at the key in position
+        b), ``w`` a term of inputs keyed by ``k`` alone without a reduction inside, ``C`` a term without keyed leaves;
+        written out by the plan as one first-fit load per bin."""
+        t = self.t
+        sizes, capacity = sizes_and_capacity.args
+        if index not in t.index_inputs:
+            raise EquationError(f"first_fit_decreasing(w, C, {index}): {index!r} is not an index; indices: "
+                                f"{', '.join(t.index_inputs) or 'none'}")
+        indices = {t.leaf_index[s] for s in sizes.free_symbols if s in t.leaf_index and s not in t.positions}
+        if sizes.has(*NODES) or indices != {index} or sizes.has(*t.positions):
+            raise EquationError(f"first_fit_decreasing(w, C, {index}): w must be a term of inputs keyed by {index!r} "
+                                f"alone, without a reduction inside; got {sizes}")
+        if capacity.has(*NODES) or any(s in t.leaf_index for s in capacity.free_symbols):
+            raise EquationError(f"first_fit_decreasing(w, C, {index}): the capacity C must be a term of inputs without "
+                                f"keys; got {capacity}")
+        dummy = sympy.Symbol(index, integer=True, positive=True)
+        t.reductions[dummy] = index
+        return FirstFitDecreasing(sizes, (dummy, 1, t.position(index).symbol), (CAPACITY, 0, capacity))
 
     def equation_items(self, out_name: str, raw: Mapping[str, Any]) -> list[tuple[str | None, str]]:
         """The (choice value, text) forms of an output's equation, checked against its ``choice``."""

@@ -214,6 +214,8 @@ class ScenarioType:
         upper = node.limits[0][2]
         if isinstance(node, (reductions.Earliest, reductions.Related)):   # keyed by the position's index; kept as a
             return sympy.Function("reduced")(upper)                       # term (n > 1/2 would fold to True)
+        if isinstance(node, reductions.FirstFitDecreasing):   # keyed by the position's index, and reads the capacity
+            return sympy.Function("reduced")(upper, node.limits[1][2])
         if upper in self.positions:
             return upper
         reduced = {str(limit[0]) for limit in node.limits}   # a sum of a sum may be one Sum with two limits

@@ -56,8 +56,10 @@ NOT_PORTED: dict[str, str] = {
                            "and output, one row per block); needs a list kept by position and a per-block recurrence",
     "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
                                    "feature map per stride (a loop over stages and blocks), not one formula",
-    "calc_first_fit_decreasing": "an algorithm, not a formula: bin packing of a sorted list (first fit decreasing), "
-                                 "returning one load per buffer",
+    "calc_first_fit_decreasing": "takes a list of lengths by position and returns a list of one load per buffer used; "
+                                 "the loads are the equation language's first_fit_decreasing(w, C, k) (ported in "
+                                 "SequencePackingScenario.result.buffer_loads), but a function table has no list "
+                                 "argument or list return",
     "calc_token_average_shares": "takes and returns lists by position (each count over the total); the list input kind "
                                  "keys a list by its values, so repeated counts would merge",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "

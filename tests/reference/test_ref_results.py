@@ -128,8 +128,8 @@ KEYS = [
     # data_pipeline.toml
     'GilThreadedLoaderStall', 'OverlappedInputStall', 'GpuDirectStorageNodeCpu', 'ImageInputDemand2K',
     'TextInputDemand2K', 'ObjectStorage100TB', 'PrefetchDepthByTier', 'RepairTrajectoryRetention',
-    'Gpt3StorageFootprint', 'VisionCorpusStreamVsStage', 'SyntheticDataProvenance', 'HotTierCacheExample',
-    'MultimodalCorpusNodeCache',
+    'EightExamplePackingBatch', 'Gpt3StorageFootprint', 'VisionCorpusStreamVsStage', 'SyntheticDataProvenance',
+    'HotTierCacheExample', 'MultimodalCorpusNodeCache',
     # distributed.toml
     'Gpt3GradientSync', 'Gpt3GradientSyncFasterAccelerator', 'DdpBucketRingNdr', 'GradientBufferAllReduceNdr',
     'Llama2_70BGradientRing64Ndr', 'RingVsTreeSmallBuffer', 'HierarchicalAllReduce8x8DgxH100',
