@@ -490,7 +490,7 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
         final = n == len(definitions) - 1
         for i, wrt in enumerate(wrts):
             if isinstance(expr, (sympy.Max, sympy.Min)):   # lifted: its own rule (SymPy's, without re-reducing)
-                d = _extremum_derivative(expr, lambda a: sympy.diff(a, wrt) + sum(
+                d = _extremum_derivative(expr, lambda a, wrt=wrt, inner=inner: sympy.diff(a, wrt) + sum(
                     (sympy.diff(a, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms), zero))
             else:
                 d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
