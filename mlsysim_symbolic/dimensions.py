@@ -36,12 +36,18 @@ def _describe(expr: Any, unit: pint.Unit) -> str:
     return f"{sympy.sstr(expr)} is in {_unit_words(unit)}"
 
 
+def _dimensions(unit: pint.Unit) -> dict[str, float]:
+    """``unit``'s dimensions with their exponents, rounded (pint keeps a rational exponent as a float: a cube root
+    cubed leaves [length] ** 1.1e-16, which is no dimension at all)."""
+    return {k: round(v, 9) for k, v in unit.dimensionality.items() if abs(v) > 1e-9}
+
+
 def _same(a: pint.Unit, b: pint.Unit) -> bool:
-    return a.dimensionality == b.dimensionality
+    return _dimensions(a) == _dimensions(b)
 
 
 def _require_dimensionless(what: str, arg: Any, unit: pint.Unit) -> None:
-    if unit.dimensionality:
+    if _dimensions(unit):
         raise DimensionError(f"{what} needs a dimensionless argument, but {_describe(arg, unit)}")
 
 
@@ -66,9 +72,9 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
         exp_unit = unit_of(exponent, units)
         _require_dimensionless("an exponent", exponent, exp_unit)
         if exponent.is_Number:
-            if base_unit.dimensionality and not exponent.is_Rational:
+            if _dimensions(base_unit) and not exponent.is_Rational:
                 raise DimensionError(f"a dimensional base needs a rational exponent: {sympy.sstr(expr)}")
-            if not base_unit.dimensionality:
+            if not _dimensions(base_unit):
                 return _ONE
             return base_unit ** _exponent(exponent)
         _require_dimensionless(f"a power with a symbolic exponent ({sympy.sstr(expr)})", base, base_unit)
@@ -174,7 +180,7 @@ def check_equation(expr: Any, declared: pint.Unit, units: Mapping[sympy.Symbol, 
         unit = unit_of(expr, units)
     except DimensionError as exc:
         raise DimensionError(f"{label}{exc}") from None
-    if unit.dimensionality != declared.dimensionality:
+    if not _same(unit, declared):
         raise DimensionError(f"{label}{sympy.sstr(expr)} is in {_unit_words(unit)}, but the declared unit is {_unit_words(declared)}")
     return unit
 

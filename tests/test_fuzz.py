@@ -348,7 +348,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None,
                                        HealthCheck.function_scoped_fixture])
 
 
-@settings(max_examples=4000, **SETTINGS)
+@settings(max_examples=6500, **SETTINGS)
 @given(text=equations)
 def test_generated_equations(sentinels, text):
     check_equation_text(text)
@@ -452,7 +452,7 @@ def set_path(data: dict, path: tuple, value: Any) -> None:
     node[path[-1]] = value
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=1500, **SETTINGS)
 @given(text=equations)
 def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
     path = tmp_path / "fuzz.toml"
@@ -541,7 +541,7 @@ def names_file(decls: list[tuple[str, str, str | None]], workload_symbol: str | 
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=800, **SETTINGS)
+@settings(max_examples=1000, **SETTINGS)
 @given(decls=st.lists(declaration, min_size=1, max_size=4, unique_by=lambda d: (d[0], d[1])),
        workload_symbol=st.one_of(st.none(), st.sampled_from(SYMBOL_POOL)))
 def test_name_collisions_reserved_names_and_lookalikes(sentinels, tmp_path, decls, workload_symbol):

@@ -307,11 +307,10 @@ class TypeBuilder:
         """A ``sum``/``prod`` (or ``*_upto``), ``maximum``/``minimum`` or ``argmax``/``argmin`` node over the keys of
         ``index``."""
         t = self.t
-        if kind == "first_fit_decreasing":
-            return self.first_fit(inner, index)
-        over_relation = {"earliest": self.earliest}.get(kind)   # a reduction that only a relation input takes
-        if over_relation is not None:
-            return over_relation(inner, index)
+        # reductions with a builder of their own: first-fit placement over an index, a relation's forward pass
+        special = {"first_fit_decreasing": self.first_fit, "earliest": self.earliest}.get(kind)
+        if special is not None:
+            return special(inner, index)
         related = self.relation_named(index)
         if related is not None:
             return self.related(kind, inner, index, related)
