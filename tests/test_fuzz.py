@@ -348,7 +348,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None,
                                        HealthCheck.function_scoped_fixture])
 
 
-@settings(max_examples=6500, **SETTINGS)
+@settings(max_examples=8000, **SETTINGS)
 @given(text=equations)
 def test_generated_equations(sentinels, text):
     check_equation_text(text)
@@ -461,7 +461,7 @@ def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
     COUNTS[f"load {kind}"] += 1
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=1500, **SETTINGS)
 @given(mutations=st.lists(st.tuples(st.sampled_from(PATHS), VALUES), min_size=1, max_size=4))
 def test_mutated_derivation_files(sentinels, tmp_path, mutations):
     data = base_file()
@@ -541,7 +541,7 @@ def names_file(decls: list[tuple[str, str, str | None]], workload_symbol: str | 
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=1500, **SETTINGS)
 @given(decls=st.lists(declaration, min_size=1, max_size=4, unique_by=lambda d: (d[0], d[1])),
        workload_symbol=st.one_of(st.none(), st.sampled_from(SYMBOL_POOL)))
 def test_name_collisions_reserved_names_and_lookalikes(sentinels, tmp_path, decls, workload_symbol):
