@@ -58,7 +58,8 @@ def caches(stype: ScenarioType) -> TypeCaches:
         return found[1]
     made = TypeCaches()
     key = id(stype)
-    _CACHES[key] = (weakref.ref(stype, lambda _, key=key: _CACHES.pop(key, None)), made)
+    # the dict bound, not looked up: at interpreter exit the module's globals are None when the last types die
+    _CACHES[key] = (weakref.ref(stype, lambda _, key=key, kept=_CACHES: kept.pop(key, None)), made)
     return made
 
 
