@@ -84,18 +84,28 @@ def _numbers(args: Sequence[Any]) -> bool:
     return all(isinstance(a, sympy.Number) and a.is_finite for a in args)
 
 
+def _evaluated(scalar: Any, args: Sequence[Any], least: int, takes: str) -> Any:
+    """A packing node's value where every argument is a number (NaN where a size exceeds the capacity), else None
+    (the node stays symbolic); fewer than ``least`` arguments is refused."""
+    if len(args) < least:
+        raise TypeError(f"{scalar.__name__.removesuffix('_scalar')} takes {takes}")
+    if not _numbers(args):
+        return None
+    value = scalar(*args)
+    if value != value:
+        return sympy.nan
+    if isinstance(value, sympy.Basic):   # sums of the sympy numbers given stay exact
+        return value
+    return sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
+
+
 class first_fit_load(sympy.Function):  # noqa: N801 - the name the code printer writes
     """``first_fit_load(b, C, w_1, ..., w_n)``: bin ``b``'s load under first-fit decreasing of the sizes into bins of
     capacity ``C``; evaluated where every argument is a number, derivative :class:`first_fit_share` in each size."""
 
     @classmethod
     def eval(cls, *args: Any) -> Any:
-        if len(args) < 3:
-            raise TypeError("first_fit_load takes a bin, a capacity and at least one size")
-        if _numbers(args):
-            value = first_fit_load_scalar(*args)
-            return sympy.nan if value != value else sympy.sympify(value)
-        return None
+        return _evaluated(first_fit_load_scalar, args, 3, "a bin, a capacity and at least one size")
 
     def fdiff(self, argindex: int = 1) -> Any:
         if argindex <= 2:   # the bin number; the capacity moves a size only where it changes bins (a step)
@@ -120,12 +130,7 @@ class first_fit_share(sympy.Function):  # noqa: N801 - the name the code printer
 
     @classmethod
     def eval(cls, *args: Any) -> Any:
-        if len(args) < 4:
-            raise TypeError("first_fit_share takes a bin, a size's position, a capacity and at least one size")
-        if _numbers(args):
-            value = first_fit_share_scalar(*args)
-            return sympy.nan if value != value else sympy.Integer(value)
-        return None
+        return _evaluated(first_fit_share_scalar, args, 4, "a bin, a size's position, a capacity and at least one size")
 
     def fdiff(self, argindex: int = 1) -> Any:
         return sympy.Integer(0)
