@@ -185,6 +185,7 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     5.000001249699793e-07
     """
     args, rename = plain_args(args)
+    expr = inert_extrema(expr)
     expr = _rewrite(expr.xreplace(rename) if rename else expr)
     cse = len(expr.args) > 3
     modules = _modules(vector, expr)
@@ -259,10 +260,66 @@ def scalar_namespace() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4096)
+class _InertMax(sympy.Max):
+    """``Max`` as it is compiled: the same node (printed, differentiated and valued as ``Max``), but rebuilt without
+    SymPy's search for redundant arguments.  Rebuilding a ``Max`` (lambdify's common subexpressions replace its
+    arguments, a rewrite below replaces a node inside it) runs ``_find_localzeros``, which compares every pair of
+    arguments through the assumptions system: a fifth of the time of compiling the catalog's gradients."""
+
+    def __new__(cls, *args: Any, **options: Any) -> Any:
+        return sympy.Max.__new__(cls, *args, evaluate=False)
+
+
+class _InertMin(sympy.Min):
+    """``Min`` as it is compiled (see :class:`_InertMax`)."""
+
+    def __new__(cls, *args: Any, **options: Any) -> Any:
+        return sympy.Min.__new__(cls, *args, evaluate=False)
+
+
+_INERT = {sympy.Max: _InertMax, sympy.Min: _InertMin}
+
+
+def inert_extrema(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with every ``Max``/``Min`` as the inert form compiling rebuilds cheaply (the same value; nothing
+    else rebuilt: a piecewise and its conditions keep their branches as they are).
+
+    >>> x, y = sympy.symbols("x y", positive=True)
+    >>> e = inert_extrema(sympy.Max(x, 2 * y) + 1)
+    >>> [isinstance(a, sympy.Max) for a in e.args], e.xreplace({y: x / 2})   # a repeated argument still goes
+    ([False, True], x + 1)
+    >>> compile_tree(e, (x, y))(1.0, 3.0)
+    7.0
+    """
+    if not has_type(expr, sympy.Max, sympy.Min):
+        return expr
+    memo: dict[sympy.Basic, sympy.Basic] = {}
+
+    def walk(node: sympy.Basic) -> sympy.Basic:
+        hit = memo.get(node)
+        if hit is not None:
+            return hit
+        args = tuple(walk(a) for a in node.args) if node.args else ()
+        inert = _INERT.get(type(node))
+        if inert is not None:
+            out = inert(*args)
+        elif all(a is b for a, b in zip(args, node.args)):
+            out = node
+        elif isinstance(node, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
+            out = sympy.Basic.__new__(type(node), *args)
+        else:
+            out = node.func(*args)
+        memo[node] = out
+        return out
+
+    return walk(expr)
+
+
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
     """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil (each rewrite
     walked only where the tree holds the nodes it rewrites).  Kept per tree: the chain-rule derivatives of one output
     (one per input) share its definitions, rewritten once."""
+    expr = inert_extrema(expr)
     types = node_types(expr)
     if _any(types, sympy.log):
         expr = _exact_log2(expr)
@@ -325,6 +382,7 @@ def _printer(vector: bool, modules: list[Any]) -> Any:
     if vector:
         return None
     user_functions = {k: k for m in modules[::-1] if isinstance(m, dict) for k in m}
+    user_functions.update({_InertMax.__name__: "Max", _InertMin.__name__: "Min"})   # printed as the nodes they stand for
     return _ScalarPrinter({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
                            "user_functions": user_functions})
 
@@ -388,9 +446,13 @@ def expanded_size(definitions: Sequence[Definition]) -> int:
 # redundant arguments and branches on construction (``_find_localzeros`` factors every pair of arguments, a branch's
 # condition holding a piecewise is folded and rewritten), which made substituting four composed rooflines take most
 # of a minute; the value is the same, only the search is skipped.
-def substitute(expr: sympy.Basic, done: Mapping[sympy.Basic, sympy.Basic], memo: dict[sympy.Basic, sympy.Basic]) -> sympy.Basic:
+def substitute(expr: sympy.Basic, done: Mapping[sympy.Basic, sympy.Basic], memo: dict[sympy.Basic, sympy.Basic], *,
+               piecewise: bool = True) -> sympy.Basic:
     """``expr.xreplace(done)`` (arithmetic rebuilt as SymPy rebuilds it, so its cancellations stay), with ``Max``,
-    ``Min`` and ``Piecewise`` rebuilt unevaluated; shared subtrees are rebuilt once (``memo``, kept across a chain).
+    ``Min`` and (``piecewise``) ``Piecewise`` rebuilt unevaluated; shared subtrees are rebuilt once (``memo``, kept
+    across a chain).  A tree that SymPy itself works on afterwards (differentiates, solves, folds) takes
+    ``piecewise=False``: SymPy's piecewise code assumes no piecewise is left inside a condition, which its
+    constructor ensures.
 
     >>> import sympy
     >>> x, y, o = sympy.symbols("x y o", positive=True)
@@ -404,12 +466,12 @@ def substitute(expr: sympy.Basic, done: Mapping[sympy.Basic, sympy.Basic], memo:
     hit = memo.get(expr)
     if hit is not None:
         return hit
-    args = [substitute(a, done, memo) for a in expr.args]
+    args = [substitute(a, done, memo, piecewise=piecewise) for a in expr.args]
     if all(a is b for a, b in zip(args, expr.args)):
         out = expr
     elif isinstance(expr, (sympy.Max, sympy.Min)):
         out = expr.func(*args, evaluate=False)
-    elif isinstance(expr, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
+    elif piecewise and isinstance(expr, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
         out = sympy.Basic.__new__(type(expr), *args)
     else:
         out = expr.func(*args)
@@ -468,41 +530,51 @@ def _renamed(expr: sympy.Expr, rename: Mapping[sympy.Symbol, sympy.Symbol]) -> s
 
 
 def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbol]) -> list[Definition]:
-    """The chain of definitions extended with the derivative of each output with respect to every one of ``wrts``
-    (forward-mode chain rule, one pass): the last definition is the tuple of the last output's derivatives, in the
-    order of ``wrts``: linear in the declarations, where differentiating the expanded tree is not.  A derivative that
-    is zero (an output that does not depend on that input) gets no step, so one compiled function gives every
-    input's derivative without repeating the chain once per input.
+    """The chain of definitions extended with the derivative of its last output with respect to every one of
+    ``wrts`` (reverse-mode chain rule, one pass back over the chain): the last definition is the tuple of those
+    derivatives, in the order of ``wrts``.
+
+    Each definition is differentiated once in each symbol it reads; the adjoint of an output (the derivative of the
+    result in it) is the sum over the outputs that read it of their adjoints times those partials, a definition of
+    its own.  The work and the compiled chain grow with the declarations' edges, not with edges times inputs (a
+    forward pass carries one derivative per output per input: 60 inputs of a long chain made thousands of
+    definitions).  An output the result does not depend on gets no adjoint.
 
     >>> x, y, o1, o2 = sympy.symbols("x y o1 o2", positive=True)
     >>> chain = gradient_chain([(o1, x**2), (o2, o1 * y)], (x, y))
     >>> compile_chain(chain, (x, y))(3.0, 2.0)    # (d(x**2 y)/dx, d(x**2 y)/dy) at (3, 2)
     (12.0, 9.0)
     """
-    chain: list[Definition] = []
-    dsyms: dict[tuple[sympy.Symbol, sympy.Symbol], sympy.Expr] = {}   # (output, input) -> its derivative's symbol
-    zero = sympy.Integer(0)
-    last: list[sympy.Expr] = []
     definitions = _lifted_extrema(definitions)
-    for n, (sym, expr) in enumerate(definitions):
-        chain.append((sym, expr))
-        inner = [s for s in expr.free_symbols if any((s, w) in dsyms for w in wrts)]
-        final = n == len(definitions) - 1
-        for i, wrt in enumerate(wrts):
+    outputs = {sym for sym, _ in definitions}
+    wanted = set(wrts)
+    chain: list[Definition] = list(definitions[:-1])
+    pending: dict[sympy.Symbol, list[sympy.Expr]] = {}   # an output's adjoint, as the terms its readers give
+    gradient: dict[sympy.Symbol, list[sympy.Expr]] = {w: [] for w in wrts}
+    for n, (sym, expr) in enumerate(reversed(definitions)):
+        if n == 0:
+            adjoint: sympy.Expr = sympy.Integer(1)
+        else:
+            terms = pending.pop(sym, None)
+            if not terms:
+                continue
+            adjoint = sympy.Dummy(f"adj_{sym.name}")
+            chain.append((adjoint, sympy.Add(*terms)))
+        for s in sorted(expr.free_symbols & (outputs | wanted), key=sympy.default_sort_key):
             if isinstance(expr, (sympy.Max, sympy.Min)):   # lifted: its own rule (SymPy's, without re-reducing)
-                d = _extremum_derivative(expr, lambda a, wrt=wrt, inner=inner: sympy.diff(a, wrt) + sum(
-                    (sympy.diff(a, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms), zero))
+                partial = _extremum_derivative(expr, lambda a, s=s: sympy.diff(a, s))
             else:
-                d = sympy.diff(expr, wrt) + sum((sympy.diff(expr, s) * dsyms[(s, wrt)] for s in inner if (s, wrt) in dsyms),
-                                                zero)
-            if d.has(sympy.Derivative):   # a floor's or ceil's: 0 now, before an output's tree replaces its symbol
-                d = _step_derivatives(d)
-            if final:
-                last.append(d)
-            elif d != 0:
-                dsyms[(sym, wrt)] = sympy.Dummy(f"d{i}_{sym.name}")
-                chain.append((dsyms[(sym, wrt)], d))
-    return [*chain[:-1], (sympy.Dummy("gradient"), sympy.Tuple(*last))]
+                partial = sympy.diff(expr, s)
+            if partial.has(sympy.Derivative):   # a floor's or ceil's: 0 away from its steps
+                partial = _step_derivatives(partial)
+            if partial == 0:
+                continue
+            term = partial if n == 0 else adjoint * partial
+            if s in wanted:
+                gradient[s].append(term)
+            if s in outputs:
+                pending.setdefault(s, []).append(term)
+    return [*chain, (sympy.Dummy("gradient"), sympy.Tuple(*(sympy.Add(*gradient[w]) for w in wrts)))]
 
 
 def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:

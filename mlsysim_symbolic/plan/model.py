@@ -17,6 +17,7 @@ from typing import Any
 import pint
 import sympy
 
+from ..evaluate import substitute
 from ..spec import OutputSpec
 from ..variables import Variable
 
@@ -51,10 +52,12 @@ class Plan:
 
     @cached_property
     def expr(self) -> sympy.Expr:
-        """The output as one tree over its leaves (each definition substituted into the next)."""
+        """The output as one tree over its leaves (each definition substituted into the next; a ``Max`` or ``Min``
+        rebuilt as it was declared, without SymPy's search for redundant arguments)."""
         done: dict[sympy.Symbol, sympy.Expr] = {}
+        memo: dict[sympy.Basic, sympy.Basic] = {}
         for sym, expr in self.definitions:
-            done[sym] = expr.xreplace(done) if done else expr
+            done[sym] = substitute(expr, done, memo, piecewise=False) if done else expr
         return done[self.definitions[-1][0]]
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
