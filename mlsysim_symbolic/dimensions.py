@@ -94,7 +94,7 @@ def unit_of(expr: Any, units: Mapping[sympy.Symbol, pint.Unit]) -> pint.Unit:
             return unit   # whole counted things: floor(2.5 sample) is 2 samples (counted kinds have no prefix in use)
         _require_dimensionless(what, expr.args[0], unit)
         return _ONE
-    if isinstance(expr, (sympy.log, sympy.exp, sympy.cos, sympy.acos)):
+    if isinstance(expr, (sympy.log, sympy.exp, sympy.cos, sympy.sin, sympy.acos)):
         name = f"{type(expr).__name__}()"
         for arg in expr.args:
             _require_dimensionless(name, arg, unit_of(arg, units))

@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sin, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "abs": _one("abs", sympy.Abs),
     # trigonometric (dimensionless argument, radians): the real root of a cubic with three real roots
     "cos": _one("cos", sympy.cos),
+    "sin": _one("sin", sympy.sin),   # sin(x) itself: sqrt(1 - cos(x)**2) loses digits for small x (1 - cos**2 cancels)
     "acos": _one("acos", sympy.acos),
     "piecewise": _piecewise,
     # tier B: special functions (dimensionless argument and value), SymPy's own classes
@@ -372,7 +373,7 @@ def _refuse_non_ascii(text: str, names: Mapping[str, Any]) -> None:
 _APPROX: dict[type, Callable[..., float]] = {
     sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
     sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma, sympy.asin: math.asin,
-    sympy.cos: math.cos, sympy.acos: math.acos,
+    sympy.cos: math.cos, sympy.sin: math.sin, sympy.acos: math.acos,
 }
 
 

@@ -184,7 +184,7 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
         if isinstance(expr, sympy.exp):
             return math.exp(min(args[0], 50.0))
         return math.log(abs(args[0]) + 1e-300)   # only its dimension matters
-    if isinstance(expr, (sympy.cos, sympy.acos)):   # dimensionless in and out
+    if isinstance(expr, (sympy.cos, sympy.sin, sympy.acos)):   # dimensionless in and out
         _dimensionless(_eval(expr.args[0], env), f"{type(expr).__name__}()")
         return 0.5
     if isinstance(expr, special.CLASSES):   # erf, erfinv, gamma, binomial ...: dimensionless in and out
@@ -377,7 +377,7 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
             return f"{'max' if isinstance(e, sympy.Max) else 'min'}({', '.join(p(a) for a in e.args)})"
         names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
-                 sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.acos: "acos",
+                 sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.sin: "sin", sympy.acos: "acos",
                  special.gammainc: "gammainc", special.gammaincinv: "gammaincinv", special.betaincinv: "betaincinv"}
         for cls, name in names.items():
             if isinstance(e, cls):
