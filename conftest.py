@@ -4,6 +4,10 @@ reach ``mlsysim_symbolic/``).
 - Tests that compile LaTeX carry the marker ``tex`` (doctests too: those that call ``compile_pdf``).  Without
   pdflatex they skip, saying how to run them; with ``MLSYSIM_REQUIRE_TEX=1`` (``.ci/run``'s second phase) they
   run and a skip of one of them is a failure.  ``python -m pytest -m tex`` runs them alone.
+- Tests marked ``thorough`` (the same checks over more inputs: more property examples, the mutation test over
+  every type, the command line over every named scenario) are left out of the README's command so that it runs in
+  minutes; ``python -m pytest -m thorough`` runs them alone (``.ci/run`` does, after the README's command), and
+  ``--thorough`` adds them to any run.
 - Collecting the package's doctests builds no scenario type (see :func:`pytest_make_collect_report`).
 """
 
@@ -23,12 +27,31 @@ NEEDS_TEX = ("pdflatex is not installed, so the LaTeX compile tests (marker tex)
              "then run them alone with `python -m pytest -m tex`, or run .ci/run")
 
 
+THOROUGH = "thorough"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--thorough", action="store_true", default=False,
+                     help="also run the tests marked thorough (left out unless this is given or -m names them)")
+
+
+def thorough_selected(config) -> bool:
+    """Whether this run includes the ``thorough`` tests: ``--thorough``, or a ``-m`` expression that names them."""
+    return config.getoption("--thorough") or THOROUGH in (config.getoption("-m") or "")
+
+
 def tex_required() -> bool:
     return os.environ.get("MLSYSIM_REQUIRE_TEX") == "1"
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the doctests that compile LaTeX ``tex``; without pdflatex (and unless it is required) skip every ``tex`` item."""
+    """Mark the doctests that compile LaTeX ``tex``; without pdflatex (and unless it is required) skip every ``tex`` item.
+    Leave out the ``thorough`` tests unless the run asks for them (deselected, as ``-m`` deselects)."""
+    if not thorough_selected(config):
+        left = [item for item in items if item.get_closest_marker(THOROUGH) is not None]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = [item for item in items if item.get_closest_marker(THOROUGH) is None]
     for item in items:
         if isinstance(item, DoctestItem) and any(TEX_DOCTEST in example.source for example in item.dtest.examples):
             item.add_marker(pytest.mark.tex)

@@ -365,21 +365,56 @@ def test_python_dash_m_and_a_closed_pipe():
     assert proc.stdout.startswith("family") and proc.stdout.splitlines()[1].startswith(sorted(catalog().families)[0]) and "Traceback" not in proc.stderr
 
 
-@pytest.mark.xdist_group("docs_site")   # the worker that writes every reference page: show reuses their lines
-def test_every_named_scenario_shows_evaluates_and_prints_latex(capsys):
-    """show and eval of every named scenario; latex (siunitx) of the first named scenario of each type (every named
-    scenario's substituted lines are rendered, plainly, in its type's page by test_paper's test_write_docs, and in
-    both modes by the compiled catalog document where TeX is installed)."""
-    first = {}
+def _first_named_scenarios() -> dict[str, str]:
+    """The first named scenario of each type, by type."""
+    first: dict[str, str] = {}
     for key, d in catalog().declared.items():
         first.setdefault(d.type_name, key)
-    for key in catalog().declared:
-        latex = [["latex", key, "--siunitx"]] if first[catalog().declared[key].type_name] == key else []
+    return first
+
+
+#: The README's command shows, evaluates and prints (siunitx) LaTeX of the first named scenario of every
+#: SAMPLE_EVERY-th type (by name) and of each family's first type; the thorough tier every other named scenario.
+#: Every named scenario's values and substituted lines are also rendered by the docs site build (every reference
+#: page, in the README's command) and compiled in both modes by the catalog document where TeX is installed.
+SAMPLE_EVERY = 8
+
+
+def _sampled_named_scenarios() -> list[str]:
+    first = _first_named_scenarios()
+    types = sorted(first)
+    chosen = set(types[::SAMPLE_EVERY])
+    for members in catalog().families.values():
+        chosen.add(sorted(t for t in members if t in first)[0])
+    return [first[t] for t in sorted(chosen)]
+
+
+def _show_eval_latex(capsys, keys) -> None:
+    first = set(_first_named_scenarios().values())
+    for key in keys:
+        latex = [["latex", key, "--siunitx"]] if key in first else []
         for argv in (["show", key], ["eval", key, "--json"], *latex):
             code, out, err = run(capsys, *argv)
             assert code == 0 and err == "", (argv, err)
             if argv[0] == "eval":
                 assert json.loads(out)["scenario"] == key
+
+
+@pytest.mark.xdist_group("docs_site")   # the worker that writes every reference page: show reuses their lines
+def test_named_scenarios_of_a_sample_of_types_show_evaluate_and_print_latex(capsys):
+    """show, eval and latex (siunitx) of the first named scenario of a sample of types (every eighth, and each
+    family's first): each command's output for each kind of type, from every family."""
+    keys = _sampled_named_scenarios()
+    assert len(keys) >= len(catalog().types) // SAMPLE_EVERY
+    _show_eval_latex(capsys, keys)
+
+
+@pytest.mark.thorough
+@pytest.mark.xdist_group("docs_site")
+def test_every_other_named_scenario_shows_evaluates_and_prints_latex(capsys):
+    """show and eval of every named scenario the test above leaves, and latex (siunitx) of each type's first."""
+    sampled = set(_sampled_named_scenarios())
+    _show_eval_latex(capsys, [k for k in catalog().declared if k not in sampled])
 
 
 # ---------------------------------------------------------------------- types are first-class

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 import sympy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from mlsysim_symbolic.catalog import catalog
@@ -48,6 +48,7 @@ from mlsysim_symbolic.evaluate import (
     exact_value,
     expanded_size,
     gradient_chain,
+    substitute,
     to_base_factor,
 )
 from mlsysim_symbolic.packing import first_fit_load, first_fit_share
@@ -58,12 +59,14 @@ from mlsysim_symbolic.units import Q_
 CAT = catalog()
 TYPES = sorted(CAT.types)
 NAMED = {t: [k for k, d in CAT.declared.items() if d.type_name == t] for t in TYPES}
-#: Hypothesis examples per scenario type (each checks every output of the type).  The default, 3, is the newcomer's
-#: command (issue 30); ``MLSYSIM_PROPERTY_EXAMPLES=10`` (the count before) or more is the thorough nightly run.  Either
-#: way every output is checked at least once (exact value and derivatives): outputs no drawn example reached are
-#: checked at the named scenarios afterwards, and ``test_named_scenarios_compiled_equals_exact`` checks every output of
-#: every named scenario at its own values.
-EXAMPLES = int(os.environ.get("MLSYSIM_PROPERTY_EXAMPLES", "3"))
+#: Hypothesis examples per scenario type (each checks every output of the type).  The README's command draws one per
+#: type (issue 30: each draw of another named scenario, optional input or choice is another plan to compile, most of
+#: the cost); the ``thorough`` tier (``.ci/run``) draws THOROUGH_EXAMPLES more, other draws, in a test of its own;
+#: ``MLSYSIM_PROPERTY_EXAMPLES=10`` is the nightly run.  Either way every output is checked at least once (exact value
+#: and derivatives): outputs no drawn example reached are checked at the named scenarios afterwards, and
+#: ``test_named_scenarios_compiled_equals_exact`` checks every output of every named scenario at its own values.
+EXAMPLES = int(os.environ.get("MLSYSIM_PROPERTY_EXAMPLES", "1"))
+THOROUGH_EXAMPLES = int(os.environ.get("MLSYSIM_PROPERTY_EXAMPLES", "3"))
 REL = 1e-12           # compiled vs exact
 DERIV = 1e-6          # symbolic derivative vs central difference, in elasticity units
 STEP = 1e-4           # relative step of the central difference (Richardson-extrapolated with half the step)
@@ -412,6 +415,19 @@ def declared_from_base(value: float, unit: Any) -> float:
     return float(Fraction(value) / ratio) if ratio != 1 else value
 
 
+def exact_tree(plan: Any) -> sympy.Expr:
+    """The plan's output as one tree over its leaves, each definition substituted into the next with nothing
+    re-simplified (``substitute``; ``Plan.expr`` rebuilds each piecewise as SymPy does, folding a piecewise inside a
+    condition into logic: 20 s for the rail hold-up's stop): what the exact values are computed from, at numbers."""
+    def make() -> sympy.Expr:
+        done: dict[sympy.Basic, sympy.Basic] = {}
+        memo: dict[sympy.Basic, sympy.Basic] = {}
+        for sym, expr in plan.definitions:
+            done[sym] = substitute(expr, done, memo) if done else expr
+        return done[plan.definitions[-1][0]]
+    return plan.memo(("exact tree (test)",), make)
+
+
 def kink_signature(expr: sympy.Expr, args: tuple) -> Any:
     """A function of the arguments giving which side of every kink of ``expr`` they are on (None if no kinks)."""
     key = (expr, args)
@@ -434,10 +450,13 @@ def kink_signature(expr: sympy.Expr, args: tuple) -> Any:
             b, capacity, *sizes = n.args
             layout.append(("placement", len(parts), len(sizes)))
             parts.extend(first_fit_share(b, k, capacity, *sizes) for k in range(1, len(sizes) + 1))
-        elif isinstance(n, sympy.Piecewise):
-            conds = [c for _, c in n.args]
-            layout.append(("piecewise", len(parts), len(conds)))
-            parts.extend(sympy.Piecewise((1, c), (0, True)) for c in conds)
+        elif isinstance(n, sympy.Piecewise):   # which side of each comparison of its conditions
+            sides = [r.lhs - r.rhs for _, c in n.args for r in sympy.preorder_traversal(c)
+                     if isinstance(r, sympy.core.relational.Relational)]
+            for side in sides:
+                layout.append(("sign", len(parts), 1))
+                parts.append(side)
+            continue
         else:
             layout.append(("sign", len(parts), 1))
             parts.append(n.args[0])
@@ -514,7 +533,7 @@ def check_derivatives(plan: Any, base: tuple, counts: Counter, engine: dict[symp
     ``engine``: the elasticities the package itself gives at these values (``symbolic.elasticities``: SymPy's
     derivative of the expanded tree, or the chain rule over the plan's definitions where expanding would double the
     tree at each level), by leaf; a leaf it leaves out (a method's argument) is differentiated here."""
-    signature = kink_signature(plan.expr, plan.args)
+    signature = kink_signature(exact_tree(plan), plan.args)
     y0 = float(plan.function(*base))
     if y0 == 0 or not math.isfinite(y0):
         counts["derivative skipped"] += len(base)
@@ -574,14 +593,14 @@ def check_answer(s: Any, name: str, keys: tuple, value: Any, arguments: dict | N
         if isinstance(rel, sympy.core.relational.Relational) and s.planner.available(rel):
             plan = s.planner.plan(name, slack=True)
             base = s.planner.values(plan, keys, arguments or {})
-            slack = exact_value(plan.expr, exact_numbers(plan.args, base))
+            slack = exact_value(exact_tree(plan), exact_numbers(plan.args, base))
             if slack != 0:
                 assert value == (slack > 0), f"{s.type.name}.{name}: {value} but the exact slack is {slack}"
         return
     if out.over:   # a label over an index's keys: the exact tree picks the same key (its values: test_reductions, mlsysim)
         plan = s.planner.plan(name)
         assert value in plan.labels
-        position = exact_value(plan.expr, exact_numbers(plan.args, s.planner.values(plan, keys)))
+        position = exact_value(exact_tree(plan), exact_numbers(plan.args, s.planner.values(plan, keys)))
         assert plan.labels[int(position)] == value, f"{s.type.name}.{name}: {value} but the exact tree picks {position}"
         return
     assert value in out.labels
@@ -628,7 +647,7 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
         if out.refused_unless and not s.evaluate(out.refused_unless):   # outside the range its guard declares
             counts["outside the range its guard declares: refused"] += 1
             return None
-        if out.kind == "quantity" and singular(plan.expr, exact_numbers(plan.args, s.planner.values(plan, keys, numeric_arguments))):
+        if out.kind == "quantity" and singular(exact_tree(plan), exact_numbers(plan.args, s.planner.values(plan, keys, numeric_arguments))):
             counts["no value at a singular point: refused"] += 1
             return None
         raise
@@ -645,16 +664,16 @@ def check_output(data: Any, s: Any, name: str, counts: Counter) -> tuple | None:
     # 1. compiled == exact (a mismatch is excused only on a floor/ceil step or a piecewise edge)
     base = s.planner.values(plan, keys, numeric_arguments)
     subs = exact_numbers(plan.args, base)
-    expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
+    expected = declared_from_base(exact_value(exact_tree(plan), subs), out.variable.unit)
     got = float(value.magnitude)
     if math.isclose(got, expected, rel_tol=REL, abs_tol=1e-300):
         counts["exact"] += 1
         TOTALS[(t.name, name)] += 1
-    elif abs(got - expected) <= REL * cancellation_scale(plan.expr, subs):
+    elif abs(got - expected) <= REL * cancellation_scale(exact_tree(plan), subs):
         counts["exact to the rounding of cancelling terms"] += 1
         TOTALS[(t.name, name)] += 1
     else:
-        assert on_a_boundary(plan.expr, subs), (
+        assert on_a_boundary(exact_tree(plan), subs), (
             f"{t.name}.{name}{keys}: compiled {got!r} != exact {expected!r} at {dict(zip(plan.args, base))}")
         counts["value on a step (see test_scale)"] += 1
         EXCUSED.append((t.name, name, keys, got, expected))
@@ -691,10 +710,23 @@ def summary():
 
 @pytest.mark.parametrize("type_name", TYPES)
 def test_every_output_at_random_valid_inputs(type_name):
+    check_every_output(type_name, EXAMPLES)
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("type_name", TYPES)
+def test_every_output_at_more_random_valid_inputs(type_name):
+    """The same checks at THOROUGH_EXAMPLES other draws (another seed than the test above)."""
+    check_every_output(type_name, THOROUGH_EXAMPLES, draws=1)
+
+
+def check_every_output(type_name: str, examples: int, draws: int = 0) -> None:
+    """Checks 1-4 for every output of ``type_name`` at ``examples`` drawn scenarios (the draws seeded by ``draws``)."""
     counts: Counter = Counter()
     outputs = list(CAT.types[type_name].outputs)
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=True,
+    @seed(draws)
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None, print_blob=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
     @given(st.data())
     def run(data):
@@ -748,13 +780,13 @@ def test_named_scenarios_compiled_equals_exact(key):
                     continue
                 base = s.planner.values(plan, keys, numeric)
                 subs = exact_numbers(plan.args, base)
-                expected = declared_from_base(exact_value(plan.expr, subs), out.variable.unit)
+                expected = declared_from_base(exact_value(exact_tree(plan), subs), out.variable.unit)
                 got = float(s.evaluate(name, *keys, **numeric, **dict(choice)).magnitude)
                 if not math.isclose(got, expected, rel_tol=REL, abs_tol=1e-300):
-                    if abs(got - expected) <= REL * cancellation_scale(plan.expr, subs):   # as check_output allows
+                    if abs(got - expected) <= REL * cancellation_scale(exact_tree(plan), subs):   # as check_output allows
                         checked += 1
                         continue
-                    assert on_a_boundary(plan.expr, subs), f"{key}.{name}{keys}: compiled {got!r} != exact {expected!r}"
+                    assert on_a_boundary(exact_tree(plan), subs), f"{key}.{name}{keys}: compiled {got!r} != exact {expected!r}"
                     EXCUSED.append((key, name, keys, got, expected))
                     continue
                 checked += 1
