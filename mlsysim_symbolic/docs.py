@@ -17,7 +17,7 @@ import argparse
 import html
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,8 +159,10 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def markdown_index(catalog: Catalog | None = None, *, family: str | None = None) -> str:
-    """``index.md``: every scenario type, grouped by family, linked to its page.
+def markdown_index(catalog: Catalog | None = None, *, family: str | None = None,
+                   types: Collection[str] | None = None) -> str:
+    """``index.md``: every scenario type (of ``family``, or among ``types``, when given), grouped by family, linked to
+    its page.
 
     >>> print(markdown_index().splitlines()[0])
     # mlsysim_symbolic scenario types
@@ -173,8 +175,11 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None)
     for fam in sorted(cat.families):
         if family is not None and fam != family:
             continue
+        members = [name for name in cat.families[fam] if types is None or name in types]
+        if not members:
+            continue
         lines += [f"## {cat.titles.get(fam, fam)} (`{fam}`)", "", "| Type | Summary | Named scenarios |", "|---|---|---|"]
-        for name in cat.families[fam]:
+        for name in members:
             t = cat.types[name]
             named = ", ".join(f"`{k}`" for k in _named(t, cat))
             lines.append(f"| [{name}]({name}.md) | {_md(t.summary)} | {named} |")
@@ -182,9 +187,11 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: str | None = None) -> list[Path]:
-    """Write one Markdown page per scenario type (of ``family`` when given) and ``index.md`` into ``out_dir``;
-    for the whole shipped catalog also ``solvers.md`` and ``applications.md`` (:mod:`mlsysim_symbolic.solvers.pages`).
+def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: str | None = None,
+               types: Collection[str] | None = None) -> list[Path]:
+    """Write one Markdown page per scenario type (of ``family``, or among ``types``, when given) and ``index.md`` into
+    ``out_dir``; for the whole shipped catalog also ``solvers.md`` and ``applications.md``
+    (:mod:`mlsysim_symbolic.solvers.pages`).
 
     Returns the paths written, the index last.
 
@@ -201,17 +208,22 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
         from .errors import UnknownNameError
 
         raise UnknownNameError("family", family, sorted(cat.families))
+    unknown = sorted(set(types or ()) - set(cat.types))
+    if unknown:
+        from .errors import UnknownNameError
+
+        raise UnknownNameError("scenario type", unknown[0], sorted(cat.types))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, t in cat.types.items():
-        if family is not None and t.family != family:
+        if (family is not None and t.family != family) or (types is not None and name not in types):
             continue
         path = out / f"{name}.md"
         path.write_text(markdown_page(t, cat), encoding="utf-8")
         written.append(path)
-    index_text = markdown_index(cat, family=family)
-    if cat is shipped() and family is None:   # the shipped catalog: the solvers and applications composed of it
+    index_text = markdown_index(cat, family=family, types=types)
+    if cat is shipped() and family is None and types is None:   # the shipped catalog: the solvers and applications composed of it
         from .solvers.pages import applications_markdown, solvers_markdown
 
         for name, text in (("solvers.md", solvers_markdown()), ("applications.md", applications_markdown())):
@@ -302,7 +314,7 @@ def run_notebook(path: str | Path, *, timeout: int = 600, kernel_name: str = "py
 
 
 def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, catalog: Catalog | None = None,
-               timeout: int = 600, kernel_name: str = "python3") -> list[Path]:
+               timeout: int = 600, kernel_name: str = "python3", types: Collection[str] | None = None) -> list[Path]:
     """Write the docs site into ``out_dir`` and return the paths written, ``index.html`` last.
 
     - ``reference/``: one Markdown page per scenario type and its index (:func:`write_docs`), each also as HTML;
@@ -310,7 +322,8 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
       and converted to ``.html`` with its plots embedded (nbclient and nbconvert, in the ``[test]`` extra);
     - ``index.html``: links to the notebooks and the reference, by family.
 
-    ``notebooks`` is the folder holding the notebooks (default: :func:`notebooks_dir`).
+    ``notebooks`` is the folder holding the notebooks (default: :func:`notebooks_dir`); ``types`` limits the reference
+    to those scenario types (the index then links only their pages).
     """
     try:
         import nbformat
@@ -328,7 +341,7 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
     written: list[Path] = []
 
     reference = out / "reference"
-    for md in write_docs(reference, cat):
+    for md in write_docs(reference, cat, types=types):
         page = md.with_suffix(".html")
         text = md.read_text(encoding="utf-8")
         title = text.splitlines()[0].lstrip("# ").strip() if text else md.stem
@@ -353,12 +366,13 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
                     for n, t in titles.items())
     families = "".join(
         f"<li>{html.escape(cat.titles.get(fam, fam))}: "
-        + ", ".join(f'<a href="reference/{n}.html">{html.escape(n)}</a>' for n in cat.families[fam]) + "</li>"
-        for fam in sorted(cat.families))
+        + ", ".join(f'<a href="reference/{n}.html">{html.escape(n)}</a>' for n in cat.families[fam] if types is None or n in types)
+        + "</li>" for fam in sorted(cat.families) if any(types is None or n in types for n in cat.families[fam]))
     body = (f"<h1>mlsysim_symbolic documentation</h1>\n<p>The back-of-envelope equations of machine-learning systems as "
             f"SymPy expression trees with units: numbers, LaTeX and sensitivities from one declaration.</p>\n"
             f"<h2>Notebooks</h2>\n<p>Executed when this site was built, with their outputs and figures.</p>\n<ul>{items}</ul>\n"
-            f"<h2>Reference</h2>\n<p><a href=\"reference/index.html\">All {len(cat.types)} scenario types</a> "
+            f"<h2>Reference</h2>\n<p><a href=\"reference/index.html\">{'All ' if types is None else ''}"
+            f"{len(cat.types) if types is None else len(types)} scenario types</a> "
             f"and {len(cat.declared)} named scenarios, by family:</p>\n<ul>{families}</ul>\n")
     index = out / "index.html"
     index.write_text(_page("mlsysim_symbolic documentation", body), encoding="utf-8")

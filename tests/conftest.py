@@ -5,7 +5,8 @@
   reach the package's doctests too.)
 - The reference tests' count of values compared with mlsysim 0.3.0 is printed at the end.
 - The docs site (its four notebooks executed) is built once per session: ``tests/test_docs_site.py`` checks the site
-  and ``tests/test_notebooks.py`` checks the executed notebooks (each notebook ran once, not twice: issue 30).
+  and ``tests/test_notebooks.py`` checks the executed notebooks (each notebook ran once, not twice: issue 30).  The
+  README's command builds the reference pages of a sample of types; the thorough tier builds every page.
 """
 
 import json
@@ -67,18 +68,43 @@ def kernel():
     return "python3"
 
 
+#: The README's command builds the docs site with the reference pages of every SITE_SAMPLE-th type (by name) and each
+#: family's first, and every notebook; a run with the thorough tier (``-m thorough``, ``--thorough``) builds every page.
+SITE_SAMPLE = 8
+
+
+def _thorough(config) -> bool:
+    return bool(config.getoption("--thorough")) or "thorough" in (config.getoption("-m") or "")
+
+
 @pytest.fixture(scope="session")
-def docs_site(tmp_path_factory, kernel):
-    """``build_site`` of the repository: every reference page, and the notebooks executed top to bottom by nbclient
-    (a cell that raises fails the build, so every test using this fixture fails).  Returns (folder, paths written)."""
+def site_types(request):
+    """The scenario types whose reference pages the session's docs site holds (sorted): a sample, or every type."""
+    from mlsysim_symbolic.catalog import catalog
+
+    cat = catalog()
+    if _thorough(request.config):
+        return sorted(cat.types)
+    names = sorted(cat.types)
+    first = {sorted(members)[0] for members in cat.families.values() if members}
+    return sorted(set(names[::SITE_SAMPLE]) | first | {"PerExampleGradientScenario"})   # (the seed's type, which the pages' checks read)
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory, kernel, site_types):
+    """``build_site`` of the repository: the reference pages of ``site_types``, and the notebooks executed top to
+    bottom by nbclient (a cell that raises fails the build, so every test using this fixture fails).  Returns
+    (folder, paths written)."""
     for name in ("nbformat", "nbconvert", "nbclient"):
         pytest.importorskip(name)
+    from mlsysim_symbolic.catalog import catalog
     from mlsysim_symbolic.docs import build_site
 
+    types = None if len(site_types) == len(catalog().types) else site_types
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None or fcntl is None:
         out = tmp_path_factory.mktemp("site")
-        return out, build_site(out, kernel_name=kernel)
+        return out, build_site(out, kernel_name=kernel, types=types)
     # under pytest-xdist the workers share one site: the first to get here builds it (the notebooks execute once),
     # the others wait on the lock and read the list of what it wrote.  The tests that read it are one xdist_group
     # (``--dist loadgroup`` in pyproject's addopts): one worker takes them all, so no other sits idle on the lock
@@ -88,7 +114,7 @@ def docs_site(tmp_path_factory, kernel):
     with open(shared / "site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not written.exists():
-            paths = build_site(out, kernel_name=kernel)
+            paths = build_site(out, kernel_name=kernel, types=types)
             written.write_text(json.dumps([str(p) for p in paths]))
     return out, [Path(p) for p in json.loads(written.read_text())]
 

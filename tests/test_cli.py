@@ -375,8 +375,9 @@ def _first_named_scenarios() -> dict[str, str]:
 
 #: The README's command shows, evaluates and prints (siunitx) LaTeX of the first named scenario of every
 #: SAMPLE_EVERY-th type (by name) and of each family's first type; the thorough tier every other named scenario.
-#: Every named scenario's values and substituted lines are also rendered by the docs site build (every reference
-#: page, in the README's command) and compiled in both modes by the catalog document where TeX is installed.
+#: Every named scenario's values and substituted lines are also rendered by the docs site build (a sample of types'
+#: pages in the README's command, every page in the thorough tier) and compiled in both modes by the catalog document
+#: where TeX is installed.
 SAMPLE_EVERY = 8
 
 

@@ -28,10 +28,12 @@ def site(docs_site):
 
 
 @pytest.mark.xdist_group("docs_site")
-def test_every_reference_page_is_written_as_markdown_and_html(site):
+def test_every_reference_page_is_written_as_markdown_and_html(site, site_types):
+    """Every page the site was built for (a sample of types in the README's command, every type in the thorough
+    tier: ``test_the_thorough_site_has_a_page_for_every_type``)."""
     out, written = site
-    cat = catalog()
-    for name in [*cat.types, "index"]:
+    assert "PerExampleGradientScenario" in site_types
+    for name in [*site_types, "index"]:
         for suffix in (".md", ".html"):
             page = out / "reference" / f"{name}{suffix}"
             assert page in written and page.stat().st_size > 100, page
@@ -62,7 +64,7 @@ def test_every_notebook_ran_without_error_and_shows_its_figures(site):
 
 
 @pytest.mark.xdist_group("docs_site")
-def test_the_index_links_every_page(site):
+def test_the_index_links_every_page(site, site_types):
     out, written = site
     index = out / "index.html"
     assert written[-1] == index
@@ -72,7 +74,21 @@ def test_the_index_links_every_page(site):
         assert f"notebooks/{name}.html" in links
     assert "reference/index.html" in links
     assert all((out / link).is_file() for link in links), [link for link in links if not (out / link).is_file()]
-    assert len([link for link in links if link.startswith("reference/")]) == len(catalog().types) + 1
+    assert len([link for link in links if link.startswith("reference/")]) == len(site_types) + 1
+
+
+@pytest.mark.thorough
+@pytest.mark.xdist_group("docs_site")
+def test_the_thorough_site_has_a_page_for_every_type(site, site_types):
+    """With the thorough tier the session's site holds every type's reference page (the checks above then cover
+    them all); the solver and application pages come with the whole catalog."""
+    out, written = site
+    assert site_types == sorted(catalog().types)
+    assert {p.name for p in written if p.parent == out / "reference" and p.suffix == ".md"} == (
+        {f"{t}.md" for t in site_types} | {"index.md", "solvers.md", "applications.md"})
+    for name in site_types:
+        page = out / "reference" / f"{name}.html"
+        assert page in written and page.stat().st_size > 100, page
 
 
 def test_without_notebooks_the_error_says_where_they_live(tmp_path):

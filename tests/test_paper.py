@@ -171,21 +171,26 @@ SECTIONS = ["## Equation", "## Assumptions", "## Excludes", "## Derivation", "##
 
 
 @pytest.mark.xdist_group("docs_site")
-def test_write_docs_writes_a_page_per_type_and_an_index(docs_site):
-    """The Markdown reference of the whole catalog: read from the docs site the session builds once (its reference
-    folder is ``write_docs``'s output; writing it again here doubled the suite's costliest render)."""
+def test_write_docs_writes_a_page_per_type_and_an_index(docs_site, site_types):
+    """The Markdown reference of the catalog: read from the docs site the session builds once (its reference folder is
+    ``write_docs``'s output; writing it again here doubled the suite's costliest render).  The README's command's
+    site holds a sample of types (every family); the thorough tier's every type, with the solver and application
+    pages of the whole catalog."""
     site, written = docs_site
     tmp_path = site / "reference"
     paths = [p for p in written if p.parent == tmp_path and p.suffix == ".md"]
     cat = catalog()
-    assert {p.name for p in paths} == {f"{t}.md" for t in cat.types} | {"index.md", "solvers.md", "applications.md"}
+    whole = site_types == sorted(cat.types)
+    assert {p.name for p in paths} == {f"{t}.md" for t in site_types} | {"index.md"} | (
+        {"solvers.md", "applications.md"} if whole else set())
     index = (tmp_path / "index.md").read_text()
-    assert "[solvers](solvers.md)" in index and "[applications](applications.md)" in index
+    assert ("[solvers](solvers.md)" in index and "[applications](applications.md)" in index) == whole
     for fam, types in cat.families.items():
-        assert f"## {cat.titles[fam]} (`{fam}`)" in index
+        assert f"## {cat.titles[fam]} (`{fam}`)" in index   # every family has a type in the sample
         for t in types:
-            assert f"[{t}]({t}.md)" in index
-    for name, t in cat.types.items():
+            assert (f"[{t}]({t}.md)" in index) == (t in site_types)
+    for name in site_types:
+        t = cat.types[name]
         page = (tmp_path / f"{name}.md").read_text()
         headings = [line for line in page.splitlines() if line.startswith("## ")]
         assert headings == SECTIONS, name
@@ -196,6 +201,14 @@ def test_write_docs_writes_a_page_per_type_and_an_index(docs_site):
         assert methods.count("\n### `") == len(t.outputs), name
         for key in (k for k, d in cat.declared.items() if d.type_name == name):
             assert f"### {key}\n" in page
+
+
+@pytest.mark.thorough
+@pytest.mark.xdist_group("docs_site")
+def test_every_type_has_its_reference_page_in_the_thorough_site(docs_site, site_types):
+    """The checks above over every type's page (the thorough tier's site holds them all)."""
+    assert site_types == sorted(catalog().types)
+    test_write_docs_writes_a_page_per_type_and_an_index(docs_site, site_types)
 
 
 def test_markdown_page_content():
