@@ -35,9 +35,11 @@ def pytest_addoption(parser):
                      help="also run the tests marked thorough (left out unless this is given or -m names them)")
 
 
-def thorough_selected(config) -> bool:
-    """Whether this run includes the ``thorough`` tests: ``--thorough``, or a ``-m`` expression that names them."""
-    return config.getoption("--thorough") or THOROUGH in (config.getoption("-m") or "")
+def pytest_configure(config):
+    """A ``-m`` expression that names the ``thorough`` tests selects them as ``--thorough`` does: afterwards
+    ``config.getoption("--thorough")`` alone says whether this run includes them (``tests/conftest.py`` reads it)."""
+    if THOROUGH in (config.getoption("-m") or ""):
+        config.option.thorough = True
 
 
 def tex_required() -> bool:
@@ -47,7 +49,7 @@ def tex_required() -> bool:
 def pytest_collection_modifyitems(config, items):
     """Mark the doctests that compile LaTeX ``tex``; without pdflatex (and unless it is required) skip every ``tex`` item.
     Leave out the ``thorough`` tests unless the run asks for them (deselected, as ``-m`` deselects)."""
-    if not thorough_selected(config):
+    if not config.getoption("--thorough"):
         left = [item for item in items if item.get_closest_marker(THOROUGH) is not None]
         if left:
             config.hook.pytest_deselected(items=left)

@@ -259,7 +259,6 @@ def scalar_namespace() -> dict[str, Any]:
     return dict(_scalar_namespace())
 
 
-@lru_cache(maxsize=4096)
 class _InertMax(sympy.Max):
     """``Max`` as it is compiled: the same node (printed, differentiated and valued as ``Max``), but rebuilt without
     SymPy's search for redundant arguments.  Rebuilding a ``Max`` (lambdify's common subexpressions replace its
@@ -291,7 +290,7 @@ def inert_extrema(expr: sympy.Expr) -> sympy.Expr:
     >>> compile_tree(e, (x, y))(1.0, 3.0)
     7.0
     """
-    if not has_type(expr, sympy.Max, sympy.Min):
+    if not any(t in _INERT for t in node_types(expr)):   # none, or all inert already (compile_tree, then _rewrite)
         return expr
     memo: dict[sympy.Basic, sympy.Basic] = {}
 
@@ -299,22 +298,28 @@ def inert_extrema(expr: sympy.Expr) -> sympy.Expr:
         hit = memo.get(node)
         if hit is not None:
             return hit
-        args = tuple(walk(a) for a in node.args) if node.args else ()
+        args = tuple(walk(a) for a in node.args)
         inert = _INERT.get(type(node))
-        if inert is not None:
-            out = inert(*args)
-        elif all(a is b for a, b in zip(args, node.args)):
-            out = node
-        elif isinstance(node, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
-            out = sympy.Basic.__new__(type(node), *args)
-        else:
-            out = node.func(*args)
-        memo[node] = out
+        memo[node] = out = inert(*args) if inert is not None else _rebuilt(node, args, piecewise=True)
         return out
 
     return walk(expr)
 
 
+def _rebuilt(node: sympy.Basic, args: Sequence[sympy.Basic], *, piecewise: bool) -> sympy.Basic:
+    """``node`` with ``args``: itself when they are its own; a ``Max``/``Min`` (and, with ``piecewise``, a
+    ``Piecewise`` and its pairs, whose constructor folds a piecewise in a condition) without SymPy's search; any other
+    node as SymPy builds it."""
+    if all(a is b for a, b in zip(args, node.args)):
+        return node
+    if isinstance(node, (sympy.Max, sympy.Min)):
+        return node.func(*args, evaluate=False)
+    if piecewise and isinstance(node, (sympy.Piecewise, ExprCondPair)):
+        return sympy.Basic.__new__(type(node), *args)
+    return node.func(*args)
+
+
+@lru_cache(maxsize=4096)
 def _rewrite(expr: sympy.Expr) -> sympy.Expr:
     """The forms that compile exactly: log2, expm1/log1p near one, zero derivatives of floor/ceil (each rewrite
     walked only where the tree holds the nodes it rewrites).  Kept per tree: the chain-rule derivatives of one output
@@ -467,16 +472,23 @@ def substitute(expr: sympy.Basic, done: Mapping[sympy.Basic, sympy.Basic], memo:
     if hit is not None:
         return hit
     args = [substitute(a, done, memo, piecewise=piecewise) for a in expr.args]
-    if all(a is b for a, b in zip(args, expr.args)):
-        out = expr
-    elif isinstance(expr, (sympy.Max, sympy.Min)):
-        out = expr.func(*args, evaluate=False)
-    elif piecewise and isinstance(expr, (sympy.Piecewise, ExprCondPair)):   # a pair's constructor folds a piecewise in its condition
-        out = sympy.Basic.__new__(type(expr), *args)
-    else:
-        out = expr.func(*args)
-    memo[expr] = out
+    memo[expr] = out = _rebuilt(expr, args, piecewise=piecewise)
     return out
+
+
+def expanded(definitions: Sequence[Definition], *, piecewise: bool = True) -> sympy.Expr:
+    """A chain's last output as one tree over its leaves, each definition substituted into the next
+    (:func:`substitute`, one memo for the chain).
+
+    >>> x, o1, o2 = sympy.symbols("x o1 o2", positive=True)
+    >>> expanded([(o1, x + 1), (o2, sympy.Max(o1, 2 * x))])
+    Max(2*x, x + 1)
+    """
+    done: dict[sympy.Basic, sympy.Basic] = {}
+    memo: dict[sympy.Basic, sympy.Basic] = {}
+    for sym, expr in definitions:
+        done[sym] = substitute(expr, done, memo, piecewise=piecewise) if done else expr
+    return done[definitions[-1][0]]
 
 
 def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol], *, vector: bool = False,
@@ -498,11 +510,7 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
     if not intermediate or (size <= INLINE_LIMIT and size <= INLINE_GROWTH * declared_size(definitions)):
         # a small chain compiles as one tree: SymPy's own cancellation (1 - (1 - x**k) -> x**k) keeps digits
         # that step-by-step evaluation would lose
-        done: dict[sympy.Symbol, sympy.Expr] = {}
-        memo: dict[sympy.Basic, sympy.Basic] = {}
-        for sym, expr in definitions:
-            done[sym] = substitute(expr, done, memo) if done else expr
-        expr = done[definitions[-1][0]]
+        expr = expanded(definitions)
         return compile_tree(expr if varying is None else hoist(expr, varying), args, vector=vector)
     args, plain = plain_args(args)
     rename = {**plain, **{sym: sympy.Symbol(f"_o{i}", **sym.assumptions0) for i, (sym, _) in enumerate(intermediate)}}

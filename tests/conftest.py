@@ -73,17 +73,13 @@ def kernel():
 SITE_SAMPLE = 8
 
 
-def _thorough(config) -> bool:
-    return bool(config.getoption("--thorough")) or "thorough" in (config.getoption("-m") or "")
-
-
 @pytest.fixture(scope="session")
 def site_types(request):
     """The scenario types whose reference pages the session's docs site holds (sorted): a sample, or every type."""
     from mlsysim_symbolic.catalog import catalog
 
     cat = catalog()
-    if _thorough(request.config):
+    if request.config.getoption("--thorough"):   # (or -m naming the tier: the root conftest sets it)
         return sorted(cat.types)
     names = sorted(cat.types)
     first = {sorted(members)[0] for members in cat.families.values() if members}

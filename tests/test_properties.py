@@ -46,9 +46,9 @@ from mlsysim_symbolic.evaluate import (
     compile_chain,
     compile_tree,
     exact_value,
+    expanded,
     expanded_size,
     gradient_chain,
-    substitute,
     to_base_factor,
 )
 from mlsysim_symbolic.packing import first_fit_load, first_fit_share
@@ -417,15 +417,9 @@ def declared_from_base(value: float, unit: Any) -> float:
 
 def exact_tree(plan: Any) -> sympy.Expr:
     """The plan's output as one tree over its leaves, each definition substituted into the next with nothing
-    re-simplified (``substitute``; ``Plan.expr`` rebuilds each piecewise as SymPy does, folding a piecewise inside a
+    re-simplified (``expanded``; ``Plan.expr`` rebuilds each piecewise as SymPy does, folding a piecewise inside a
     condition into logic: 20 s for the rail hold-up's stop): what the exact values are computed from, at numbers."""
-    def make() -> sympy.Expr:
-        done: dict[sympy.Basic, sympy.Basic] = {}
-        memo: dict[sympy.Basic, sympy.Basic] = {}
-        for sym, expr in plan.definitions:
-            done[sym] = substitute(expr, done, memo) if done else expr
-        return done[plan.definitions[-1][0]]
-    return plan.memo(("exact tree (test)",), make)
+    return plan.memo(("exact tree (test)",), lambda: expanded(plan.definitions))
 
 
 def kink_signature(expr: sympy.Expr, args: tuple) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 import pint
 import sympy
 
-from ..evaluate import substitute
+from ..evaluate import expanded
 from ..spec import OutputSpec
 from ..variables import Variable
 
@@ -54,11 +54,7 @@ class Plan:
     def expr(self) -> sympy.Expr:
         """The output as one tree over its leaves (each definition substituted into the next; a ``Max`` or ``Min``
         rebuilt as it was declared, without SymPy's search for redundant arguments)."""
-        done: dict[sympy.Symbol, sympy.Expr] = {}
-        memo: dict[sympy.Basic, sympy.Basic] = {}
-        for sym, expr in self.definitions:
-            done[sym] = substitute(expr, done, memo, piecewise=False) if done else expr
-        return done[self.definitions[-1][0]]
+        return expanded(self.definitions, piecewise=False)
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()`` the first time ``key`` is asked for on this plan, the same object afterwards.
