@@ -569,12 +569,7 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
             adjoint = sympy.Dummy(f"adj_{sym.name}")
             chain.append((adjoint, sympy.Add(*terms)))
         for s in sorted(expr.free_symbols & (outputs | wanted), key=sympy.default_sort_key):
-            if isinstance(expr, (sympy.Max, sympy.Min)):   # lifted: its own rule (SymPy's, without re-reducing)
-                partial = _extremum_derivative(expr, lambda a, s=s: sympy.diff(a, s))
-            else:
-                partial = sympy.diff(expr, s)
-            if partial.has(sympy.Derivative):   # a floor's or ceil's: 0 away from its steps
-                partial = _step_derivatives(partial)
+            partial = _partial(expr, s)
             if partial == 0:
                 continue
             term = partial if n == 0 else adjoint * partial
@@ -583,6 +578,25 @@ def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbo
             if s in outputs:
                 pending.setdefault(s, []).append(term)
     return [*chain, (sympy.Dummy("gradient"), sympy.Tuple(*(sympy.Add(*gradient[w]) for w in wrts)))]
+
+
+@lru_cache(maxsize=1 << 16)
+def _partial(expr: sympy.Expr, s: sympy.Symbol) -> sympy.Expr:
+    """∂expr/∂s for :func:`gradient_chain`, kept per (definition, symbol): the composed types of the catalog share
+    their definitions (a roofline, a memory footprint), so each is differentiated once per process, not once per
+    type that composes it.
+
+    >>> x, y = sympy.symbols("x y", positive=True)
+    >>> _partial(sympy.Max(x, 2 * y, evaluate=False), y)
+    2*Heaviside(-x + 2*y)
+    """
+    if isinstance(expr, (sympy.Max, sympy.Min)):   # lifted: its own rule (SymPy's, without re-reducing)
+        partial = _extremum_derivative(expr, lambda a: sympy.diff(a, s))
+    else:
+        partial = sympy.diff(expr, s)
+    if partial.has(sympy.Derivative):   # a floor's or ceil's: 0 away from its steps
+        partial = _step_derivatives(partial)
+    return partial
 
 
 def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:
@@ -594,7 +608,7 @@ def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:
 
     >>> x, y, o = sympy.symbols("x y o", positive=True)
     >>> [(str(s)[:1], e) for s, e in _lifted_extrema([(o, 2 * sympy.Max(x, y) + 1)])]
-    [('_', Max(x, y)), ('o', 2*_m0 + 1)]
+    [('_', Max(x, y)), ('o', 2*_m + 1)]
     """
     out: list[Definition] = []
     made: dict[sympy.Basic, sympy.Symbol] = {}
@@ -606,7 +620,7 @@ def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:
         if isinstance(e, (sympy.Max, sympy.Min)):
             node = e.func(*args, evaluate=False)
             if node not in made:
-                made[node] = sympy.Dummy(f"m{len(made)}", real=True, positive=bool(e.is_positive) or None)
+                made[node] = _extremum_symbol(node, bool(e.is_positive))
                 out.append((made[node], node))
             return made[node]
         return e.func(*args) if args != list(e.args) else e
@@ -614,6 +628,13 @@ def _lifted_extrema(definitions: Sequence[Definition]) -> list[Definition]:
     for sym, expr in definitions:
         out.append((sym, lift(expr)))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _extremum_symbol(node: sympy.Expr, positive: bool) -> sympy.Dummy:
+    """The symbol standing for extremum ``node`` in a chain: the same one each time the node is lifted, so the
+    definitions that read it are the same trees, differentiated once (:func:`_partial`)."""
+    return sympy.Dummy("m", real=True, positive=positive or None)
 
 
 def _extremum_derivative(node: sympy.Expr, d: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr:
@@ -632,7 +653,9 @@ def _extremum_derivative(node: sympy.Expr, d: Callable[[sympy.Expr], sympy.Expr]
             continue
         others = node.args[:i] + node.args[i + 1:]
         rest = others[0] if len(others) == 1 else node.func(*others, evaluate=False)
-        step = sympy.Heaviside(a - rest) if isinstance(node, sympy.Max) else sympy.Heaviside(rest - a)
+        # unevaluated: Heaviside's own evaluation asks the sign of ``a - rest`` through the assumptions system (a third
+        # of the time of the property tests' gradients); it is valued numerically, 1/2 at a tie
+        step = sympy.Heaviside(a - rest if isinstance(node, sympy.Max) else rest - a, evaluate=False)
         terms.append(step * da)
     return sympy.Add(*terms)
 

@@ -83,7 +83,8 @@ def diff(scenario: Analysable, output: str, wrt: str | sympy.Symbol) -> sympy.Ex
         sym = scenario.planner.resolve(wrt, plan.args)[1].symbol   # a leaf of a scenario input ("model.micro_batch")
     else:
         sym = _symbol(scenario, wrt)
-    return tidy(sympy.diff(plan.expr, sym))
+    # kept with the plan: the same output reached through a result, a level and a scenario simplifies once
+    return plan.memo(("simplified derivative", sym), lambda: tidy(sympy.diff(plan.expr, sym)))
 
 
 def _derivative(plan: Plan, sym: sympy.Symbol) -> tuple[sympy.Expr, Callable[..., Any], Callable[[], sympy.Expr]]:
