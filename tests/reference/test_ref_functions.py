@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "robotics.assurance")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -106,6 +106,10 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # mlsysim computes −ln(1 − C) and ln(1 − λt) as written, which keep about 1e-16/C (1e-16/λt) relative as C (λt)
+    # nears 0, where ours is log1p's (C = 1e-9: mlsysim 9.99999972e-10, the exact value 1.0000000005e-09); a release
+    # gate's confidence is above 1 %, and rates and missions are drawn so that λt stays above 1e-5
+    "confidence": (0.01, 1), "target_hazard_rate": (1e-4, 1e3), "mission_time": (0.1, 1e3),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -134,6 +138,9 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    # robotics: mlsysim converts each with .to(...) (a plain number has no unit to convert)
+    "calc_shielded_system_hazard_rate": frozenset({"brain_hazard_rate", "shield_hw_failure_rate"}),
+    "calc_zero_failure_mission_count": frozenset({"target_hazard_rate", "mission_time"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
