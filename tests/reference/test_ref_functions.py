@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.assurance")
+           "retrieval", "robotics.assurance", "robotics.perception")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -81,6 +81,10 @@ NOT_PORTED: dict[str, str] = {
                                 "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_tsdf_voxel_grid_budget": "returns a dict whose keys depend on whether ray_rate is given (five more with it; a "
+                                   "function table returns one fixed shape), and rounds the voxel counts with Python's "
+                                   "round (half to even), which the equation language has no form of (floor(x + 1/2) "
+                                   "differs at every exact half)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
 }
@@ -141,11 +145,23 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     # robotics: mlsysim converts each with .to(...) (a plain number has no unit to convert)
     "calc_shielded_system_hazard_rate": frozenset({"brain_hazard_rate", "shield_hw_failure_rate"}),
     "calc_zero_failure_mission_count": frozenset({"target_hazard_rate", "mission_time"}),
+    "calc_free_space_expiry": frozenset({"free_depth", "loc_bound", "protective_clearance", "approach_speed"}),
+    "calc_linear_invalidation_horizon": frozenset({"initial_error", "error_growth_rate", "error_limit"}),
+    "calc_octree_depth": frozenset({"map_edge", "pitch"}),
+    "calc_spatial_information_age_displacement": frozenset({"velocity", "information_age"}),
+    "calc_sphere_scan_cells": frozenset({"reach", "pitch"}),
+    "calc_target_evidence_horizon": frozenset({"tolerance_radius", "sensor_noise", "drift_velocity"}),
+    "calc_teleop_ingestion_budget": frozenset({"kinematics_bytes_per_sec", "tactile_bytes_per_sec"}),
+    "calc_tracked_evidence_horizon": frozenset({"tolerance_radius", "initial_error", "slip_acceleration"}),
+    "calc_voxel_quantization_error": frozenset({"pitch"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
 #: ``precision_bytes`` likewise (``precision_bytes / 2`` scales bytes: a Quantity gives mlsysim's result in byte²).
-PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes"})
+#: The robotics byte counts and frame rates mlsysim multiplies as plain numbers before attaching its unit
+#: (``num_gaussians * bytes_per_gaussian * ureg.byte``; ``... * rgb_fps * (ureg.byte / ureg.second)``) likewise.
+PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes", "bytes_per_gaussian", "rgb_bytes_per_pixel",
+                        "depth_bytes_per_pixel", "rgb_fps", "depth_fps"})
 
 
 def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
