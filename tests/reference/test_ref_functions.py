@@ -154,6 +154,12 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_teleop_ingestion_budget": frozenset({"kinematics_bytes_per_sec", "tactile_bytes_per_sec"}),
     "calc_tracked_evidence_horizon": frozenset({"tolerance_radius", "initial_error", "slip_acceleration"}),
     "calc_voxel_quantization_error": frozenset({"pitch"}),
+    "calc_action_chunk_streaming_amortization": frozenset({"model_weight_memory", "memory_bandwidth"}),
+    "calc_axi_fifo_contention": frozenset({"bandwidth", "bank_switch_time", "compute_time"}),
+    "calc_canfd_bus_utilization": frozenset({"baud_arbitration", "baud_data", "cycle_time"}),
+    "calc_chunk_renewal_schedule": frozenset({"chunk_rate", "chunk_step", "inference_latency"}),
+    "calc_ethercat_cycle_time": frozenset({"baud_rate", "hop_delay", "cycle_time"}),
+    "calc_watchdog_lease_bound": frozenset({"clearance_distance", "initial_velocity", "max_deceleration"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -161,7 +167,9 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
 #: The robotics byte counts and frame rates mlsysim multiplies as plain numbers before attaching its unit
 #: (``num_gaussians * bytes_per_gaussian * ureg.byte``; ``... * rgb_fps * (ureg.byte / ureg.second)``) likewise.
 PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes", "bytes_per_gaussian", "rgb_bytes_per_pixel",
-                        "depth_bytes_per_pixel", "rgb_fps", "depth_fps"})
+                        "depth_bytes_per_pixel", "rgb_fps", "depth_fps", "payload_bytes", "bytes_per_axis",
+                        "header_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes", "safety_read_bytes",
+                        "transaction_bytes"})
 
 
 def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
@@ -193,6 +201,22 @@ def _floats(lo: float, hi: float, d: Any) -> st.SearchStrategy:
     return st.one_of(st.just(float(lo)), drawn) if lo < floor and not (d.low_open and lo == d.low) else drawn
 
 
+def _aligned_transfers() -> st.SearchStrategy:
+    """AXI transfers that are whole numbers of one transaction size (mlsysim refuses any other: independent draws
+    would almost never align)."""
+    return st.tuples(st.integers(1, 256), *[st.integers(1, 1000)] * 4).map(lambda t: {
+        "transaction_bytes": t[0], "tile_bytes": t[0] * t[1], "camera_bytes": t[0] * t[2],
+        "telemetry_bytes": t[0] * t[3], "safety_read_bytes": t[0] * t[4]})
+
+
+def _renewal_on_grid() -> st.SearchStrategy:
+    """A chunk renewal on the setpoint grid (T_r = n·Δt, mlsysim refuses any other), an inference inside the period,
+    and a horizon drawn on both sides of the setpoints one renewal needs."""
+    return st.tuples(st.floats(0.5, 100), st.integers(1, 20), st.floats(0.001, 0.999), st.integers(1, 60)).map(
+        lambda t: {"chunk_step": t[0], "chunk_rate": 1e3 / (t[1] * t[0]), "inference_latency": t[2] * t[1] * t[0],
+                   "chunk_horizon": t[3]})
+
+
 def _capped(mean: str, cap: str) -> st.SearchStrategy:
     """A cap and a mean at most 0.999 of it: nearer the fixed-length limit the branch point of Lambert W₀ costs
     digits (6e-11 relative at 0.999, 1e-8 at 0.9999; mlsysim bisects to the float)."""
@@ -208,6 +232,8 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    "calc_axi_fifo_contention": _aligned_transfers(),
+    "calc_chunk_renewal_schedule": _renewal_on_grid(),
 }
 
 
@@ -221,7 +247,10 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
+                                          "transaction_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes",
+                                          "safety_read_bytes", "chunk_step", "chunk_rate", "inference_latency",
+                                          "chunk_horizon"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
