@@ -77,7 +77,7 @@ __all__ = ["Function", "function", "function_names", "functions_dir"]
 #: The fields of a ``[functions.NAME]`` table: a type's prose and its inputs and outputs, and what a call returns.
 FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
-                             "keyword_only", "returns_like", "argument_names"})
+                             "keyword_only", "returns_like", "argument_names", "returns_with"})
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
@@ -191,7 +191,7 @@ class Function:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(FUNCTION_FIELDS))}",
                        unknown[0])
         declaration = {k: v for k, v in raw.items()
-                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names")}
+                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names", "returns_with")}
         self.name = name
         self.family = table.family
         self.module = table.module
@@ -220,6 +220,13 @@ class Function:
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
                          & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+        with_ = raw.get("returns_with", {})   # dict key -> the optional argument it is returned with (mlsysim's update)
+        if with_ and (not isinstance(with_, Mapping) or not isinstance(self.returns, dict)
+                      or any(k not in self.returns or v not in self.type.inputs or self.type.inputs[v].required
+                             or self.type.inputs[v].default is not None for k, v in with_.items())):
+            raise fail(f"returns_with maps keys of the returned dict to optional arguments (default None), got {with_!r}",
+                       "returns_with")
+        self._returns_with: dict[str, str] = dict(with_)
         like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
         if like is not None:
             if like not in self._quantity_inputs:
@@ -266,11 +273,16 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         given = self._bind(args, kwargs)
         s = self.cls(**given)
-        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number") else "")
-                  for p, how in zip(self._parts(), self.returns_as, strict=True)]
-        if isinstance(self.returns, dict):
-            return dict(zip(self.returns, values, strict=True))
+        parts = list(zip(self._parts(), self.returns_as, strict=True))
+        if isinstance(self.returns, dict):   # a key returned with an optional argument is left out without it
+            return {k: self._value(s, given, p, how) for k, (p, how) in zip(self.returns, parts, strict=True)
+                    if k not in self._returns_with or self._returns_with[k] in given}
+        values = [self._value(s, given, p, how) for p, how in parts]
         return tuple(values) if isinstance(self.returns, tuple) else values[0]
+
+    def _value(self, s: Scenario, given: dict[str, Any], output: str, how: str) -> Any:
+        return self._leave(s.planner.member(output, ()), how,
+                           self._came(given, output) if how in ("number", "same", "same_number") else "")
 
     @staticmethod
     def _leave(value: Any, how: str, came: str) -> Any:

@@ -39,7 +39,8 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.assurance", "robotics.perception")
+           "retrieval", "robotics.assurance", "robotics.perception",
+           "robotics.control")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -81,6 +82,12 @@ NOT_PORTED: dict[str, str] = {
                                 "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_cbf_qp_orthogonal_projection": "takes two vectors by position (u_nom and a) and returns the projected vector "
+                                         "as a list: a function table has no vector argument or list return (the dot "
+                                         "products and the norm would be sums over a list kept by position)",
+    "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
+                                      "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
+                                      "is set by an argument, not stated as a list",
     "calc_tsdf_voxel_grid_budget": "returns a dict whose keys depend on whether ray_rate is given (five more with it; a "
                                    "function table returns one fixed shape), and rounds the voxel counts with Python's "
                                    "round (half to even), which the equation language has no form of (floor(x + 1/2) "
@@ -160,6 +167,9 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_chunk_renewal_schedule": frozenset({"chunk_rate", "chunk_step", "inference_latency"}),
     "calc_ethercat_cycle_time": frozenset({"baud_rate", "hop_delay", "cycle_time"}),
     "calc_watchdog_lease_bound": frozenset({"clearance_distance", "initial_velocity", "max_deceleration"}),
+    "calc_phase_lag_total": frozenset({"crossover_frequency", "sample_period", "compute_delay", "transport_delay",
+                                       "phase_allowance"}),
+    "calc_response_time_bound": frozenset({"wcet", "blocking", "interference", "deadline"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -265,7 +275,8 @@ def _theirs(value: float, var: Any) -> Any:
     """``value`` (in ``var``'s declared unit) as mlsysim writes it: a Quantity of its registry in the unit without our
     counted kinds (``s/request`` is ``s`` there), a plain number where that leaves no dimension."""
     q = uncounted(Q_(value, var.outer_unit))
-    return q.magnitude if q.dimensionless else _ref().core.units.Q_(q.magnitude, format(q.units, "D"))
+    angle = format(q.units, "D") in ("degree", "radian")   # dimensionless, but mlsysim converts it (.to(ureg.radian))
+    return q.magnitude if q.dimensionless and not angle else _ref().core.units.Q_(q.magnitude, format(q.units, "D"))
 
 
 def _same_shape(ours: Any, theirs: Any, label: str) -> None:
