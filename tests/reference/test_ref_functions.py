@@ -88,10 +88,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
                                       "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
                                       "is set by an argument, not stated as a list",
-    "calc_tsdf_voxel_grid_budget": "returns a dict whose keys depend on whether ray_rate is given (five more with it; a "
-                                   "function table returns one fixed shape), and rounds the voxel counts with Python's "
-                                   "round (half to even), which the equation language has no form of (floor(x + 1/2) "
-                                   "differs at every exact half)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
 }
@@ -170,6 +166,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_phase_lag_total": frozenset({"crossover_frequency", "sample_period", "compute_delay", "transport_delay",
                                        "phase_allowance"}),
     "calc_response_time_bound": frozenset({"wcet", "blocking", "interference", "deadline"}),
+    "calc_tsdf_voxel_grid_budget": frozenset({"workspace_volume", "voxel_size"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -179,7 +176,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
 PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes", "bytes_per_gaussian", "rgb_bytes_per_pixel",
                         "depth_bytes_per_pixel", "rgb_fps", "depth_fps", "payload_bytes", "bytes_per_axis",
                         "header_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes", "safety_read_bytes",
-                        "transaction_bytes"})
+                        "transaction_bytes", "bytes_per_voxel", "block_header_bytes", "bytes_per_ray_voxel"})
 
 
 def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
