@@ -44,6 +44,25 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 5.263157894736843
 >>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
 (Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+>>> from mlsysim_symbolic import calc_response_time_bound                               # robotics.control
+>>> calc_response_time_bound("10 us", "5 us", "20 us")
+{'response': <Quantity(35.0, 'microsecond')>}
+>>> calc_response_time_bound("10 us", "5 us", "20 us", "50 us")["blocking_limit"]
+<Quantity(20.0, 'microsecond')>
+>>> calc_response_time_bound.equation("blocking_limit"), calc_response_time_bound.diff("interference", "blocking_limit")
+(Eq(B_max, -C_wc + D - I_hp), -1)
+>>> from mlsysim_symbolic import calc_tracked_evidence_horizon                          # robotics.perception
+>>> calc_tracked_evidence_horizon("10 mm", "2 mm", "0.5 m/s**2")
+<Quantity(178.885438, 'millisecond')>
+>>> calc_tracked_evidence_horizon.equation()
+Eq(tau_ev, sqrt(-2*e_0 + 2*r_tol)/sqrt(a_slip))
+>>> calc_tracked_evidence_horizon.diff("slip_acceleration")
+-sqrt(-2*e_0 + 2*r_tol)/(2*a_slip**(3/2))
+>>> from mlsysim_symbolic import calc_empirical_testing_exposure                        # robotics.assurance
+>>> calc_empirical_testing_exposure("1e-6 1/h")
+<Quantity(2995732.27, 'hour')>
+>>> calc_empirical_testing_exposure.equation(), calc_empirical_testing_exposure.diff("confidence")
+(Eq(T, -log(1 - C)/lambda_t), -1/(lambda_t*(C - 1)))
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.
