@@ -418,3 +418,24 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_returns_with_leaves_a_key_out_without_its_argument():
+    """mlsysim adds the deadline's keys only with a deadline (``if deadline is not None: out.update(...)``): a key
+    declared ``returns_with`` its optional argument is returned exactly when that argument is given."""
+    without = mlsysim_symbolic.calc_response_time_bound("10 us", "5 us", "20 us")
+    assert list(without) == ["response"]
+    given = mlsysim_symbolic.calc_response_time_bound("10 us", "5 us", "20 us", "50 us")
+    assert list(given) == ["response", "margin", "meets_deadline", "blocking_limit"]
+    assert given["meets_deadline"] is True and given["blocking_limit"].to("us").magnitude == 20.0
+    assert len(mlsysim_symbolic.calc_phase_lag_total("10 Hz", "1 ms")) == 6
+
+
+def test_clopper_pearson_limit_at_all_successes_is_the_zero_failure_bound():
+    """Clopper and Pearson (1934): after n successes in n trials the one-sided lower limit is (1 − C)^(1/n); with
+    n = 59 at 95 % it is 0.05^(1/59) = 0.9505 (the classic 59 clean trials for a 95 % lower limit of 95 %)."""
+    exact = mlsysim_symbolic.calc_clopper_pearson_lower_bound(59, 59, 0.95)
+    assert math.isclose(exact, 0.05 ** (1 / 59), rel_tol=1e-12)
+    assert math.isclose(exact, mlsysim_symbolic.calc_clopper_pearson_zero_failure_bound(59, 0.95), rel_tol=1e-12)
+    assert exact > 0.95 > mlsysim_symbolic.calc_clopper_pearson_lower_bound(58, 58, 0.95)
+    assert mlsysim_symbolic.calc_zero_failure_sample_size(0.95, 0.95) == 59
