@@ -25,7 +25,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same
+from .compare import assert_same, magnitude_like
 from .functions import FAMILIES
 
 
@@ -117,6 +117,8 @@ RANGES: dict[str, tuple[float, float]] = {
     # nears 0, where ours is log1p's (C = 1e-9: mlsysim 9.99999972e-10, the exact value 1.0000000005e-09); a release
     # gate's confidence is above 1 %, and rates and missions are drawn so that λt stays above 1e-5
     "confidence": (0.01, 1), "target_hazard_rate": (1e-4, 1e3), "mission_time": (0.1, 1e3),
+    # a person's approach speed (ISO 13855's K is 1.6 m/s): a speed of 1e-6 m/s would turn an ulp of a length into ms
+    "approach_speed": (0.1, 10),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -130,7 +132,12 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # margins and a difference of three lengths, in mlsysim's unit: mlsysim subtracts the rounded sum (D − R with
+           # R = C + B + I rounded first; (d_free − δ_m) − δ_loc), SymPy the terms one by one (16 − 16 − 1e-6 is
+           # −1e-6 exactly where mlsysim gives −1.0000000010e-06 µs): equal to a few ulps of the largest term
+           "calc_response_time_bound": 1e-12, "calc_ethercat_cycle_time": 1e-9, "calc_phase_lag_total": 1e-11,
+           "calc_free_space_expiry": 1e-8}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -307,9 +314,19 @@ def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | No
     label = f"{name}({kwargs})"
     _same_shape(ours, theirs, label)
     if name in ABS_TOL:
-        pairs = zip(ours, theirs, strict=True) if isinstance(theirs, tuple) else [(ours, theirs)]
-        for i, (o, t) in enumerate(pairs):
-            assert math.isclose(o, t, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i}]: ours {o!r}, mlsysim {t!r}"
+        if isinstance(theirs, dict):
+            assert list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
+            pairs = [(k, ours[k], theirs[k]) for k in theirs]
+        elif isinstance(theirs, tuple):
+            pairs = [(i, o, t) for i, (o, t) in enumerate(zip(ours, theirs, strict=True))]
+        else:
+            pairs = [(0, ours, theirs)]
+        for i, o, t in pairs:
+            if isinstance(t, bool):
+                assert o is t, f"{label}[{i!r}]: ours {o!r}, mlsysim {t!r}"
+                continue
+            a, b = magnitude_like(o, t)   # in mlsysim's unit (a plain float is itself)
+            assert math.isclose(a, b, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i!r}]: ours {o!r}, mlsysim {t!r}"
         return
     assert_same(ours, theirs, label)
 
