@@ -291,7 +291,9 @@ def test_signature_is_mlsysims(name):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomized (the same draws each run): the count of values compared with mlsysim is then the same from run to
+# run, so a change that drops comparisons shows (issue 30); the thorough tier is where more draws belong
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_over_generated_arguments(name, data):
     kwargs = data.draw(_arguments(function(name)))
@@ -299,7 +301,7 @@ def test_value_matches_mlsysim_over_generated_arguments(name, data):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_given_mlsysims_quantities(name, data):
     """mlsysim's own Quantities (of its registry) are read by their unit text, in any unit of the dimension."""
