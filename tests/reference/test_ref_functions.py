@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "robotics.actuation")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -106,6 +106,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # the alpha-power law's index lies in [1, 2] (Sakurai and Newton 1990); past it (V − V_th)^α leaves float64 in
+    # mlsysim's separate powers before the ratio does in ours
+    "alpha": (1, 2),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -134,6 +137,26 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    # robotics: mlsysim converts each dimensioned argument with .to(...) (a plain number has no unit to convert)
+    "calc_alpha_power_gate_delay_stretch": frozenset({"nominal_voltage", "drooped_voltage", "threshold_voltage"}),
+    "calc_coasting_contact_peak_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness",
+                                                   "preload_force"}),
+    "calc_contact_force": frozenset({"stiffness", "displacement"}),
+    "calc_contact_yield_deadline": frozenset({"yield_force", "stiffness", "approach_velocity"}),
+    "calc_inductive_voltage_droop": frozenset({"loop_inductance", "current_slew_rate"}),
+    "calc_inverted_pendulum_fall_time": frozenset({"effective_length", "gravity"}),
+    "calc_kinetic_energy": frozenset({"mass", "velocity"}),
+    "calc_passive_compliance_stiffness_bound": frozenset({"force_limit", "tripwire_force", "detection_speed",
+                                                          "response_latency", "arm_deceleration"}),
+    "calc_quasistatic_spill_acceleration": frozenset({"inner_radius", "freeboard", "gravity"}),
+    "calc_quintic_blend_duration": frozenset({"delta_torque", "max_allowable_jerk"}),
+    "calc_reduced_mass": frozenset({"mass_a", "mass_b"}),
+    "calc_seam_acceleration_torque_jump": frozenset({"rotor_inertia", "delta_accel"}),
+    "calc_transient_contact_speed_limit": frozenset({"force_limit", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_transient_impact_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_tripwire_contact_force_accumulation": frozenset({"tripwire_force", "contact_stiffness", "penetration_velocity",
+                                                           "loop_latency"}),
+    "calc_voltage_droop": frozenset({"current", "internal_resistance"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -185,6 +208,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # a nominal rail above the threshold (stated, or mlsysim's 0.42 V): below it mlsysim's (V_nom − V_th)^α is a complex
+    # number and its float() a TypeError; the drooped rail is drawn freely (ours and mlsysim refuse it at or below)
+    "calc_alpha_power_gate_delay_stretch": st.tuples(st.floats(0, 1), st.floats(1e-3, 5), st.booleans()).map(
+        lambda t: {"nominal_voltage": max(t[0], 0.42) + t[1]} | ({"threshold_voltage": t[0]} if t[2] else {})),
 }
 
 
@@ -198,7 +225,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
+                                          "nominal_voltage", "threshold_voltage"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
