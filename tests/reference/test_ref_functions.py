@@ -25,7 +25,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same
+from .compare import assert_same, magnitude_like
 from .functions import FAMILIES
 
 
@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.actuation")
+           "retrieval", "robotics.actuation", "robotics.stopping")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -81,6 +81,11 @@ NOT_PORTED: dict[str, str] = {
                                 "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
+                                           "fields stand in for the arguments not given: a function table cannot name a "
+                                           "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
+                                           "and a Function is built without the catalog's types), nor bind mlsysim's own "
+                                           "site object; the same law is the catalog's ContactDeadlineScenario",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
 }
@@ -109,6 +114,10 @@ RANGES: dict[str, tuple[float, float]] = {
     # the alpha-power law's index lies in [1, 2] (Sakurai and Newton 1990); past it (V − V_th)^α leaves float64 in
     # mlsysim's separate powers before the ratio does in ours
     "alpha": (1, 2),
+    # stopping budgets at a robot's scale: mlsysim's root −a·τ + √((a·τ)² + 2·a·D) cancels, keeping about ε·a·τ²/D
+    # relative (ours is the rationalized root); a latency up to 1 s, a deceleration up to 10 g and a clearance from 1 mm
+    # keep that below 1e-10
+    "total_latency": (0, 1), "max_deceleration": (0.1, 100), "d_clear": (1e-3, 1e3),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -122,7 +131,10 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # mlsysim bisects for the root and stops at hi − lo <= 1e-15·max(1, hi) m/s, hi <= √(2·a·D) <= 450 m/s here:
+           # its speed is that far from the root (ours is the closed-form root: test_scurve_speed_ceiling_is_the_exact_root)
+           "calc_scurve_max_permitted_velocity": 5e-13}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -157,6 +169,19 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_tripwire_contact_force_accumulation": frozenset({"tripwire_force", "contact_stiffness", "penetration_velocity",
                                                            "loop_latency"}),
     "calc_voltage_droop": frozenset({"current", "internal_resistance"}),
+    "calc_braking_time": frozenset({"velocity", "max_deceleration"}),
+    "calc_c2_stop_suffix": frozenset({"entry_velocity", "peak_deceleration"}),
+    "calc_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_safe_stopping_distance": frozenset({"velocity", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_scurve_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "max_jerk",
+                                                     "loc_margin", "physical_margin", "approach_velocity"}),
+    "calc_scurve_rest_to_rest_time": frozenset({"distance", "max_acceleration", "max_jerk"}),
+    "calc_scurve_stop_distance": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_scurve_stop_time": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_stopping_crossover_speed": frozenset({"total_latency", "max_deceleration"}),
+    "calc_travel_between_speeds": frozenset({"start_velocity", "end_velocity", "duration"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -277,6 +302,7 @@ def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | No
     if name in ABS_TOL:
         pairs = zip(ours, theirs, strict=True) if isinstance(theirs, tuple) else [(ours, theirs)]
         for i, (o, t) in enumerate(pairs):
+            o, t = magnitude_like(o, t) if isinstance(t, pint.Quantity) else (o, t)   # a Quantity in mlsysim's unit
             assert math.isclose(o, t, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i}]: ours {o!r}, mlsysim {t!r}"
         return
     assert_same(ours, theirs, label)
@@ -386,3 +412,13 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_scurve_speed_ceiling_is_the_exact_root():
+    """Biagiotti and Melchiorri (2008), Sec. 3.4: below v = a²/j the jerk-limited stop is triangular, d_S = v·√(v/j) and
+    T_S = 2√(v/j). With no delay, j = 1e-6 m/s³, an obstacle closing at 2 m/s and 1 m of clearance the ceiling solves
+    v·√(v/j) + 2·2·√(v/j) = 1, whose root is 6.2499998046875107e-8 m/s (mpmath, 50 digits); ours is the closed-form root
+    of that cubic in √v, where mlsysim's bisection stops at 6.24999978752e-8 m/s (its step, 1e-15 m/s absolute)."""
+    v = mlsysim_symbolic.calc_scurve_max_permitted_velocity("1 m", "0 s", "1 m/s**2", "1e-6 m/s**3",
+                                                            approach_velocity="2 m/s")
+    assert math.isclose(v.to("m/s").magnitude, 6.2499998046875107e-8, rel_tol=1e-12)
