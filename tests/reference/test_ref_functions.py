@@ -39,7 +39,8 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.actuation", "robotics.stopping")
+           "retrieval", "robotics.actuation", "robotics.stopping",
+           "robotics.estimation")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -118,6 +119,8 @@ RANGES: dict[str, tuple[float, float]] = {
     # relative (ours is the rationalized root); a latency up to 1 s, a deceleration up to 10 g and a clearance from 1 mm
     # keep that below 1e-10
     "total_latency": (0, 1), "max_deceleration": (0.1, 100), "d_clear": (1e-3, 1e3),
+    # a belief's error growth at a robot's scale (mlsysim's quadratic formula cancels as a -> 0: ABS_TOL below)
+    "growth_rate": (1e-3, 10), "growth_acceleration": (0.1, 100),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -134,7 +137,11 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_lsh_candidate_probability": 1e-14,
            # mlsysim bisects for the root and stops at hi − lo <= 1e-15·max(1, hi) m/s, hi <= √(2·a·D) <= 450 m/s here:
            # its speed is that far from the root (ours is the closed-form root: test_scurve_speed_ceiling_is_the_exact_root)
-           "calc_scurve_max_permitted_velocity": 5e-13}
+           "calc_scurve_max_permitted_velocity": 5e-13,
+           # mlsysim's (−v + √(v² + 2a·ΔE))/a keeps about ε·v/a s absolute (the cancellation of −v with the root), up to
+           # 2.2e-14 s = 2.2e-11 ms for v <= 10 m/s, a >= 0.1 m/s² (ours is the rationalized root:
+           # test_quadratic_invalidation_horizon_is_the_rationalized_root)
+           "calc_quadratic_invalidation_horizon": 1e-10}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -182,6 +189,12 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_scurve_stop_time": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
     "calc_stopping_crossover_speed": frozenset({"total_latency", "max_deceleration"}),
     "calc_travel_between_speeds": frozenset({"start_velocity", "end_velocity", "duration"}),
+    "calc_belief_error_bound": frozenset({"initial_error", "growth_rate", "elapsed", "growth_acceleration"}),
+    "calc_inertial_coast_errors": frozenset({"gyro_noise_density", "gyro_bias", "accel_noise_density", "accel_bias",
+                                             "duration"}),
+    "calc_quadratic_invalidation_horizon": frozenset({"initial_error", "growth_rate", "growth_acceleration",
+                                                      "error_limit"}),
+    "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -422,3 +435,14 @@ def test_scurve_speed_ceiling_is_the_exact_root():
     v = mlsysim_symbolic.calc_scurve_max_permitted_velocity("1 m", "0 s", "1 m/s**2", "1e-6 m/s**3",
                                                             approach_velocity="2 m/s")
     assert math.isclose(v.to("m/s").magnitude, 6.2499998046875107e-8, rel_tol=1e-12)
+
+
+def test_quadratic_invalidation_horizon_is_the_rationalized_root():
+    """The first passage of E₀ + v·Δt + a·Δt²/2 through E_max is 2ΔE/(v + √(v² + 2a·ΔE)) (Press et al. 2007, Numerical
+    Recipes, Sec. 5.6: the quadratic's root without cancellation). At v = 1 m/s, a = 1e-9 m/s², ΔE = 1 m it is
+    999.9999995000000005 ms (mpmath, 40 digits), where mlsysim's (−v + √(v² + 2a·ΔE))/a gives 999.99986 ms; at a = 0 it is
+    the linear horizon ΔE/v (mlsysim's calc_linear_invalidation_horizon)."""
+    f = mlsysim_symbolic.calc_quadratic_invalidation_horizon
+    assert math.isclose(f("0 m", "1 m/s", "1e-9 m/s**2", "1 m").to("ms").magnitude, 999.9999995000000005, rel_tol=1e-13)
+    assert math.isclose(f("50 mm", "0.2 m/s", "0 m/s**2", "300 mm").to("ms").magnitude, 1250.0, rel_tol=1e-13)
+    assert f("300 mm", "0.2 m/s", "0.5 m/s**2", "300 mm").magnitude == 0
