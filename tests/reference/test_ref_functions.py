@@ -86,7 +86,8 @@ NOT_PORTED: dict[str, str] = {
                                            "fields stand in for the arguments not given: a function table cannot name a "
                                            "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
                                            "and a Function is built without the catalog's types), nor bind mlsysim's own "
-                                           "site object; the same law is the catalog's ContactDeadlineScenario",
+                                           "site object (the same law is in the catalog's ContactDeadlineScenario and "
+                                           "LatchSeriesSpringScenario)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
 }
