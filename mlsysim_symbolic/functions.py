@@ -44,6 +44,21 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 5.263157894736843
 >>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
 (Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+>>> from mlsysim_symbolic import calc_kinetic_energy                                   # robotics.actuation
+>>> calc_kinetic_energy("2 kg", "3 m/s")
+<Quantity(9.0, 'joule')>
+>>> calc_kinetic_energy.equation(), calc_kinetic_energy.diff("velocity")
+(Eq(E_k, m*v**2/2), m*v)
+>>> from mlsysim_symbolic import calc_safe_stopping_distance                           # robotics.stopping
+>>> calc_safe_stopping_distance("1.5 m/s", "0.2 s", "2 m/s**2", loc_margin="10 cm")
+<Quantity(0.9625, 'meter')>
+>>> calc_safe_stopping_distance.equation(), calc_safe_stopping_distance.diff("max_deceleration")
+(Eq(d_stop, m_loc + m_phys + tau*v + v**2/(2*a)), -v**2/(2*a**2))
+>>> from mlsysim_symbolic import calc_scalar_kalman_update                             # robotics.estimation
+>>> calc_scalar_kalman_update("4 m**2", "1 m**2")
+(0.8, <Quantity(0.8, 'meter ** 2')>)
+>>> calc_scalar_kalman_update.equation(), calc_scalar_kalman_update.diff("prior_variance")
+(Eq(g, P/(P + R)), R/(P + R)**2)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.

@@ -25,7 +25,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same
+from .compare import assert_same, magnitude_like
 from .functions import FAMILIES
 
 
@@ -39,7 +39,8 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "robotics.actuation", "robotics.stopping",
+           "robotics.estimation")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -81,6 +82,12 @@ NOT_PORTED: dict[str, str] = {
                                 "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
+                                           "fields stand in for the arguments not given: a function table cannot name a "
+                                           "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
+                                           "and a Function is built without the catalog's types), nor bind mlsysim's own "
+                                           "site object (the same law is in the catalog's ContactDeadlineScenario and "
+                                           "LatchSeriesSpringScenario)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
 }
@@ -106,6 +113,15 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # the alpha-power law's index lies in [1, 2] (Sakurai and Newton 1990); past it (V − V_th)^α leaves float64 in
+    # mlsysim's separate powers before the ratio does in ours
+    "alpha": (1, 2),
+    # stopping budgets at a robot's scale: mlsysim's root −a·τ + √((a·τ)² + 2·a·D) cancels, keeping about ε·a·τ²/D
+    # relative (ours is the rationalized root); a latency up to 1 s, a deceleration up to 10 g and a clearance from 1 mm
+    # keep that below 1e-10
+    "total_latency": (0, 1), "max_deceleration": (0.1, 100), "d_clear": (1e-3, 1e3),
+    # a belief's error growth at a robot's scale (mlsysim's quadratic formula cancels as a -> 0: ABS_TOL below)
+    "growth_rate": (1e-3, 10), "growth_acceleration": (0.1, 100),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -119,7 +135,14 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # mlsysim bisects for the root and stops at hi − lo <= 1e-15·max(1, hi) m/s, hi <= √(2·a·D) <= 450 m/s here:
+           # its speed is that far from the root (ours is the closed-form root: test_scurve_speed_ceiling_is_the_exact_root)
+           "calc_scurve_max_permitted_velocity": 5e-13,
+           # mlsysim's (−v + √(v² + 2a·ΔE))/a keeps about ε·v/a s absolute (the cancellation of −v with the root), up to
+           # 2.2e-14 s = 2.2e-11 ms for v <= 10 m/s, a >= 0.1 m/s² (ours is the rationalized root:
+           # test_quadratic_invalidation_horizon_is_the_rationalized_root)
+           "calc_quadratic_invalidation_horizon": 1e-10}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -134,6 +157,45 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    # robotics: mlsysim converts each dimensioned argument with .to(...) (a plain number has no unit to convert)
+    "calc_alpha_power_gate_delay_stretch": frozenset({"nominal_voltage", "drooped_voltage", "threshold_voltage"}),
+    "calc_coasting_contact_peak_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness",
+                                                   "preload_force"}),
+    "calc_contact_force": frozenset({"stiffness", "displacement"}),
+    "calc_contact_yield_deadline": frozenset({"yield_force", "stiffness", "approach_velocity"}),
+    "calc_inductive_voltage_droop": frozenset({"loop_inductance", "current_slew_rate"}),
+    "calc_inverted_pendulum_fall_time": frozenset({"effective_length", "gravity"}),
+    "calc_kinetic_energy": frozenset({"mass", "velocity"}),
+    "calc_passive_compliance_stiffness_bound": frozenset({"force_limit", "tripwire_force", "detection_speed",
+                                                          "response_latency", "arm_deceleration"}),
+    "calc_quasistatic_spill_acceleration": frozenset({"inner_radius", "freeboard", "gravity"}),
+    "calc_quintic_blend_duration": frozenset({"delta_torque", "max_allowable_jerk"}),
+    "calc_reduced_mass": frozenset({"mass_a", "mass_b"}),
+    "calc_seam_acceleration_torque_jump": frozenset({"rotor_inertia", "delta_accel"}),
+    "calc_transient_contact_speed_limit": frozenset({"force_limit", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_transient_impact_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_tripwire_contact_force_accumulation": frozenset({"tripwire_force", "contact_stiffness", "penetration_velocity",
+                                                           "loop_latency"}),
+    "calc_voltage_droop": frozenset({"current", "internal_resistance"}),
+    "calc_braking_time": frozenset({"velocity", "max_deceleration"}),
+    "calc_c2_stop_suffix": frozenset({"entry_velocity", "peak_deceleration"}),
+    "calc_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_safe_stopping_distance": frozenset({"velocity", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_scurve_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "max_jerk",
+                                                     "loc_margin", "physical_margin", "approach_velocity"}),
+    "calc_scurve_rest_to_rest_time": frozenset({"distance", "max_acceleration", "max_jerk"}),
+    "calc_scurve_stop_distance": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_scurve_stop_time": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_stopping_crossover_speed": frozenset({"total_latency", "max_deceleration"}),
+    "calc_travel_between_speeds": frozenset({"start_velocity", "end_velocity", "duration"}),
+    "calc_belief_error_bound": frozenset({"initial_error", "growth_rate", "elapsed", "growth_acceleration"}),
+    "calc_inertial_coast_errors": frozenset({"gyro_noise_density", "gyro_bias", "accel_noise_density", "accel_bias",
+                                             "duration"}),
+    "calc_quadratic_invalidation_horizon": frozenset({"initial_error", "growth_rate", "growth_acceleration",
+                                                      "error_limit"}),
+    "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -185,6 +247,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # a nominal rail above the threshold (stated, or mlsysim's 0.42 V): below it mlsysim's (V_nom − V_th)^α is a complex
+    # number and its float() a TypeError; the drooped rail is drawn freely (ours and mlsysim refuse it at or below)
+    "calc_alpha_power_gate_delay_stretch": st.tuples(st.floats(0, 1), st.floats(1e-3, 5), st.booleans()).map(
+        lambda t: {"nominal_voltage": max(t[0], 0.42) + t[1]} | ({"threshold_voltage": t[0]} if t[2] else {})),
 }
 
 
@@ -198,7 +264,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
+                                          "nominal_voltage", "threshold_voltage"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -249,6 +316,7 @@ def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | No
     if name in ABS_TOL:
         pairs = zip(ours, theirs, strict=True) if isinstance(theirs, tuple) else [(ours, theirs)]
         for i, (o, t) in enumerate(pairs):
+            o, t = magnitude_like(o, t) if isinstance(t, pint.Quantity) else (o, t)   # a Quantity in mlsysim's unit
             assert math.isclose(o, t, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i}]: ours {o!r}, mlsysim {t!r}"
         return
     assert_same(ours, theirs, label)
@@ -360,3 +428,24 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_scurve_speed_ceiling_is_the_exact_root():
+    """Biagiotti and Melchiorri (2008), Sec. 3.4: below v = a²/j the jerk-limited stop is triangular, d_S = v·√(v/j) and
+    T_S = 2√(v/j). With no delay, j = 1e-6 m/s³, an obstacle closing at 2 m/s and 1 m of clearance the ceiling solves
+    v·√(v/j) + 2·2·√(v/j) = 1, whose root is 6.2499998046875107e-8 m/s (mpmath, 50 digits); ours is the closed-form root
+    of that cubic in √v, where mlsysim's bisection stops at 6.24999978752e-8 m/s (its step, 1e-15 m/s absolute)."""
+    v = mlsysim_symbolic.calc_scurve_max_permitted_velocity("1 m", "0 s", "1 m/s**2", "1e-6 m/s**3",
+                                                            approach_velocity="2 m/s")
+    assert math.isclose(v.to("m/s").magnitude, 6.2499998046875107e-8, rel_tol=1e-12)
+
+
+def test_quadratic_invalidation_horizon_is_the_rationalized_root():
+    """The first passage of E₀ + v·Δt + a·Δt²/2 through E_max is 2ΔE/(v + √(v² + 2a·ΔE)) (Press et al. 2007, Numerical
+    Recipes, Sec. 5.6: the quadratic's root without cancellation). At v = 1 m/s, a = 1e-9 m/s², ΔE = 1 m it is
+    999.9999995000000005 ms (mpmath, 40 digits), where mlsysim's (−v + √(v² + 2a·ΔE))/a gives 999.99986 ms; at a = 0 it is
+    the linear horizon ΔE/v (mlsysim's calc_linear_invalidation_horizon)."""
+    f = mlsysim_symbolic.calc_quadratic_invalidation_horizon
+    assert math.isclose(f("0 m", "1 m/s", "1e-9 m/s**2", "1 m").to("ms").magnitude, 999.9999995000000005, rel_tol=1e-13)
+    assert math.isclose(f("50 mm", "0.2 m/s", "0 m/s**2", "300 mm").to("ms").magnitude, 1250.0, rel_tol=1e-13)
+    assert f("300 mm", "0.2 m/s", "0.5 m/s**2", "300 mm").magnitude == 0
