@@ -83,6 +83,33 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    # statistics (first half)
+    "calc_cdf_quantile": "an algorithm over two lists by position: the first value whose cumulative fraction reaches "
+                         "the target, else the last value (a scan returning a list element, not a formula)",
+    "calc_chance_agreement": "a sum of squares over a list of class shares with repeats, refused unless the list sums to 1 "
+                             "within 1e-9; the comparison here draws scalar arguments only, and a list input keyed by "
+                             "position (positions = true) is not yet given a function's list argument",
+    "calc_conjunctive_confidence": "a product over a list of premise confidences with repeats (each checked in [0, 1], "
+                                   "the list non-empty); the comparison here draws scalar arguments only, and a list "
+                                   "input keyed by position is not yet given a function's list argument",
+    "calc_multilegged_confidence": "1 − a product over a list of leg confidences with repeats (each checked in [0, 1], "
+                                   "the list non-empty); the comparison here draws scalar arguments only, and a list "
+                                   "input keyed by position is not yet given a function's list argument",
+    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
+                                               "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
+                                               "function table returns no list and a call states no list",
+    "calc_expected_calibration_error": "a weighted sum over a list of (count, confidence, accuracy) triples by position; "
+                                       "not expressible by a function's scalar arguments",
+    "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
+                                   "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
+                                   "the range depends on the arguments, and the equation language has no range over an "
+                                   "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
+    "calc_jensen_shannon_divergence": "sums over two aligned lists by position (with 0·log 0 = 0 terms skipped); not "
+                                      "expressible by a function's scalar arguments",
+    "calc_mcnemar_exact_two_sided": "a binomial tail at 1/2, Σ_{j ≤ min(b, c)} C(b + c, j)/2^(b+c), whose range depends "
+                                    "on the arguments: as a closed form it is the regularized incomplete beta I_{1/2}(b + c "
+                                    "− m, m + 1), which special.py does not have (only its inverse, betaincinv); "
+                                    "PairedComparisonScenario.exact_p sums over a stated list instead",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -106,6 +133,12 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # mlsysim rounds 1 − p (math.log(1.0 - p)) and 0.5 + C/2 (t.ppf) before the logarithm or the quantile, which costs
+    # it more than 1e-9 of the result below these bounds; ours keeps the digits (test_statistics_keeps_the_digits_...)
+    "per_frame_detection": (1e-4, 1), "confidence": (1e-5, 1 - 1e-5),
+    # λγ = threshold/mean kept in [1e-3, 100]: past e^-700 mlsysim's P_F² underflows to 0 (a ZeroDivisionError where ours,
+    # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
+    "threshold": (1, 100), "operational_mean": (1, 1e3),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -358,3 +391,25 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_statistics_keeps_the_digits_mlsysim_rounds_away():
+    """Where mlsysim rounds an argument before a logarithm or a quantile, ours is the exact value (mpmath, 40 digits):
+    ⌈ln 2/−ln(1 − 10⁻⁹)⌉ = 693,147,181 frames (mlsysim: 693,147,200), and Student's t at ν = 1 is the Cauchy quantile
+    tan(πC/2), so the half-width of 2 values of sd 1 at C = 1e-9 is tan(π·10⁻⁹/2)/√2 (mlsysim: 1.1107208168e-9)."""
+    assert mlsysim_symbolic.calc_consecutive_detection_frames(1e-9, 0.5) == 693_147_181
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1e-9), 1.110720734539591631844956e-9, rel_tol=1e-12)
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1 - 1e-9), 450158170.8098955689537, rel_tol=1e-12)
+
+
+def test_cohen_table_and_clopper_pearson_limits():
+    """Cohen (1988), Table 6.4.1 lists 392 runs per arm at h = 0.2, α = 0.05 two-sided, power 0.80: 2((1.959964 +
+    0.841621)/0.2)² = 392.4 to the nearest run, 393 rounded up as a sample size is (mlsysim's ceil); Clopper and Pearson (1934):
+    with no success in n trials the upper limit is 1 − (α/2)^(1/n), the lower limit with all successes (α/2)^(1/n)."""
+    assert mlsysim_symbolic.calc_arcsine_two_arm_sample_size(0.2) == 393
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(0, 20)
+    assert lo == 0 and math.isclose(hi, 1 - 0.025 ** (1 / 20), rel_tol=1e-12)
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(20, 20)
+    assert hi == 1 and math.isclose(lo, 0.025 ** (1 / 20), rel_tol=1e-12)
+    with pytest.raises(ValueError, match="counts_fit"):
+        mlsysim_symbolic.calc_clopper_pearson_interval(21, 20)
