@@ -84,28 +84,19 @@ NOT_PORTED: dict[str, str] = {
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
     # statistics (first half)
-    "calc_cdf_quantile": "an algorithm over two lists by position: the first value whose cumulative fraction reaches "
-                         "the target, else the last value (a scan returning a list element, not a formula)",
-    "calc_chance_agreement": "a sum of squares over a list of class shares with repeats, refused unless the list sums to 1 "
-                             "within 1e-9; the comparison here draws scalar arguments only, and a list input keyed by "
-                             "position (positions = true) is not yet given a function's list argument",
-    "calc_conjunctive_confidence": "a product over a list of premise confidences with repeats (each checked in [0, 1], "
-                                   "the list non-empty); the comparison here draws scalar arguments only, and a list "
-                                   "input keyed by position is not yet given a function's list argument",
-    "calc_multilegged_confidence": "1 − a product over a list of leg confidences with repeats (each checked in [0, 1], "
-                                   "the list non-empty); the comparison here draws scalar arguments only, and a list "
-                                   "input keyed by position is not yet given a function's list argument",
+    "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
+                         "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
+                         "scan returning a list element, not a formula",
     "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
                                                "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
                                                "function table returns no list and a call states no list",
-    "calc_expected_calibration_error": "a weighted sum over a list of (count, confidence, accuracy) triples by position; "
-                                       "not expressible by a function's scalar arguments",
+    "calc_expected_calibration_error": "takes one list of (count, confidence, accuracy) triples; a list input holds one "
+                                       "number per position, so mlsysim's argument cannot be given as it is (three "
+                                       "aligned lists would be another signature)",
     "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
                                    "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
-    "calc_jensen_shannon_divergence": "sums over two aligned lists by position (with 0·log 0 = 0 terms skipped); not "
-                                      "expressible by a function's scalar arguments",
     "calc_mcnemar_exact_two_sided": "a binomial tail at 1/2, Σ_{j ≤ min(b, c)} C(b + c, j)/2^(b+c), whose range depends "
                                     "on the arguments: as a closed form it is the regularized incomplete beta I_{1/2}(b + c "
                                     "− m, m + 1), which special.py does not have (only its inverse, betaincinv); "
@@ -152,7 +143,13 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # 1 − Π(1 − p_l) over up to 8 legs: each 1 − p_l rounds by 2**-53, so mlsysim keeps ~1e-15 absolute (one leg of
+           # 1e-9 gives 9.9999997e-10; ours, simplified to p_l for one leg, 1e-9)
+           "calc_multilegged_confidence": 2e-15,
+           # terms p·ln(2p/(p + q)) of both signs (negative where p < q) that cancel as q → p: the compiled ratio rounds
+           # apart from mlsysim's p/m, so identical distributions give ±2e-17 where mlsysim gives 0.0
+           "calc_jensen_shannon_divergence": 1e-15}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -180,6 +177,9 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.sampled_from(spec.options)
     if spec.kind == "flag":
         return st.booleans()
+    if spec.kind == "list":   # a list keyed by position (values may repeat): one to eight values in its domain
+        d = spec.variable.domain
+        return st.lists(_floats(max(d.low, -1e3), min(d.high, 1e3), d), min_size=1, max_size=8)
     var = spec.variable
     d = var.domain
     lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
@@ -218,6 +218,13 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # class shares that sum to 1 (normalized weights; mlsysim refuses a sum more than 1e-9 from 1, as ours does)
+    "calc_chance_agreement": st.lists(st.floats(1e-3, 1), min_size=1, max_size=8).map(
+        lambda w: {"class_shares": [x / sum(w) for x in w]}),
+    # two aligned distributions: lists of one length (each normalized; zeros kept, as 0·ln 0 terms are skipped)
+    "calc_jensen_shannon_divergence": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=n, max_size=n) for k in ("p", "q")})).filter(
+        lambda d: sum(d["p"]) > 0 and sum(d["q"]) > 0).map(lambda d: {k: [x / sum(v) for x in v] for k, v in d.items()}),
 }
 
 
@@ -231,7 +238,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
+                                          "class_shares", "p", "q"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
