@@ -97,10 +97,6 @@ NOT_PORTED: dict[str, str] = {
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
                                    "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
-    "calc_mcnemar_exact_two_sided": "a binomial tail at 1/2, Σ_{j ≤ min(b, c)} C(b + c, j)/2^(b+c), whose range depends "
-                                    "on the arguments: as a closed form it is the regularized incomplete beta I_{1/2}(b + c "
-                                    "− m, m + 1), which special.py does not have (only its inverse, betaincinv); "
-                                    "PairedComparisonScenario.exact_p sums over a stated list instead",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
