@@ -59,6 +59,13 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 (0.8, <Quantity(0.8, 'meter ** 2')>)
 >>> calc_scalar_kalman_update.equation(), calc_scalar_kalman_update.diff("prior_variance")
 (Eq(g, P/(P + R)), R/(P + R)**2)
+>>> from mlsysim_symbolic import calc_chi2_gate                                        # statistics
+>>> calc_chi2_gate(0.95, 3)
+7.814727903251179
+>>> calc_chi2_gate.equation()
+Eq(g, 2*gammaincinv(n_dim/2, c_g))
+>>> calc_chi2_gate.diff("confidence")
+2*exp(gammaincinv(n_dim/2, c_g))*gamma(n_dim/2)*gammaincinv(n_dim/2, c_g)**(1 - n_dim/2)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.

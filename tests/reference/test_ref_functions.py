@@ -90,6 +90,20 @@ NOT_PORTED: dict[str, str] = {
                                            "LatchSeriesSpringScenario)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    # statistics (first half)
+    "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
+                         "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
+                         "scan returning a list element, not a formula",
+    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
+                                               "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
+                                               "function table returns no list and a call states no list",
+    "calc_expected_calibration_error": "takes one list of (count, confidence, accuracy) triples; a list input holds one "
+                                       "number per position, so mlsysim's argument cannot be given as it is (three "
+                                       "aligned lists would be another signature)",
+    "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
+                                   "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
+                                   "the range depends on the arguments, and the equation language has no range over an "
+                                   "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -122,6 +136,12 @@ RANGES: dict[str, tuple[float, float]] = {
     "total_latency": (0, 1), "max_deceleration": (0.1, 100), "d_clear": (1e-3, 1e3),
     # a belief's error growth at a robot's scale (mlsysim's quadratic formula cancels as a -> 0: ABS_TOL below)
     "growth_rate": (1e-3, 10), "growth_acceleration": (0.1, 100),
+    # mlsysim rounds 1 − p (math.log(1.0 - p)) and 0.5 + C/2 (t.ppf) before the logarithm or the quantile, which costs
+    # it more than 1e-9 of the result below these bounds; ours keeps the digits (test_statistics_keeps_the_digits_...)
+    "per_frame_detection": (1e-4, 1), "confidence": (1e-5, 1 - 1e-5),
+    # λγ = threshold/mean kept in [1e-3, 100]: past e^-700 mlsysim's P_F² underflows to 0 (a ZeroDivisionError where ours,
+    # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
+    "threshold": (1, 100), "operational_mean": (1, 1e3),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -142,7 +162,14 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # mlsysim's (−v + √(v² + 2a·ΔE))/a keeps about ε·v/a s absolute (the cancellation of −v with the root), up to
            # 2.2e-14 s = 2.2e-11 ms for v <= 10 m/s, a >= 0.1 m/s² (ours is the rationalized root:
            # test_quadratic_invalidation_horizon_is_the_rationalized_root)
-           "calc_quadratic_invalidation_horizon": 1e-10}
+           "calc_quadratic_invalidation_horizon": 1e-10,
+           # 1 − Π(1 − p_l) over up to 8 legs: each 1 − p_l rounds by 2**-53, so mlsysim keeps ~1e-15 absolute (one leg of
+           # 1e-9 gives 9.9999997e-10; ours, simplified to p_l for one leg, 1e-9)
+           "calc_multilegged_confidence": 2e-15,
+           # terms p·ln(2p/(p + q)) of both signs (negative where p < q) that cancel as q → p: the compiled ratio rounds
+           # apart from mlsysim's p/m, so identical distributions give ±2e-17 where mlsysim gives 0.0
+           "calc_jensen_shannon_divergence": 1e-15,
+}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -209,6 +236,9 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.sampled_from(spec.options)
     if spec.kind == "flag":
         return st.booleans()
+    if spec.kind == "list":   # a list keyed by position (values may repeat): one to eight values in its domain
+        d = spec.variable.domain
+        return st.lists(_floats(max(d.low, -1e3), min(d.high, 1e3), d), min_size=1, max_size=8)
     var = spec.variable
     d = var.domain
     lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
@@ -251,6 +281,13 @@ JOINT: dict[str, st.SearchStrategy] = {
     # number and its float() a TypeError; the drooped rail is drawn freely (ours and mlsysim refuse it at or below)
     "calc_alpha_power_gate_delay_stretch": st.tuples(st.floats(0, 1), st.floats(1e-3, 5), st.booleans()).map(
         lambda t: {"nominal_voltage": max(t[0], 0.42) + t[1]} | ({"threshold_voltage": t[0]} if t[2] else {})),
+    # class shares that sum to 1 (normalized weights; mlsysim refuses a sum more than 1e-9 from 1, as ours does)
+    "calc_chance_agreement": st.lists(st.floats(1e-3, 1), min_size=1, max_size=8).map(
+        lambda w: {"class_shares": [x / sum(w) for x in w]}),
+    # two aligned distributions: lists of one length (each normalized; zeros kept, as 0·ln 0 terms are skipped)
+    "calc_jensen_shannon_divergence": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=n, max_size=n) for k in ("p", "q")})).filter(
+        lambda d: sum(d["p"]) > 0 and sum(d["q"]) > 0).map(lambda d: {k: [x / sum(v) for x in v] for k, v in d.items()}),
 }
 
 
@@ -265,7 +302,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
-                                          "nominal_voltage", "threshold_voltage"):
+                                          "nominal_voltage", "threshold_voltage",
+                                          "class_shares", "p", "q"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -449,3 +487,23 @@ def test_quadratic_invalidation_horizon_is_the_rationalized_root():
     assert math.isclose(f("0 m", "1 m/s", "1e-9 m/s**2", "1 m").to("ms").magnitude, 999.9999995000000005, rel_tol=1e-13)
     assert math.isclose(f("50 mm", "0.2 m/s", "0 m/s**2", "300 mm").to("ms").magnitude, 1250.0, rel_tol=1e-13)
     assert f("300 mm", "0.2 m/s", "0.5 m/s**2", "300 mm").magnitude == 0
+def test_statistics_keeps_the_digits_mlsysim_rounds_away():
+    """Where mlsysim rounds an argument before a logarithm or a quantile, ours is the exact value (mpmath, 40 digits):
+    ⌈ln 2/−ln(1 − 10⁻⁹)⌉ = 693,147,181 frames (mlsysim: 693,147,200), and Student's t at ν = 1 is the Cauchy quantile
+    tan(πC/2), so the half-width of 2 values of sd 1 at C = 1e-9 is tan(π·10⁻⁹/2)/√2 (mlsysim: 1.1107208168e-9)."""
+    assert mlsysim_symbolic.calc_consecutive_detection_frames(1e-9, 0.5) == 693_147_181
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1e-9), 1.110720734539591631844956e-9, rel_tol=1e-12)
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1 - 1e-9), 450158170.8098955689537, rel_tol=1e-12)
+
+
+def test_cohen_table_and_clopper_pearson_limits():
+    """Cohen (1988), Table 6.4.1 lists 392 runs per arm at h = 0.2, α = 0.05 two-sided, power 0.80: 2((1.959964 +
+    0.841621)/0.2)² = 392.4 to the nearest run, 393 rounded up as a sample size is (mlsysim's ceil); Clopper and Pearson (1934):
+    with no success in n trials the upper limit is 1 − (α/2)^(1/n), the lower limit with all successes (α/2)^(1/n)."""
+    assert mlsysim_symbolic.calc_arcsine_two_arm_sample_size(0.2) == 393
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(0, 20)
+    assert lo == 0 and math.isclose(hi, 1 - 0.025 ** (1 / 20), rel_tol=1e-12)
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(20, 20)
+    assert hi == 1 and math.isclose(lo, 0.025 ** (1 / 20), rel_tol=1e-12)
+    with pytest.raises(ValueError, match="counts_fit"):
+        mlsysim_symbolic.calc_clopper_pearson_interval(21, 20)
