@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "numerics", "reliability", "neural")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -83,6 +83,22 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    "calc_float32_bit_flip": "bit manipulation of a binary32 word (struct pack, XOR of one bit, unpack): the flip of an "
+                             "exponent bit can give an infinity or a NaN, and of any value (zero, subnormal, negative); "
+                             "the catalog's FloatBitFlipScenario ports positive normal values only",
+    "calc_float_values": "an enumeration, not a formula: returns the sorted list of every finite value of the format "
+                         "(2^(E+F) of them); a function table has no list return",
+    "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
+                         "returns the trace as a list of repeats + 1 values; a function table has no list return",
+    **{name: "takes the layer widths as a list by position and mlsysim's signature is (widths[, batch]): a function "
+             "table has no list argument, and the catalog's DenseNetworkScenario, which ports the same counts over a "
+             "positions list (positions = true), needs the layer count and the lists of positions and layers stated "
+             "beside the widths, which a call with the widths alone does not give"
+       + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
+                                                         "calc_dense_forward_flops") else "")
+       for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
+                    "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
+                    "calc_dense_saved_activations", "calc_dense_inference_activations")},
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -107,6 +123,15 @@ RANGES: dict[str, tuple[float, float]] = {
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
+    # number formats: 2^(b - 1) - 1 and 2^(a - 1) are exact in a float up to 53 bits (mlsysim's are Python ints); an
+    # exponent of 11 bits is float64's own (a wider one leaves its range: mlsysim's 2.0 ** bias overflows), and 52
+    # fraction bits its own (a smallest subnormal 2^(1 - bias - F) past 2^-1074 is 0.0 in mlsysim)
+    "bits": (1, 53), "accumulator_bits": (1, 53), "operand_bits": (2, 64), "exponent_bits": (2, 11),
+    "fraction_bits": (1, 52),
+    # |x| <= 700 keeps e^(-x) inside float64, where mlsysim's math.exp raises on one side only (the sigmoid is 0 there)
+    "x": (-700, 700),
+    # a^N below float64's smallest normal is mlsysim's 0.0 or a subnormal, refused here as an underflow: drawn above it
+    "availability": (0.01, 1), "n_components": (1, 100),
 }
 PORTED = function_names()
 #: Results mlsysim computes as 1 − x, which keeps about 1e-16 absolute (not relative) where x is close to 1; ours is
@@ -119,7 +144,11 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # 1 − e^(−T/M) near zero: both sides subtract from 1, keeping about 1e-16 absolute; 1 − (1 − a)^k and
+           # 1 − (1 − r)^x: 1 − a rounds by up to 2^-53 before the k-th power, so a side keeps about k·1e-16
+           # absolute (k ≤ 1000 replicas, x ≤ 278 device-hours drawn; mlsysim converts the step to hours first)
+           "calc_failure_probability": 1e-15, "calc_availability_stacked": 2e-13, "calc_step_event_probability": 2e-13}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -134,6 +163,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    "calc_error_budget_spent": frozenset({"window", "budget_period"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
