@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from typing import Any
 
 import pint
@@ -388,3 +389,41 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_float_round_and_spacing_follow_ieee_754_just_below_a_power_of_two():
+    """IEEE Std 754-2019 §3.3: a binary64 value in [2^e, 2^(e+1)) has neighbours 2^(e - 52) apart (Python's math.ulp),
+    and rounding a binary64 value to binary64 leaves it unchanged.  mlsysim takes the binade as ⌊math.log2|v|⌋, and
+    math.log2(1024 - 2^-43) is 10.0: its spacing there is twice the ulp and it rounds the value up to 1024.  Ours
+    follows the standard (the divergence is documented in the tables' excludes)."""
+    for k in (1, 10, 100, 500, -3):
+        v = math.nextafter(2.0**k, 0)   # the largest binary64 value below 2^k
+        assert mlsysim_symbolic.calc_float_spacing(v, 11, 52) == math.ulp(v)
+        assert mlsysim_symbolic.calc_float_round(v, 11, 52) == v
+        assert mlsysim_symbolic.calc_float_round(-v, 11, 52) == -v
+    v = 1024 - 2.0**-43
+    assert _ref().calc_float_spacing(v, 11, 52) == 2.0**-42 != math.ulp(v) == 2.0**-43   # mlsysim's: twice the ulp
+    assert _ref().calc_float_round(v, 11, 52) == 1024.0
+
+
+def test_number_formats_of_the_standards():
+    """IEEE Std 754-2019 Table 3.5: binary16 holds 65,504 at most, 2^-14 the smallest normal and 2^-24 the smallest
+    subnormal; binary64 the largest 1.7976931348623157e308 and the smallest subnormal 2^-1074 (float64's own, a
+    subnormal that is exact).  Micikevicius et al. (2022), FP8 Formats for Deep Learning (arXiv:2209.05433), Table 1:
+    E5M2 follows IEEE 754 and reaches 57,344.  llama.cpp's Q4_0 stores 32 four-bit codes and one FP16 scale: 4.5 bits
+    per weight.  An INT8 code's largest product is 127², so an INT32 accumulator holds 2^31 // 127² = 133,144."""
+    assert mlsysim_symbolic.calc_float_range(5, 10) == (65504.0, 2.0**-14, 2.0**-24)
+    assert mlsysim_symbolic.calc_float_range(11, 52) == (sys.float_info.max, sys.float_info.min, 2.0**-1074)
+    assert mlsysim_symbolic.calc_float_range(5, 2)[0] == 57344.0
+    assert mlsysim_symbolic.calc_block_bits_per_weight(32, 4, 16) == 4.5
+    assert mlsysim_symbolic.calc_accumulator_headroom(8, 32) == 133_144
+    assert mlsysim_symbolic.calc_int_max(8) == 127 and mlsysim_symbolic.calc_int_levels(8) == 256
+
+
+def test_young_interval_and_its_waste():
+    """Young (1974), CACM 17(9): T_opt = √(2·T_s·T_f); a 60 s checkpoint against a day's MTBF gives √(2·60·86400) =
+    3,220 s, and at that interval the waste δ/τ + τ/(2M) is √(2δ/M), the two terms equal."""
+    tau = mlsysim_symbolic.calc_young_daly_interval(60, 86_400)
+    assert math.isclose(tau.to("s").magnitude, math.sqrt(2 * 60 * 86_400), rel_tol=1e-12)
+    waste = mlsysim_symbolic.calc_checkpoint_waste(60, tau.to("s").magnitude, 86_400)
+    assert math.isclose(waste, math.sqrt(2 * 60 / 86_400), rel_tol=1e-12)
