@@ -91,15 +91,19 @@ NOT_PORTED: dict[str, str] = {
                          "(2^(E+F) of them); a function table has no list return",
     "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
                          "returns the trace as a list of repeats + 1 values; a function table has no list return",
-    **{name: "takes the layer widths as a list by position and mlsysim's signature is (widths[, batch]): a function "
-             "table has no list argument, and the catalog's DenseNetworkScenario, which ports the same counts over a "
-             "positions list (positions = true), needs the layer count and the lists of positions and layers stated "
-             "beside the widths, which a call with the widths alone does not give"
+    **{name: "reads adjacent layer widths (n_(l-1), n_l) or the first and last of a list by position, and mlsysim's "
+             "signature is (widths[, batch]): the catalog's DenseNetworkScenario ports the same counts over a positions "
+             "list (positions = true), but names n_(l-1) and n_l through the layer count and the lists of positions "
+             "and layers stated beside the widths, which a call with the widths alone does not give"
        + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
                                                          "calc_dense_forward_flops") else "")
        for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
                     "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
-                    "calc_dense_saved_activations", "calc_dense_inference_activations")},
+                    "calc_dense_inference_activations")},
+    "calc_dense_saved_activations": "not yet ported: B·Σ n over a positions list of the widths builds and evaluates "
+                                    "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
+                                    "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
+                                    "simplify takes the keyed n out of its own sum), a misleading derivative",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
