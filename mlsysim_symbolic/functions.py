@@ -66,6 +66,21 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 Eq(g, 2*gammaincinv(n_dim/2, c_g))
 >>> calc_chi2_gate.diff("confidence")
 2*exp(gammaincinv(n_dim/2, c_g))*gamma(n_dim/2)*gammaincinv(n_dim/2, c_g)**(1 - n_dim/2)
+>>> from mlsysim_symbolic import calc_symmetric_scale                                  # numerics
+>>> calc_symmetric_scale(2.54, 8)
+0.02
+>>> calc_symmetric_scale.equation(), calc_symmetric_scale.diff("max_abs")
+(Eq(s, x_absmax/q_smax), 2/(2**b - 2))
+>>> from mlsysim_symbolic import calc_young_daly_interval                              # reliability
+>>> calc_young_daly_interval(50, 10_000)
+<Quantity(1000.0, 'second')>
+>>> calc_young_daly_interval.equation(), calc_young_daly_interval.diff("checkpoint_cost_s")
+(Eq(tau_star, sqrt(2)*sqrt(M)*sqrt(delta)), sqrt(2)*sqrt(M)/(2*sqrt(delta)))
+>>> from mlsysim_symbolic import calc_cross_entropy                                    # neural
+>>> calc_cross_entropy(0.25)
+1.3862943611198906
+>>> calc_cross_entropy.equation(), calc_cross_entropy.diff("p_correct")
+(Eq(L_CE, -log(p)), -1/p)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.

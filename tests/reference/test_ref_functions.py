@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from typing import Any
 
 import pint
@@ -39,8 +40,8 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.actuation", "robotics.stopping",
-           "robotics.estimation")
+           "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
+           "neural")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -104,6 +105,26 @@ NOT_PORTED: dict[str, str] = {
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
                                    "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
+    "calc_float32_bit_flip": "bit manipulation of a binary32 word (struct pack, XOR of one bit, unpack): the flip of an "
+                             "exponent bit can give an infinity or a NaN, and of any value (zero, subnormal, negative); "
+                             "the catalog's FloatBitFlipScenario ports positive normal values only",
+    "calc_float_values": "an enumeration, not a formula: returns the sorted list of every finite value of the format "
+                         "(2^(E+F) of them); a function table has no list return",
+    "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
+                         "returns the trace as a list of repeats + 1 values; a function table has no list return",
+    **{name: "reads adjacent layer widths (n_(l-1), n_l) or the first and last of a list by position, and mlsysim's "
+             "signature is (widths[, batch]): the catalog's DenseNetworkScenario ports the same counts over a positions "
+             "list (positions = true), but names n_(l-1) and n_l through the layer count and the lists of positions "
+             "and layers stated beside the widths, which a call with the widths alone does not give"
+       + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
+                                                         "calc_dense_forward_flops") else "")
+       for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
+                    "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
+                    "calc_dense_inference_activations")},
+    "calc_dense_saved_activations": "not yet ported: B·Σ n over a positions list of the widths builds and evaluates "
+                                    "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
+                                    "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
+                                    "simplify takes the keyed n out of its own sum), a misleading derivative",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -143,6 +164,15 @@ RANGES: dict[str, tuple[float, float]] = {
     # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
     "threshold": (1, 100), "operational_mean": (1, 1e3),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
+    # number formats: 2^(b - 1) - 1 and 2^(a - 1) are exact in a float up to 53 bits (mlsysim's are Python ints); an
+    # exponent of 11 bits is float64's own (a wider one leaves its range: mlsysim's 2.0 ** bias overflows), and 52
+    # fraction bits its own (a smallest subnormal 2^(1 - bias - F) past 2^-1074 is 0.0 in mlsysim)
+    "bits": (1, 53), "accumulator_bits": (1, 53), "operand_bits": (2, 64), "exponent_bits": (2, 11),
+    "fraction_bits": (1, 52),
+    # |x| <= 700 keeps e^(-x) inside float64, where mlsysim's math.exp raises on one side only (the sigmoid is 0 there)
+    "x": (-700, 700),
+    # a^N below float64's smallest normal is mlsysim's 0.0 or a subnormal, refused here as an underflow: drawn above it
+    "availability": (0.01, 1), "n_components": (1, 100),
 }
 PORTED = function_names()
 #: Results mlsysim computes as 1 − x, which keeps about 1e-16 absolute (not relative) where x is close to 1; ours is
@@ -169,6 +199,10 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # terms p·ln(2p/(p + q)) of both signs (negative where p < q) that cancel as q → p: the compiled ratio rounds
            # apart from mlsysim's p/m, so identical distributions give ±2e-17 where mlsysim gives 0.0
            "calc_jensen_shannon_divergence": 1e-15,
+           # 1 − e^(−T/M) near zero: both sides subtract from 1, keeping about 1e-16 absolute; 1 − (1 − a)^k and
+           # 1 − (1 − r)^x: 1 − a rounds by up to 2^-53 before the k-th power, so a side keeps about k·1e-16
+           # absolute (k ≤ 1000 replicas, x ≤ 278 device-hours drawn; mlsysim converts the step to hours first)
+           "calc_failure_probability": 1e-15, "calc_availability_stacked": 2e-13, "calc_step_event_probability": 2e-13,
 }
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
@@ -223,6 +257,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_quadratic_invalidation_horizon": frozenset({"initial_error", "growth_rate", "growth_acceleration",
                                                       "error_limit"}),
     "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
+    "calc_error_budget_spent": frozenset({"window", "budget_period"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -507,3 +542,39 @@ def test_cohen_table_and_clopper_pearson_limits():
     assert hi == 1 and math.isclose(lo, 0.025 ** (1 / 20), rel_tol=1e-12)
     with pytest.raises(ValueError, match="counts_fit"):
         mlsysim_symbolic.calc_clopper_pearson_interval(21, 20)
+def test_float_round_and_spacing_follow_ieee_754_just_below_a_power_of_two():
+    """IEEE Std 754-2019 §3.3: a binary64 value in [2^e, 2^(e+1)) has neighbours 2^(e - 52) apart (Python's math.ulp),
+    and rounding a binary64 value to binary64 leaves it unchanged.  mlsysim takes the binade as ⌊math.log2|v|⌋, and
+    math.log2(1024 - 2^-43) is 10.0: its spacing there is twice the ulp and it rounds the value up to 1024.  Ours
+    follows the standard (the divergence is documented in the tables' excludes)."""
+    for k in (1, 10, 100, 500, -3):
+        v = math.nextafter(2.0**k, 0)   # the largest binary64 value below 2^k
+        assert mlsysim_symbolic.calc_float_spacing(v, 11, 52) == math.ulp(v)
+        assert mlsysim_symbolic.calc_float_round(v, 11, 52) == v
+        assert mlsysim_symbolic.calc_float_round(-v, 11, 52) == -v
+    v = 1024 - 2.0**-43
+    assert _ref().calc_float_spacing(v, 11, 52) == 2.0**-42 != math.ulp(v) == 2.0**-43   # mlsysim's: twice the ulp
+    assert _ref().calc_float_round(v, 11, 52) == 1024.0
+
+
+def test_number_formats_of_the_standards():
+    """IEEE Std 754-2019 Table 3.5: binary16 holds 65,504 at most, 2^-14 the smallest normal and 2^-24 the smallest
+    subnormal; binary64 the largest 1.7976931348623157e308 and the smallest subnormal 2^-1074 (float64's own, a
+    subnormal that is exact).  Micikevicius et al. (2022), FP8 Formats for Deep Learning (arXiv:2209.05433), Table 1:
+    E5M2 follows IEEE 754 and reaches 57,344.  llama.cpp's Q4_0 stores 32 four-bit codes and one FP16 scale: 4.5 bits
+    per weight.  An INT8 code's largest product is 127², so an INT32 accumulator holds 2^31 // 127² = 133,144."""
+    assert mlsysim_symbolic.calc_float_range(5, 10) == (65504.0, 2.0**-14, 2.0**-24)
+    assert mlsysim_symbolic.calc_float_range(11, 52) == (sys.float_info.max, sys.float_info.min, 2.0**-1074)
+    assert mlsysim_symbolic.calc_float_range(5, 2)[0] == 57344.0
+    assert mlsysim_symbolic.calc_block_bits_per_weight(32, 4, 16) == 4.5
+    assert mlsysim_symbolic.calc_accumulator_headroom(8, 32) == 133_144
+    assert mlsysim_symbolic.calc_int_max(8) == 127 and mlsysim_symbolic.calc_int_levels(8) == 256
+
+
+def test_young_interval_and_its_waste():
+    """Young (1974), CACM 17(9): T_opt = √(2·T_s·T_f); a 60 s checkpoint against a day's MTBF gives √(2·60·86400) =
+    3,220 s, and at that interval the waste δ/τ + τ/(2M) is √(2δ/M), the two terms equal."""
+    tau = mlsysim_symbolic.calc_young_daly_interval(60, 86_400)
+    assert math.isclose(tau.to("s").magnitude, math.sqrt(2 * 60 * 86_400), rel_tol=1e-12)
+    waste = mlsysim_symbolic.calc_checkpoint_waste(60, tau.to("s").magnitude, 86_400)
+    assert math.isclose(waste, math.sqrt(2 * 60 / 86_400), rel_tol=1e-12)
