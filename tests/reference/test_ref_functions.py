@@ -106,6 +106,12 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # p^H below float64's normal range is refused (FloatRangeError: an underflow, not a value) where mlsysim returns
+    # a subnormal or 0.0: horizons up to 30 keep (1e-9)^H, the smallest draw's, above 1e-300
+    "horizon": (0, 30),
+    # mlsysim's ln(1 − q) rounds 1 − q first (2^-53 absolute), which moves ⌊ln(1 − P)/ln(1 − q)⌋ by about
+    # 1e-16/q of the count: 20 reads at q = 1e-9 (ours keeps ln(1 − q) exact: test_injection_read_budget_keeps_its_digits)
+    "payload_fraction": (1e-4, 1),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -119,7 +125,12 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # mlsysim's 1 − (1 − p)^k rounds 1 − p to 2^-53 relative, which the power scales by k (drawn up to 1e3):
+           # up to 1.1e-13 absolute where the result is about k·p (ours keeps the exact value, 1.5625007690e-8 at
+           # p = 1e-6, k = 1/64, where mlsysim gives 1.5625007732e-8); the straddle and mixed-outcome forms likewise
+           "calc_independent_success": 2e-13, "calc_injection_exposure": 2e-13, "calc_split_straddle": 2e-13,
+           "calc_mixed_outcome_fraction": 2e-13}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -134,6 +145,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    "calc_setup_share": frozenset({"setup", "work"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -358,3 +370,11 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_injection_read_budget_keeps_its_digits():
+    """n_max = ⌊ln(1 − P)/ln(1 − q)⌋ (Greshake et al. 2023's exposure 1 − (1 − q)^n solved for n): at q = 1e-9 and
+    P = 1/2 the exact quotient is ln 2/(−ln(1 − 1e-9)) = 693,147,180.21, so 693,147,180 reads. mlsysim 0.3.0 rounds
+    1 − q before its logarithm and gives 693,147,199; ours keeps ln(1 − q) to its last digit (RANGES keeps the
+    comparison's draws at q >= 1e-4, where the two floors agree)."""
+    assert mlsysim_symbolic.calc_injection_read_budget(1e-9, 0.5) == 693_147_180
