@@ -25,7 +25,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same
+from .compare import assert_same, reference_entry
 from .functions import FAMILIES
 
 
@@ -197,6 +197,12 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # no model, or one of mlsysim's own models (its object, given to both) that sets kv_heads and leaves head_dim to
+    # hidden_dim // heads; where mlsysim reads a model otherwise (multi-head models without kv_heads, PaLM's
+    # head_dim) it departs from the published shapes: test_kv_cache_bytes_per_token_reads_the_published_shapes
+    "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
+        ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
+        lambda key: {"model": reference_entry("Models", "Language", key)})),
 }
 
 
@@ -210,7 +216,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "model"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -378,3 +384,16 @@ def test_injection_read_budget_keeps_its_digits():
     1 − q before its logarithm and gives 693,147,199; ours keeps ln(1 − q) to its last digit (RANGES keeps the
     comparison's draws at q >= 1e-4, where the two floors agree)."""
     assert mlsysim_symbolic.calc_injection_read_budget(1e-9, 0.5) == 693_147_180
+
+
+def test_kv_cache_bytes_per_token_reads_the_published_shapes():
+    """2·L·H_kv·d_head·b per token (Pope et al. 2023, §2). A multi-head model without kv_heads caches one K/V pair per
+    head: Llama-2-13B (40 layers, 40 heads of 5120/40 = 128) holds 2·40·40·128·2 = 819,200 B per token at 16 bits,
+    where mlsysim 0.3.0 refuses the model (it reads kv_heads alone). PaLM 540B (Chowdhery et al. 2022, §2 and
+    Table 1: 118 layers, multi-query attention, heads of 256) holds 2·118·1·256·2 = 120,832 B, where mlsysim takes
+    18,432 // 48 = 384 for the head width and gives 181,248 B."""
+    f = mlsysim_symbolic.calc_kv_cache_bytes_per_token
+    assert f("Llama2_13B").to("B").magnitude == 2 * 40 * 40 * 128 * 2 == 819_200
+    assert f("PaLM_540B").to("B").magnitude == 2 * 118 * 1 * 256 * 2 == 120_832
+    with pytest.raises(ValueError, match="not_latent"):   # DeepSeek-V3's latent cache is calc_mla_cache_size's law
+        f("DeepSeek_V3")
