@@ -188,6 +188,15 @@ def _capped(mean: str, cap: str) -> st.SearchStrategy:
     return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
 
 
+def _cleanup_graph(ops: list[tuple[float, int]]) -> dict[str, Any]:
+    """Operations op0, op1, ... with mlsysim's durations in seconds, each depending on the earlier ones its bit mask
+    names (a topological order, as ours takes the graph)."""
+    names = [f"op{i}" for i in range(len(ops))]
+    return {"durations": {n: _ref().core.units.Q_(t, "second") for n, (t, _) in zip(names, ops, strict=True)},
+            "depends_on": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
+                           enumerate(zip(names, ops, strict=True))}}
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -200,6 +209,9 @@ JOINT: dict[str, st.SearchStrategy] = {
     # no model, or one of mlsysim's own models (its object, given to both) that sets kv_heads and leaves head_dim to
     # hidden_dim // heads; where mlsysim reads a model otherwise (multi-head models without kv_heads, PaLM's
     # head_dim) it departs from the published shapes: test_kv_cache_bytes_per_token_reads_the_published_shapes
+    # an acyclic graph of up to 8 operations in topological order, durations as mlsysim's times
+    "calc_cleanup_critical_path": st.lists(st.tuples(st.floats(0, 100), st.integers(0, 2**8 - 1)), min_size=1,
+                                           max_size=8).map(_cleanup_graph),
     "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
         ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
         lambda key: {"model": reference_entry("Models", "Language", key)})),
@@ -216,7 +228,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "model"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "model", "durations", "depends_on"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
