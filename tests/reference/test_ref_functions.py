@@ -197,6 +197,12 @@ def _cleanup_graph(ops: list[tuple[float, int]]) -> dict[str, Any]:
                            enumerate(zip(names, ops, strict=True))}}
 
 
+def _ordered_checks(checks: list[tuple[float, float]]) -> dict[str, Any]:
+    """Two lists of one length, by position: pass rates and mlsysim's check costs in seconds."""
+    return {"pass_probabilities": [p for p, _ in checks],
+            "check_costs": [_ref().core.units.Q_(t, "second") for _, t in checks]}
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -212,6 +218,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     # an acyclic graph of up to 8 operations in topological order, durations as mlsysim's times
     "calc_cleanup_critical_path": st.lists(st.tuples(st.floats(0, 100), st.integers(0, 2**8 - 1)), min_size=1,
                                            max_size=8).map(_cleanup_graph),
+    # lists of one length (mlsysim zips them; ours keys both by position), pass rates above 0 (ours divides the
+    # running product by each) and above 1e-6 (a product of eight stays far above float64's smallest)
+    "calc_short_circuit_cost": st.lists(st.tuples(st.floats(1e-6, 1), st.floats(0, 100)), min_size=1,
+                                        max_size=8).map(_ordered_checks),
     "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
         ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
         lambda key: {"model": reference_entry("Models", "Language", key)})),
@@ -228,7 +238,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "model", "durations", "depends_on"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "model", "durations", "depends_on", "pass_probabilities", "check_costs"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
