@@ -44,6 +44,11 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 5.263157894736843
 >>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
 (Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+>>> from mlsysim_symbolic import calc_append_only_context                              # agents
+>>> calc_append_only_context(8000, 1500, 90)
+(141500, 6727500)
+>>> calc_append_only_context.equation("cumulative"), calc_append_only_context.diff("turns", output="cumulative")
+(Eq(R, H*delta*(H - 1)/2 + H*s_0), H*delta - delta/2 + s_0)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.

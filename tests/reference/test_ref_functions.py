@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "agents")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -83,6 +83,17 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
+                             "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
+    "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
+                    "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
+                    "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
+                    "nucleus_probabilities)",
+    "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
+                                    "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
+                                    "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
+                                    "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
+                                    "integral on the default range, folded onto 50 intervals)",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
