@@ -141,7 +141,10 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # up to 1.1e-13 absolute where the result is about k·p (ours keeps the exact value, 1.5625007690e-8 at
            # p = 1e-6, k = 1/64, where mlsysim gives 1.5625007732e-8); the straddle and mixed-outcome forms likewise
            "calc_independent_success": 2e-13, "calc_injection_exposure": 2e-13, "calc_split_straddle": 2e-13,
-           "calc_mixed_outcome_fraction": 2e-13}
+           "calc_mixed_outcome_fraction": 2e-13,
+           # mlsysim's 1 − T^(1/H) keeps T^(1/H) (at most 1) to 2^-53: 3.3333334981e-9 at T = 1 − 1e-7, H = 30, where
+           # the exact value (ours) is 3.3333334927e-9
+           "calc_step_error_for_target": 1e-15}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -430,3 +433,22 @@ def test_kv_cache_bytes_per_token_reads_the_published_shapes():
     assert f("PaLM_540B").to("B").magnitude == 2 * 118 * 1 * 256 * 2 == 120_832
     with pytest.raises(ValueError, match="not_latent"):   # DeepSeek-V3's latent cache is calc_mla_cache_size's law
         f("DeepSeek_V3")
+
+
+def test_first_horizon_below_counts_a_power_equal_to_the_threshold_as_not_below():
+    """The first whole n with p^n < t (Feller's independent steps compounded): at p = 0.9 and t = 0.81, 0.9² = 0.81
+    is not below 0.81 and 0.9³ = 0.729 is, so n = 3. mlsysim 0.3.0's ⌊ln t / ln p⌋ + 1 takes the float quotient
+    1.9999999999999998 and gives 2; ours reads a quotient within a few ulps of a whole number as that number (the
+    decimals given are exact), as every floor of the package does."""
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.81) == 3
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.8) == 3    # 0.81 >= 0.8 > 0.729
+    assert mlsysim_symbolic.calc_first_horizon_below(0.5, 0.25) == 3
+
+
+def test_cleanup_graph_is_taken_in_topological_order():
+    """Kelley and Walker's forward pass: a (2 s) then b (3 s) and c (1 s) after a ends at 5 s; a graph listing an
+    operation before one it waits for (or a cycle) is refused by name, never given a number."""
+    f = mlsysim_symbolic.calc_cleanup_critical_path
+    assert f({"a": "2 s", "b": "3 s", "c": "1 s"}, {"b": ["a"], "c": ["a"]}).to("s").magnitude == 5
+    with pytest.raises(ValueError, match="topological order"):
+        f({"b": "3 s", "a": "2 s"}, {"b": ["a"]})
