@@ -81,6 +81,11 @@ Eq(g, 2*gammaincinv(n_dim/2, c_g))
 1.3862943611198906
 >>> calc_cross_entropy.equation(), calc_cross_entropy.diff("p_correct")
 (Eq(L_CE, -log(p)), -1/p)
+>>> from mlsysim_symbolic import calc_append_only_context                              # agents
+>>> calc_append_only_context(8000, 1500, 90)
+(141500, 6727500)
+>>> calc_append_only_context.equation("cumulative"), calc_append_only_context.diff("turns", output="cumulative")
+(Eq(R, H*delta*(H - 1)/2 + H*s_0), H*delta - delta/2 + s_0)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.

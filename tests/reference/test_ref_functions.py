@@ -26,7 +26,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same, magnitude_like
+from .compare import assert_same, magnitude_like, reference_entry
 from .functions import FAMILIES
 
 
@@ -41,7 +41,7 @@ def _ref() -> Any:
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
            "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
-           "neural")
+           "neural", "agents")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -125,6 +125,17 @@ NOT_PORTED: dict[str, str] = {
                                     "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
                                     "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
                                     "simplify takes the keyed n out of its own sum), a misleading derivative",
+    "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
+                             "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
+    "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
+                    "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
+                    "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
+                    "nucleus_probabilities)",
+    "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
+                                    "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
+                                    "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
+                                    "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
+                                    "integral on the default range, folded onto 50 intervals)",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -163,6 +174,12 @@ RANGES: dict[str, tuple[float, float]] = {
     # λγ = threshold/mean kept in [1e-3, 100]: past e^-700 mlsysim's P_F² underflows to 0 (a ZeroDivisionError where ours,
     # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
     "threshold": (1, 100), "operational_mean": (1, 1e3),
+    # p^H below float64's normal range is refused (FloatRangeError: an underflow, not a value) where mlsysim returns
+    # a subnormal or 0.0: horizons up to 30 keep (1e-9)^H, the smallest draw's, above 1e-300
+    "horizon": (0, 30),
+    # mlsysim's ln(1 − q) rounds 1 − q first (2^-53 absolute), which moves ⌊ln(1 − P)/ln(1 − q)⌋ by about
+    # 1e-16/q of the count: 20 reads at q = 1e-9 (ours keeps ln(1 − q) exact: test_injection_read_budget_keeps_its_digits)
+    "payload_fraction": (1e-4, 1),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
     # number formats: 2^(b - 1) - 1 and 2^(a - 1) are exact in a float up to 53 bits (mlsysim's are Python ints); an
     # exponent of 11 bits is float64's own (a wider one leaves its range: mlsysim's 2.0 ** bias overflows), and 52
@@ -203,6 +220,14 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # 1 − (1 − r)^x: 1 − a rounds by up to 2^-53 before the k-th power, so a side keeps about k·1e-16
            # absolute (k ≤ 1000 replicas, x ≤ 278 device-hours drawn; mlsysim converts the step to hours first)
            "calc_failure_probability": 1e-15, "calc_availability_stacked": 2e-13, "calc_step_event_probability": 2e-13,
+           # mlsysim's 1 − (1 − p)^k rounds 1 − p to 2^-53 relative, which the power scales by k (drawn up to 1e3):
+           # up to 1.1e-13 absolute where the result is about k·p (ours keeps the exact value, 1.5625007690e-8 at
+           # p = 1e-6, k = 1/64, where mlsysim gives 1.5625007732e-8); the straddle and mixed-outcome forms likewise
+           "calc_independent_success": 2e-13, "calc_injection_exposure": 2e-13, "calc_split_straddle": 2e-13,
+           "calc_mixed_outcome_fraction": 2e-13,
+           # mlsysim's 1 − T^(1/H) keeps T^(1/H) (at most 1) to 2^-53: 3.3333334981e-9 at T = 1 − 1e-7, H = 30, where
+           # the exact value (ours) is 3.3333334927e-9
+           "calc_step_error_for_target": 1e-15,
 }
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
@@ -258,6 +283,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
                                                       "error_limit"}),
     "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
     "calc_error_budget_spent": frozenset({"window", "budget_period"}),
+    "calc_setup_share": frozenset({"setup", "work"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -303,6 +329,21 @@ def _capped(mean: str, cap: str) -> st.SearchStrategy:
     return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
 
 
+def _cleanup_graph(ops: list[tuple[float, int]]) -> dict[str, Any]:
+    """Operations op0, op1, ... with mlsysim's durations in seconds, each depending on the earlier ones its bit mask
+    names (a topological order, as ours takes the graph)."""
+    names = [f"op{i}" for i in range(len(ops))]
+    return {"durations": {n: _ref().core.units.Q_(t, "second") for n, (t, _) in zip(names, ops, strict=True)},
+            "depends_on": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
+                           enumerate(zip(names, ops, strict=True))}}
+
+
+def _ordered_checks(checks: list[tuple[float, float]]) -> dict[str, Any]:
+    """Two lists of one length, by position: pass rates and mlsysim's check costs in seconds."""
+    return {"pass_probabilities": [p for p, _ in checks],
+            "check_costs": [_ref().core.units.Q_(t, "second") for _, t in checks]}
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -323,6 +364,20 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_jensen_shannon_divergence": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=n, max_size=n) for k in ("p", "q")})).filter(
         lambda d: sum(d["p"]) > 0 and sum(d["q"]) > 0).map(lambda d: {k: [x / sum(v) for x in v] for k, v in d.items()}),
+    # no model, or one of mlsysim's own models (its object, given to both) that sets kv_heads and leaves head_dim to
+    # hidden_dim // heads; where mlsysim reads a model otherwise (multi-head models without kv_heads, PaLM's
+    # head_dim) it departs from the published shapes: test_kv_cache_bytes_per_token_reads_the_published_shapes
+    # an acyclic graph of up to 8 operations in topological order, durations as mlsysim's times (no subnormal one:
+    # a subnormal elapsed time is refused as an underflow)
+    "calc_cleanup_critical_path": st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1,
+                                           max_size=8).map(_cleanup_graph),
+    # lists of one length (mlsysim zips them; ours keys both by position), pass rates above 0 (ours divides the
+    # running product by each) and above 1e-6 (a product of eight stays far above float64's smallest)
+    "calc_short_circuit_cost": st.lists(st.tuples(st.floats(1e-6, 1), st.floats(0, 100, allow_subnormal=False)), min_size=1,
+                                        max_size=8).map(_ordered_checks),
+    "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
+        ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
+        lambda key: {"model": reference_entry("Models", "Language", key)})),
 }
 
 
@@ -337,8 +392,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
-                                          "nominal_voltage", "threshold_voltage",
-                                          "class_shares", "p", "q"):
+                                          "nominal_voltage", "threshold_voltage", "class_shares", "p", "q", "model",
+                                          "durations", "depends_on", "pass_probabilities", "check_costs"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -578,3 +633,41 @@ def test_young_interval_and_its_waste():
     assert math.isclose(tau.to("s").magnitude, math.sqrt(2 * 60 * 86_400), rel_tol=1e-12)
     waste = mlsysim_symbolic.calc_checkpoint_waste(60, tau.to("s").magnitude, 86_400)
     assert math.isclose(waste, math.sqrt(2 * 60 / 86_400), rel_tol=1e-12)
+def test_injection_read_budget_keeps_its_digits():
+    """n_max = ⌊ln(1 − P)/ln(1 − q)⌋ (Greshake et al. 2023's exposure 1 − (1 − q)^n solved for n): at q = 1e-9 and
+    P = 1/2 the exact quotient is ln 2/(−ln(1 − 1e-9)) = 693,147,180.21, so 693,147,180 reads. mlsysim 0.3.0 rounds
+    1 − q before its logarithm and gives 693,147,199; ours keeps ln(1 − q) to its last digit (RANGES keeps the
+    comparison's draws at q >= 1e-4, where the two floors agree)."""
+    assert mlsysim_symbolic.calc_injection_read_budget(1e-9, 0.5) == 693_147_180
+
+
+def test_kv_cache_bytes_per_token_reads_the_published_shapes():
+    """2·L·H_kv·d_head·b per token (Pope et al. 2023, §2). A multi-head model without kv_heads caches one K/V pair per
+    head: Llama-2-13B (40 layers, 40 heads of 5120/40 = 128) holds 2·40·40·128·2 = 819,200 B per token at 16 bits,
+    where mlsysim 0.3.0 refuses the model (it reads kv_heads alone). PaLM 540B (Chowdhery et al. 2022, §2 and
+    Table 1: 118 layers, multi-query attention, heads of 256) holds 2·118·1·256·2 = 120,832 B, where mlsysim takes
+    18,432 // 48 = 384 for the head width and gives 181,248 B."""
+    f = mlsysim_symbolic.calc_kv_cache_bytes_per_token
+    assert f("Llama2_13B").to("B").magnitude == 2 * 40 * 40 * 128 * 2 == 819_200
+    assert f("PaLM_540B").to("B").magnitude == 2 * 118 * 1 * 256 * 2 == 120_832
+    with pytest.raises(ValueError, match="not_latent"):   # DeepSeek-V3's latent cache is calc_mla_cache_size's law
+        f("DeepSeek_V3")
+
+
+def test_first_horizon_below_counts_a_power_equal_to_the_threshold_as_not_below():
+    """The first whole n with p^n < t (Feller's independent steps compounded): at p = 0.9 and t = 0.81, 0.9² = 0.81
+    is not below 0.81 and 0.9³ = 0.729 is, so n = 3. mlsysim 0.3.0's ⌊ln t / ln p⌋ + 1 takes the float quotient
+    1.9999999999999998 and gives 2; ours reads a quotient within a few ulps of a whole number as that number (the
+    decimals given are exact), as every floor of the package does."""
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.81) == 3
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.8) == 3    # 0.81 >= 0.8 > 0.729
+    assert mlsysim_symbolic.calc_first_horizon_below(0.5, 0.25) == 3
+
+
+def test_cleanup_graph_is_taken_in_topological_order():
+    """Kelley and Walker's forward pass: a (2 s) then b (3 s) and c (1 s) after a ends at 5 s; a graph listing an
+    operation before one it waits for (or a cycle) is refused by name, never given a number."""
+    f = mlsysim_symbolic.calc_cleanup_critical_path
+    assert f({"a": "2 s", "b": "3 s", "c": "1 s"}, {"b": ["a"], "c": ["a"]}).to("s").magnitude == 5
+    with pytest.raises(ValueError, match="topological order"):
+        f({"b": "3 s", "a": "2 s"}, {"b": ["a"]})
