@@ -139,7 +139,8 @@ NOT_PORTED: dict[str, str] = {
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
-#: exact range of a float, or whose count is a size of a machine): name -> (low, high).
+#: exact range of a float, or whose count is a size of a machine): name -> (low, high), or "calc_x.name" for one
+#: function's argument where functions share a name for different things (alpha: a significance level, an index).
 RANGES: dict[str, tuple[float, float]] = {
     "radix": (2, 128), "tiers": (1, 4), "side": (1, 64), "dims": (1, 4), "n_gpus": (1, 4096), "n_nodes": (1, 1024),
     "gpus_per_node": (1, 16), "num_ports": (1, 4096), "hops": (0, 64),
@@ -161,7 +162,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
     # the alpha-power law's index lies in [1, 2] (Sakurai and Newton 1990); past it (V − V_th)^α leaves float64 in
     # mlsysim's separate powers before the ratio does in ours
-    "alpha": (1, 2),
+    "calc_alpha_power_gate_delay_stretch.alpha": (1, 2),
     # stopping budgets at a robot's scale: mlsysim's root −a·τ + √((a·τ)² + 2·a·D) cancels, keeping about ε·a·τ²/D
     # relative (ours is the rationalized root); a latency up to 1 s, a deceleration up to 10 g and a clearance from 1 mm
     # keep that below 1e-10
@@ -173,7 +174,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "per_frame_detection": (1e-4, 1), "confidence": (1e-5, 1 - 1e-5),
     # λγ = threshold/mean kept in [1e-3, 100]: past e^-700 mlsysim's P_F² underflows to 0 (a ZeroDivisionError where ours,
     # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
-    "threshold": (1, 100), "operational_mean": (1, 1e3),
+    "calc_importance_sampling_exponential.threshold": (1, 100), "operational_mean": (1, 1e3),
     # p^H below float64's normal range is refused (FloatRangeError: an underflow, not a value) where mlsysim returns
     # a subnormal or 0.0: horizons up to 30 keep (1e-9)^H, the smallest draw's, above 1e-300
     "horizon": (0, 30),
@@ -302,7 +303,7 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.lists(_floats(max(d.low, -1e3), min(d.high, 1e3), d), min_size=1, max_size=8)
     var = spec.variable
     d = var.domain
-    lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
+    lo, hi = RANGES.get(f"{fn.name}.{arg}", RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3))))
     lo, hi = max(lo, d.low), min(hi, d.high)
     if var.integer:
         lo_i = math.ceil(lo) + (1 if d.low_open and math.ceil(lo) == d.low else 0)
