@@ -32,9 +32,20 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------- Markdown reference pages
+def _prose(text: str) -> str:
+    r"""Declared prose as Markdown: a dollar sign in it is an amount ("$0.01 an image"), never a maths delimiter, so
+    it is escaped (``\$``, which Markdown shows as ``$``; :func:`markdown_html` keeps the escape for MathJax).  The
+    derivation files write maths in equations, never in prose.
+
+    >>> _prose("scoring at $0.01 an image and labels at $0.50")
+    'scoring at \\$0.01 an image and labels at \\$0.50'
+    """
+    return str(text).replace("$", r"\$")
+
+
 def _md(text: str) -> str:
-    """Prose for a Markdown table cell (pipes and newlines escaped)."""
-    return str(text).replace("|", "&#124;").replace("\n", " ")
+    """Prose for a Markdown table cell (pipes and newlines escaped, dollar signs as amounts)."""
+    return _prose(text).replace("|", "&#124;").replace("\n", " ")
 
 
 def _default_text(spec: InputSpec) -> str:
@@ -99,9 +110,9 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
     if t.family:
         lines += [f"*Family:* `{t.family}` ({title})", ""]
     if t.summary:
-        lines += [t.summary, ""]
+        lines += [_prose(t.summary), ""]
     if t.description:
-        lines += [t.description, ""]
+        lines += [_prose(t.description), ""]
 
     lines += ["## Equation", ""]
     for name in t.outputs:
@@ -109,15 +120,15 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
             label = f"`{name}`" + (f" when `{t.outputs[name].choice} = {when}`" if when else (" otherwise (when an input of the form above is unset)" if i else ""))
             lines += [f"{label}:", "", f"$${text}$$", ""]
     if t.equation_note:
-        lines += [t.equation_note, ""]
+        lines += [_prose(t.equation_note), ""]
 
-    lines += ["## Assumptions", "", bullets(list(t.assumptions)), "",
-              "## Excludes", "", bullets(list(t.excludes)), "",
-              "## Derivation", "", t.derivation or "(none declared)", "",
+    lines += ["## Assumptions", "", bullets([_prose(a) for a in t.assumptions]), "",
+              "## Excludes", "", bullets([_prose(e) for e in t.excludes]), "",
+              "## Derivation", "", _prose(t.derivation) if t.derivation else "(none declared)", "",
               "## References", ""]
     refs = []
     for r in t.references:
-        text = r.text + (f", {r.section}" if r.section else "")
+        text = _prose(r.text + (f", {r.section}" if r.section else ""))
         refs.append(f"[{text}]({r.url})" if r.url else text)
     lines += [bullets(refs), ""]
 
@@ -126,11 +137,11 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
         lines += ["(no named scenarios)", ""]
     for key in named:
         d = cat.declared[key]
-        lines += [f"### {key}", "", f"**{d.name}**", ""]
+        lines += [f"### {key}", "", f"**{_prose(d.name)}**", ""]
         if d.description:
-            lines += [d.description, ""]
+            lines += [_prose(d.description), ""]
         if d.notes:
-            lines += [f"*Notes:* {d.notes}", ""]
+            lines += [f"*Notes:* {_prose(d.notes)}", ""]
         lines += ["```python", "from mlsysim_symbolic import Scenarios", f"s = Scenarios.{key}", "```", ""]
         scenario = cat.scenario(key)
         block = latex_rows(scenario, all_keys=True)
@@ -152,7 +163,7 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
         call = f"{name}({', '.join(params)})" if out.style == "method" else name
         kind = {"property": "property", "dict": "property, a dict by key", "list": "property, a list in key order",
                 "method": "method"}[out.style]
-        lines += [f"### `{call}` → {out.variable.unit_text}", "", f"*{kind}.* {out.doc}".rstrip(), ""]
+        lines += [f"### `{call}` → {out.variable.unit_text}", "", f"*{kind}.* {_prose(out.doc)}".rstrip(), ""]
         for i, (when, text) in enumerate(type_equations(t, name)):
             prefix = f"When `{out.choice} = {when}`: " if when else ("Otherwise: " if i else "")
             lines += [f"{prefix}$${text}$$" if not prefix else f"{prefix}${text}$", ""]
@@ -272,6 +283,9 @@ def _page(title: str, body: str, *, up: str = "") -> str:
             f"<style>{STYLE}</style>\n{MATHJAX}</head>\n<body>{nav}\n{body}\n</body></html>\n")
 
 
+_DOLLAR = "MLSYSIMESCAPEDDOLLAR"   # a word Markdown leaves as it is
+
+
 def markdown_html(text: str) -> str:
     """Markdown (with ``$...$`` math kept for MathJax) as an HTML fragment; links to ``X.md`` become ``X.html``.
 
@@ -282,7 +296,11 @@ def markdown_html(text: str) -> str:
         from nbconvert.filters.markdown import markdown2html
     except ImportError as exc:
         raise ModuleNotFoundError(f"the docs site needs nbconvert: {SITE_EXTRA}", name="nbconvert") from exc
-    return re.sub(r'href="([A-Za-z0-9_./-]+)\.md"', r'href="\1.html"', markdown2html(text))
+    # an escaped dollar (an amount in prose, \$) is kept escaped through Markdown, which would unescape it, for
+    # MathJax, which shows \$ as a dollar sign and never opens maths on it
+    text = text.replace("\\$", _DOLLAR)
+    out = re.sub(r'href="([A-Za-z0-9_./-]+)\.md"', r'href="\1.html"', markdown2html(text))
+    return out.replace(_DOLLAR, "\\$")
 
 
 def _notebook_title(nb: object, fallback: str) -> str:

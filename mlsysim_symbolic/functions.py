@@ -44,6 +44,48 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 5.263157894736843
 >>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
 (Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+>>> from mlsysim_symbolic import calc_kinetic_energy                                   # robotics.actuation
+>>> calc_kinetic_energy("2 kg", "3 m/s")
+<Quantity(9.0, 'joule')>
+>>> calc_kinetic_energy.equation(), calc_kinetic_energy.diff("velocity")
+(Eq(E_k, m*v**2/2), m*v)
+>>> from mlsysim_symbolic import calc_safe_stopping_distance                           # robotics.stopping
+>>> calc_safe_stopping_distance("1.5 m/s", "0.2 s", "2 m/s**2", loc_margin="10 cm")
+<Quantity(0.9625, 'meter')>
+>>> calc_safe_stopping_distance.equation(), calc_safe_stopping_distance.diff("max_deceleration")
+(Eq(d_stop, m_loc + m_phys + tau*v + v**2/(2*a)), -v**2/(2*a**2))
+>>> from mlsysim_symbolic import calc_scalar_kalman_update                             # robotics.estimation
+>>> calc_scalar_kalman_update("4 m**2", "1 m**2")
+(0.8, <Quantity(0.8, 'meter ** 2')>)
+>>> calc_scalar_kalman_update.equation(), calc_scalar_kalman_update.diff("prior_variance")
+(Eq(g, P/(P + R)), R/(P + R)**2)
+>>> from mlsysim_symbolic import calc_chi2_gate                                        # statistics
+>>> calc_chi2_gate(0.95, 3)
+7.814727903251179
+>>> calc_chi2_gate.equation()
+Eq(g, 2*gammaincinv(n_dim/2, c_g))
+>>> calc_chi2_gate.diff("confidence")
+2*exp(gammaincinv(n_dim/2, c_g))*gamma(n_dim/2)*gammaincinv(n_dim/2, c_g)**(1 - n_dim/2)
+>>> from mlsysim_symbolic import calc_symmetric_scale                                  # numerics
+>>> calc_symmetric_scale(2.54, 8)
+0.02
+>>> calc_symmetric_scale.equation(), calc_symmetric_scale.diff("max_abs")
+(Eq(s, x_absmax/q_smax), 2/(2**b - 2))
+>>> from mlsysim_symbolic import calc_young_daly_interval                              # reliability
+>>> calc_young_daly_interval(50, 10_000)
+<Quantity(1000.0, 'second')>
+>>> calc_young_daly_interval.equation(), calc_young_daly_interval.diff("checkpoint_cost_s")
+(Eq(tau_star, sqrt(2)*sqrt(M)*sqrt(delta)), sqrt(2)*sqrt(M)/(2*sqrt(delta)))
+>>> from mlsysim_symbolic import calc_cross_entropy                                    # neural
+>>> calc_cross_entropy(0.25)
+1.3862943611198906
+>>> calc_cross_entropy.equation(), calc_cross_entropy.diff("p_correct")
+(Eq(L_CE, -log(p)), -1/p)
+>>> from mlsysim_symbolic import calc_append_only_context                              # agents
+>>> calc_append_only_context(8000, 1500, 90)
+(141500, 6727500)
+>>> calc_append_only_context.equation("cumulative"), calc_append_only_context.diff("turns", output="cumulative")
+(Eq(R, H*delta*(H - 1)/2 + H*s_0), H*delta - delta/2 + s_0)
 >>> from mlsysim_symbolic import calc_response_time_bound                               # robotics.control
 >>> calc_response_time_bound("10 us", "5 us", "20 us")
 {'response': <Quantity(35.0, 'microsecond')>}

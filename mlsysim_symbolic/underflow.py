@@ -22,6 +22,8 @@ False
 False
 >>> lost_to_zero(sympy.exp(-a) * 1e300, (a,), (1000.0,), 0.0)     # an intermediate underflow: 5e-135 lost
 True
+>>> lost_to_zero(2**(1 - a), (a,), (1024.0,), 2.0**-1023)         # a subnormal that is the exact value: it stands
+False
 """
 
 from __future__ import annotations
@@ -67,10 +69,13 @@ def exact_value(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequence
         return None
 
 
-def lost_to_zero(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequence[float], value: Any) -> bool:
+def lost_to_zero(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequence[float], value: Any,
+                 to_unit: Callable[[Any], Any] | None = None) -> bool:
     """Whether the float64 ``value`` of ``expr`` at ``values`` is 0.0 or subnormal while the exact value is not zero
     and float64's 53 bits, given an unbounded exponent, would have kept it (to 1e-6): a loss to the exponent range,
-    not to rounding."""
+    not to rounding.  A subnormal ``value`` that keeps every bit float64's 53 would (2^-1074, float64's smallest
+    subnormal, as a number format's range gives it: a power of two) has lost nothing and stands; ``to_unit`` takes the tree's value
+    to ``value``'s unit where the two differ (an output shown in its declared unit)."""
     if not suspicious(value):
         return False
     exact = exact_value(expr, args, values)
@@ -81,6 +86,9 @@ def lost_to_zero(expr: sympy.Expr, args: Sequence[sympy.Symbol], values: Sequenc
             return False
         rounded = exact_value(expr, args, values, bits=FLOAT_BITS)
         if rounded is None or isinstance(rounded, bool):
+            return False
+        shown = rounded if to_unit is None else to_unit(rounded)
+        if float(value) != 0 and abs(float(value) - shown) <= 4 * 2.0**-53 * abs(shown):   # a subnormal with all 53 bits
             return False
         return bool(abs(rounded - exact) <= 1e-6 * abs(exact))
     except TypeError:

@@ -118,3 +118,19 @@ def test_the_docs_site_group_is_scheduled_as_one(request):
     if os.environ.get("PYTEST_XDIST_WORKER") is None or not request.config.getvalue("loadgroup"):
         pytest.skip("runs under pytest-xdist with --dist loadgroup (the README's command)")
     assert request.node.nodeid.endswith("@docs_site"), request.node.nodeid
+
+
+def test_a_dollar_amount_in_prose_is_never_read_as_maths():
+    """Prose dollars are amounts: ActiveLearningBudgetScenario's description (derivations/agents_*.toml) reads
+    "Hosted-model scoring at $0.01 an image and labels at $0.50" and its named scenario is "... on a $50K budget";
+    MathJax read the span between two dollars as maths ("scoring at *0.01animageandlabelsat*0.50").  The page keeps
+    them escaped (\\$, which Markdown and MathJax show as a dollar sign), and its equations keep their maths."""
+    from mlsysim_symbolic.docs import markdown_html, markdown_page
+
+    md = markdown_page("ActiveLearningBudgetScenario")
+    page = markdown_html(md)
+    for text in (md, page):
+        assert r"scoring at \$0.01 an image and labels at \$0.50" in text
+        assert r"on a \$50K budget" in text
+        assert not re.search(r"(?<!\\)\$(0\.01|0\.50|50K)", text)
+    assert "$$" in page   # the equations are still maths

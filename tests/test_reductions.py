@@ -183,6 +183,21 @@ def test_earliest_differentiates_through_the_critical_path(graph_type):
     assert slopes == {"d['a']": 1, "d['c']": 1, "d['d']": 1, "d['b']": 0, "d['e']": 0}
 
 
+def test_one_task_keeps_every_keyed_output_a_dict(graph_type):
+    """A graph of one task (by hand: it starts at 0, finishes at its 2 s, waits for none, is followed by none): each
+    output keyed by the task is a one-key dict, as with more keys. Written out over one key, a reduction leaves no
+    position leaf, and the plan once took the output for an unkeyed one (a bare value, and an IndexError for the
+    kept free float)."""
+    s = graph_type(durations={"a": "2 s"}, after={"a": []})
+    assert _seconds(s.start) == {"a": 0} and _seconds(s.other_start) == {"a": 0}
+    assert _seconds(s.finish) == {"a": 2}
+    assert _seconds(s.waited) == {"a": 0}
+    assert s.followed == {"a": False} and s.waits == {"a": False}
+    assert s.free_float == {} and s.longest_wait == {}   # kept only where followed / waiting: nowhere
+    assert s.makespan.to("s").magnitude == 2
+    assert s.planner.evaluate("start", "a").to("s").magnitude == 0
+
+
 def test_another_graph_over_the_same_keys_gets_its_own_plan(graph_type):
     """The relation is part of a plan's signature: the chain a -> b -> c -> d -> e ends at 2 + 3 + 5 + 1 + 4 = 15."""
     assert graph_type(durations=DURATIONS, after=DIAMOND).makespan.to("s").magnitude == 8

@@ -1,5 +1,5 @@
 """Tier-B functions of the equation language: erf, erfc, erfinv, normal_cdf, normal_ppf, gamma, binomial, lambertw, asin, gammainc,
-gammaincinv.
+gammaincinv, betainc, betaincinv.
 
 Values come from outside the code: the standard normal quantile z_0.975 = 1.959963984540054 and
 Phi(1) = 0.8413447460685429 (Abramowitz & Stegun 26.2; NIST DLMF 7.17), erfinv(1/2) = 0.4769362762044699
@@ -193,3 +193,24 @@ def test_gammainc_is_the_poisson_tail_without_cancellation():
     assert SymbolPrinter({x: "m", n: "n", k: "s"}).doprint(expr) == r"P\left(s, m\right)"
     with pytest.raises(EquationError):
         parse_equation("gammainc(k)", NAMES)
+
+
+def test_betainc_is_the_binomial_tail_and_differentiable():
+    """I_x(a, b) for whole a = n − m, b = m + 1 is P(X <= m) for X binomial (n, 1 − x) (DLMF 8.17.5): at x = 1/2 the
+    fair-coin tail sum_{j<=m} C(n, j)/2^n, by hand for n = 10, m = 3 (176/1024); the derivative in x is the density
+    x^(a−1)(1 − x)^(b−1)/B(a, b), and in a and b it agrees with central differences of SciPy's betainc."""
+    from scipy import special as sp
+
+    a, b, x = sympy.symbols("a b x", positive=True)
+    expr = parse_equation("betainc(a, b, x)", {"a": a, "b": b, "x": x})
+    at = {a: 7, b: 4, x: sympy.Rational(1, 2)}
+    assert float(expr.subs(at).evalf(30)) == pytest.approx(176 / 1024, rel=1e-15)
+    assert compile_tree(expr, (a, b, x))(7.0, 4.0, 0.5) == pytest.approx(176 / 1024, rel=1e-14)
+    density = math.gamma(11) / (math.gamma(7) * math.gamma(4)) * 0.5**6 * 0.5**3
+    assert float(sympy.diff(expr, x).subs(at).evalf(30)) == pytest.approx(density, rel=1e-12)
+    h = 1e-6
+    for var, up, down in ((a, (7 + h, 4, 0.5), (7 - h, 4, 0.5)), (b, (7, 4 + h, 0.5), (7, 4 - h, 0.5))):
+        d = float(sympy.diff(expr, var).subs(at).evalf(30))
+        assert d == pytest.approx((sp.betainc(*up) - sp.betainc(*down)) / (2 * h), rel=1e-6), var
+    with pytest.raises(EquationError):
+        parse_equation("betainc(a, b)", {"a": a, "b": b})

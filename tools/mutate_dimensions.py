@@ -378,7 +378,8 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
         names = {sympy.floor: "floor", sympy.ceiling: "ceil", sympy.log: "log", sympy.exp: "exp", sympy.Abs: "abs",
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
                  sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.sin: "sin", sympy.acos: "acos",
-                 special.gammainc: "gammainc", special.gammaincinv: "gammaincinv", special.betaincinv: "betaincinv"}
+                 special.gammainc: "gammainc", special.gammaincinv: "gammaincinv", special.betainc: "betainc",
+                 special.betaincinv: "betaincinv"}
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"

@@ -175,7 +175,7 @@ class Evaluation(Planning):
         if not plan.output.kind.numeric:
             return _answer(plan, value)
         shown = plan.to_unit(value)
-        if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown):   # 0.0 where the exact value is not
+        if suspicious(shown) and lost_to_zero(plan.expr, plan.args, args, shown, plan.to_unit):   # 0.0 where the exact value is not
             raise self.not_finite(output, keys, value, plan, args, what=f"underflows float64 (to {shown:g} {plan.returns:~C})")
         if self._bound.stated is not None:   # an output in the unit the scenario states (spec/stated.py)
             return restated(make_quantity(shown, plan.returns), self._bound.stated)

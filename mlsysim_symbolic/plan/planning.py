@@ -364,7 +364,9 @@ class Planning(Binding, Compiling):
         factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
         function = self._compiled(definitions, leaves, None, disk_key and f"{disk_key}-{'slack' if slack else 'value'}")
         plan = Plan(out, definitions, leaves, function, out.variable.unit,
-                    indices=tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index)),
+                    # the output's keys as its type declares them: a reduction written out over one key leaves no
+                    # position leaf (the one key's value alone), and the output is still keyed by that index
+                    indices=t.output(output).indices,
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,
                     labels=tuple(self._bound.keys.get(out.over, ())) if out.over else ())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from typing import Any
 
 import pint
@@ -25,7 +26,7 @@ import mlsysim_symbolic
 from mlsysim_symbolic.functions import function, function_names
 from mlsysim_symbolic.units import Q_, uncounted
 
-from .compare import assert_same, magnitude_like
+from .compare import assert_same, magnitude_like, reference_entry
 from .functions import FAMILIES
 
 
@@ -39,8 +40,9 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval", "robotics.assurance", "robotics.perception",
-           "robotics.control")
+           "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
+           "neural", "agents",
+           "robotics.assurance", "robotics.perception", "robotics.control")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -82,6 +84,12 @@ NOT_PORTED: dict[str, str] = {
                                 "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
+                                           "fields stand in for the arguments not given: a function table cannot name a "
+                                           "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
+                                           "and a Function is built without the catalog's types), nor bind mlsysim's own "
+                                           "site object (the same law is in the catalog's ContactDeadlineScenario and "
+                                           "LatchSeriesSpringScenario)",
     "calc_cbf_qp_orthogonal_projection": "takes two vectors by position (u_nom and a) and returns the projected vector "
                                          "as a list: a function table has no vector argument or list return (the dot "
                                          "products and the norm would be sums over a list kept by position)",
@@ -90,10 +98,56 @@ NOT_PORTED: dict[str, str] = {
                                       "is set by an argument, not stated as a list",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    # statistics (first half)
+    "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
+                         "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
+                         "scan returning a list element, not a formula",
+    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
+                                               "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
+                                               "function table returns no list and a call states no list",
+    "calc_expected_calibration_error": "takes one list of (count, confidence, accuracy) triples; a list input holds one "
+                                       "number per position, so mlsysim's argument cannot be given as it is (three "
+                                       "aligned lists would be another signature)",
+    "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
+                                   "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
+                                   "the range depends on the arguments, and the equation language has no range over an "
+                                   "input (ArmComparisonScenario takes the tables as a stated list) nor a hypergeometric CDF",
+    "calc_float32_bit_flip": "bit manipulation of a binary32 word (struct pack, XOR of one bit, unpack): the flip of an "
+                             "exponent bit can give an infinity or a NaN, and of any value (zero, subnormal, negative); "
+                             "the catalog's FloatBitFlipScenario ports positive normal values only",
+    "calc_float_values": "an enumeration, not a formula: returns the sorted list of every finite value of the format "
+                         "(2^(E+F) of them); a function table has no list return",
+    "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
+                         "returns the trace as a list of repeats + 1 values; a function table has no list return",
+    **{name: "reads adjacent layer widths (n_(l-1), n_l) or the first and last of a list by position, and mlsysim's "
+             "signature is (widths[, batch]): the catalog's DenseNetworkScenario ports the same counts over a positions "
+             "list (positions = true), but names n_(l-1) and n_l through the layer count and the lists of positions "
+             "and layers stated beside the widths, which a call with the widths alone does not give"
+       + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
+                                                         "calc_dense_forward_flops") else "")
+       for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
+                    "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
+                    "calc_dense_inference_activations")},
+    "calc_dense_saved_activations": "not yet ported: B·Σ n over a positions list of the widths builds and evaluates "
+                                    "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
+                                    "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
+                                    "simplify takes the keyed n out of its own sum), a misleading derivative",
+    "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
+                             "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
+    "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
+                    "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
+                    "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
+                    "nucleus_probabilities)",
+    "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
+                                    "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
+                                    "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
+                                    "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
+                                    "integral on the default range, folded onto 50 intervals)",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
-#: exact range of a float, or whose count is a size of a machine): name -> (low, high).
+#: exact range of a float, or whose count is a size of a machine): name -> (low, high), or "calc_x.name" for one
+#: function's argument where functions share a name for different things (alpha: a significance level, an index).
 RANGES: dict[str, tuple[float, float]] = {
     "radix": (2, 128), "tiers": (1, 4), "side": (1, 64), "dims": (1, 4), "n_gpus": (1, 4096), "n_nodes": (1, 1024),
     "gpus_per_node": (1, 16), "num_ports": (1, 4096), "hops": (0, 64),
@@ -113,13 +167,42 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
-    # mlsysim computes −ln(1 − C) and ln(1 − λt) as written, which keep about 1e-16/C (1e-16/λt) relative as C (λt)
-    # nears 0, where ours is log1p's (C = 1e-9: mlsysim 9.99999972e-10, the exact value 1.0000000005e-09); a release
-    # gate's confidence is above 1 %, and rates and missions are drawn so that λt stays above 1e-5
-    "confidence": (0.01, 1), "target_hazard_rate": (1e-4, 1e3), "mission_time": (0.1, 1e3),
+    # the alpha-power law's index lies in [1, 2] (Sakurai and Newton 1990); past it (V − V_th)^α leaves float64 in
+    # mlsysim's separate powers before the ratio does in ours
+    "calc_alpha_power_gate_delay_stretch.alpha": (1, 2),
+    # stopping budgets at a robot's scale: mlsysim's root −a·τ + √((a·τ)² + 2·a·D) cancels, keeping about ε·a·τ²/D
+    # relative (ours is the rationalized root); a latency up to 1 s, a deceleration up to 10 g and a clearance from 1 mm
+    # keep that below 1e-10
+    "total_latency": (0, 1), "max_deceleration": (0.1, 100), "d_clear": (1e-3, 1e3),
+    # a belief's error growth at a robot's scale (mlsysim's quadratic formula cancels as a -> 0: ABS_TOL below)
+    "growth_rate": (1e-3, 10), "growth_acceleration": (0.1, 100),
+    # mlsysim rounds 1 − p (math.log(1.0 - p)) and 0.5 + C/2 (t.ppf) before the logarithm or the quantile, which costs
+    # it more than 1e-9 of the result below these bounds; ours keeps the digits (test_statistics_keeps_the_digits_...)
+    "per_frame_detection": (1e-4, 1), "confidence": (1e-5, 1 - 1e-5),
+    # λγ = threshold/mean kept in [1e-3, 100]: past e^-700 mlsysim's P_F² underflows to 0 (a ZeroDivisionError where ours,
+    # simplified, has a value), and below 1e-3 its relative variance M₂/P_F² − 1 cancels to fewer than 9 digits
+    "calc_importance_sampling_exponential.threshold": (1, 100), "operational_mean": (1, 1e3),
+    # p^H below float64's normal range is refused (FloatRangeError: an underflow, not a value) where mlsysim returns
+    # a subnormal or 0.0: horizons up to 30 keep (1e-9)^H, the smallest draw's, above 1e-300
+    "horizon": (0, 30),
+    # mlsysim's ln(1 − q) rounds 1 − q first (2^-53 absolute), which moves ⌊ln(1 − P)/ln(1 − q)⌋ by about
+    # 1e-16/q of the count: 20 reads at q = 1e-9 (ours keeps ln(1 − q) exact: test_injection_read_budget_keeps_its_digits)
+    "payload_fraction": (1e-4, 1),
+    # mlsysim computes ln(1 − λt) as written, which keeps about 1e-16/λt relative as λt nears 0 (ours is log1p's):
+    # rates and missions drawn so that λt stays above 1e-5 (the confidence range above likewise keeps −ln(1 − C))
+    "target_hazard_rate": (1e-4, 1e3), "mission_time": (0.1, 1e3),
     # a person's approach speed (ISO 13855's K is 1.6 m/s): a speed of 1e-6 m/s would turn an ulp of a length into ms
     "approach_speed": (0.1, 10),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
+    # number formats: 2^(b - 1) - 1 and 2^(a - 1) are exact in a float up to 53 bits (mlsysim's are Python ints); an
+    # exponent of 11 bits is float64's own (a wider one leaves its range: mlsysim's 2.0 ** bias overflows), and 52
+    # fraction bits its own (a smallest subnormal 2^(1 - bias - F) past 2^-1074 is 0.0 in mlsysim)
+    "bits": (1, 53), "accumulator_bits": (1, 53), "operand_bits": (2, 64), "exponent_bits": (2, 11),
+    "fraction_bits": (1, 52),
+    # |x| <= 700 keeps e^(-x) inside float64, where mlsysim's math.exp raises on one side only (the sigmoid is 0 there)
+    "x": (-700, 700),
+    # a^N below float64's smallest normal is mlsysim's 0.0 or a subnormal, refused here as an underflow: drawn above it
+    "availability": (0.01, 1), "n_components": (1, 100),
 }
 PORTED = function_names()
 #: Results mlsysim computes as 1 − x, which keeps about 1e-16 absolute (not relative) where x is close to 1; ours is
@@ -133,11 +216,37 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
            "calc_lsh_candidate_probability": 1e-14,
+           # mlsysim bisects for the root and stops at hi − lo <= 1e-15·max(1, hi) m/s, hi <= √(2·a·D) <= 450 m/s here:
+           # its speed is that far from the root (ours is the closed-form root: test_scurve_speed_ceiling_is_the_exact_root)
+           "calc_scurve_max_permitted_velocity": 5e-13,
+           # mlsysim's (−v + √(v² + 2a·ΔE))/a keeps about ε·v/a s absolute (the cancellation of −v with the root), up to
+           # 2.2e-14 s = 2.2e-11 ms for v <= 10 m/s, a >= 0.1 m/s² (ours is the rationalized root:
+           # test_quadratic_invalidation_horizon_is_the_rationalized_root)
+           "calc_quadratic_invalidation_horizon": 1e-10,
+           # 1 − Π(1 − p_l) over up to 8 legs: each 1 − p_l rounds by 2**-53, so mlsysim keeps ~1e-15 absolute (one leg of
+           # 1e-9 gives 9.9999997e-10; ours, simplified to p_l for one leg, 1e-9)
+           "calc_multilegged_confidence": 2e-15,
+           # terms p·ln(2p/(p + q)) of both signs (negative where p < q) that cancel as q → p: the compiled ratio rounds
+           # apart from mlsysim's p/m, so identical distributions give ±2e-17 where mlsysim gives 0.0
+           "calc_jensen_shannon_divergence": 1e-15,
+           # 1 − e^(−T/M) near zero: both sides subtract from 1, keeping about 1e-16 absolute; 1 − (1 − a)^k and
+           # 1 − (1 − r)^x: 1 − a rounds by up to 2^-53 before the k-th power, so a side keeps about k·1e-16
+           # absolute (k ≤ 1000 replicas, x ≤ 278 device-hours drawn; mlsysim converts the step to hours first)
+           "calc_failure_probability": 1e-15, "calc_availability_stacked": 2e-13, "calc_step_event_probability": 2e-13,
+           # mlsysim's 1 − (1 − p)^k rounds 1 − p to 2^-53 relative, which the power scales by k (drawn up to 1e3):
+           # up to 1.1e-13 absolute where the result is about k·p (ours keeps the exact value, 1.5625007690e-8 at
+           # p = 1e-6, k = 1/64, where mlsysim gives 1.5625007732e-8); the straddle and mixed-outcome forms likewise
+           "calc_independent_success": 2e-13, "calc_injection_exposure": 2e-13, "calc_split_straddle": 2e-13,
+           "calc_mixed_outcome_fraction": 2e-13,
+           # mlsysim's 1 − T^(1/H) keeps T^(1/H) (at most 1) to 2^-53: 3.3333334981e-9 at T = 1 − 1e-7, H = 30, where
+           # the exact value (ours) is 3.3333334927e-9
+           "calc_step_error_for_target": 1e-15,
            # margins and a difference of three lengths, in mlsysim's unit: mlsysim subtracts the rounded sum (D − R with
            # R = C + B + I rounded first; (d_free − δ_m) − δ_loc), SymPy the terms one by one (16 − 16 − 1e-6 is
            # −1e-6 exactly where mlsysim gives −1.0000000010e-06 µs): equal to a few ulps of the largest term
            "calc_response_time_bound": 1e-12, "calc_ethercat_cycle_time": 1e-9, "calc_phase_lag_total": 1e-11,
-           "calc_free_space_expiry": 1e-8}
+           "calc_free_space_expiry": 1e-8,
+}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -152,7 +261,47 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
-    # robotics: mlsysim converts each with .to(...) (a plain number has no unit to convert)
+    # robotics: mlsysim converts each dimensioned argument with .to(...) (a plain number has no unit to convert)
+    "calc_alpha_power_gate_delay_stretch": frozenset({"nominal_voltage", "drooped_voltage", "threshold_voltage"}),
+    "calc_coasting_contact_peak_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness",
+                                                   "preload_force"}),
+    "calc_contact_force": frozenset({"stiffness", "displacement"}),
+    "calc_contact_yield_deadline": frozenset({"yield_force", "stiffness", "approach_velocity"}),
+    "calc_inductive_voltage_droop": frozenset({"loop_inductance", "current_slew_rate"}),
+    "calc_inverted_pendulum_fall_time": frozenset({"effective_length", "gravity"}),
+    "calc_kinetic_energy": frozenset({"mass", "velocity"}),
+    "calc_passive_compliance_stiffness_bound": frozenset({"force_limit", "tripwire_force", "detection_speed",
+                                                          "response_latency", "arm_deceleration"}),
+    "calc_quasistatic_spill_acceleration": frozenset({"inner_radius", "freeboard", "gravity"}),
+    "calc_quintic_blend_duration": frozenset({"delta_torque", "max_allowable_jerk"}),
+    "calc_reduced_mass": frozenset({"mass_a", "mass_b"}),
+    "calc_seam_acceleration_torque_jump": frozenset({"rotor_inertia", "delta_accel"}),
+    "calc_transient_contact_speed_limit": frozenset({"force_limit", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_transient_impact_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness", "human_mass"}),
+    "calc_tripwire_contact_force_accumulation": frozenset({"tripwire_force", "contact_stiffness", "penetration_velocity",
+                                                           "loop_latency"}),
+    "calc_voltage_droop": frozenset({"current", "internal_resistance"}),
+    "calc_braking_time": frozenset({"velocity", "max_deceleration"}),
+    "calc_c2_stop_suffix": frozenset({"entry_velocity", "peak_deceleration"}),
+    "calc_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_safe_stopping_distance": frozenset({"velocity", "total_latency", "max_deceleration", "loc_margin",
+                                              "physical_margin"}),
+    "calc_scurve_max_permitted_velocity": frozenset({"d_clear", "total_latency", "max_deceleration", "max_jerk",
+                                                     "loc_margin", "physical_margin", "approach_velocity"}),
+    "calc_scurve_rest_to_rest_time": frozenset({"distance", "max_acceleration", "max_jerk"}),
+    "calc_scurve_stop_distance": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_scurve_stop_time": frozenset({"entry_velocity", "max_deceleration", "max_jerk"}),
+    "calc_stopping_crossover_speed": frozenset({"total_latency", "max_deceleration"}),
+    "calc_travel_between_speeds": frozenset({"start_velocity", "end_velocity", "duration"}),
+    "calc_belief_error_bound": frozenset({"initial_error", "growth_rate", "elapsed", "growth_acceleration"}),
+    "calc_inertial_coast_errors": frozenset({"gyro_noise_density", "gyro_bias", "accel_noise_density", "accel_bias",
+                                             "duration"}),
+    "calc_quadratic_invalidation_horizon": frozenset({"initial_error", "growth_rate", "growth_acceleration",
+                                                      "error_limit"}),
+    "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
+    "calc_error_budget_spent": frozenset({"window", "budget_period"}),
+    "calc_setup_share": frozenset({"setup", "work"}),
     "calc_shielded_system_hazard_rate": frozenset({"brain_hazard_rate", "shield_hw_failure_rate"}),
     "calc_zero_failure_mission_count": frozenset({"target_hazard_rate", "mission_time"}),
     "calc_free_space_expiry": frozenset({"free_depth", "loc_bound", "protective_clearance", "approach_speed"}),
@@ -192,9 +341,12 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.sampled_from(spec.options)
     if spec.kind == "flag":
         return st.booleans()
+    if spec.kind == "list":   # a list keyed by position (values may repeat): one to eight values in its domain
+        d = spec.variable.domain
+        return st.lists(_floats(max(d.low, -1e3), min(d.high, 1e3), d), min_size=1, max_size=8)
     var = spec.variable
     d = var.domain
-    lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
+    lo, hi = RANGES.get(f"{fn.name}.{arg}", RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3))))
     lo, hi = max(lo, d.low), min(hi, d.high)
     if var.integer:
         lo_i = math.ceil(lo) + (1 if d.low_open and math.ceil(lo) == d.low else 0)
@@ -237,6 +389,21 @@ def _capped(mean: str, cap: str) -> st.SearchStrategy:
     return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
 
 
+def _cleanup_graph(ops: list[tuple[float, int]]) -> dict[str, Any]:
+    """Operations op0, op1, ... with mlsysim's durations in seconds, each depending on the earlier ones its bit mask
+    names (a topological order, as ours takes the graph)."""
+    names = [f"op{i}" for i in range(len(ops))]
+    return {"durations": {n: _ref().core.units.Q_(t, "second") for n, (t, _) in zip(names, ops, strict=True)},
+            "depends_on": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
+                           enumerate(zip(names, ops, strict=True))}}
+
+
+def _ordered_checks(checks: list[tuple[float, float]]) -> dict[str, Any]:
+    """Two lists of one length, by position: pass rates and mlsysim's check costs in seconds."""
+    return {"pass_probabilities": [p for p, _ in checks],
+            "check_costs": [_ref().core.units.Q_(t, "second") for _, t in checks]}
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -246,6 +413,31 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # a nominal rail above the threshold (stated, or mlsysim's 0.42 V): below it mlsysim's (V_nom − V_th)^α is a complex
+    # number and its float() a TypeError; the drooped rail is drawn freely (ours and mlsysim refuse it at or below)
+    "calc_alpha_power_gate_delay_stretch": st.tuples(st.floats(0, 1), st.floats(1e-3, 5), st.booleans()).map(
+        lambda t: {"nominal_voltage": max(t[0], 0.42) + t[1]} | ({"threshold_voltage": t[0]} if t[2] else {})),
+    # class shares that sum to 1 (normalized weights; mlsysim refuses a sum more than 1e-9 from 1, as ours does)
+    "calc_chance_agreement": st.lists(st.floats(1e-3, 1), min_size=1, max_size=8).map(
+        lambda w: {"class_shares": [x / sum(w) for x in w]}),
+    # two aligned distributions: lists of one length (each normalized; zeros kept, as 0·ln 0 terms are skipped)
+    "calc_jensen_shannon_divergence": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=n, max_size=n) for k in ("p", "q")})).filter(
+        lambda d: sum(d["p"]) > 0 and sum(d["q"]) > 0).map(lambda d: {k: [x / sum(v) for x in v] for k, v in d.items()}),
+    # no model, or one of mlsysim's own models (its object, given to both) that sets kv_heads and leaves head_dim to
+    # hidden_dim // heads; where mlsysim reads a model otherwise (multi-head models without kv_heads, PaLM's
+    # head_dim) it departs from the published shapes: test_kv_cache_bytes_per_token_reads_the_published_shapes
+    # an acyclic graph of up to 8 operations in topological order, durations as mlsysim's times (no subnormal one:
+    # a subnormal elapsed time is refused as an underflow)
+    "calc_cleanup_critical_path": st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1,
+                                           max_size=8).map(_cleanup_graph),
+    # lists of one length (mlsysim zips them; ours keys both by position), pass rates above 0 (ours divides the
+    # running product by each) and above 1e-6 (a product of eight stays far above float64's smallest)
+    "calc_short_circuit_cost": st.lists(st.tuples(st.floats(1e-6, 1), st.floats(0, 100, allow_subnormal=False)), min_size=1,
+                                        max_size=8).map(_ordered_checks),
+    "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
+        ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
+        lambda key: {"model": reference_entry("Models", "Language", key)})),
     "calc_axi_fifo_contention": _aligned_transfers(),
     "calc_chunk_renewal_schedule": _renewal_on_grid(),
 }
@@ -262,6 +454,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
+                                          "nominal_voltage", "threshold_voltage", "class_shares", "p", "q", "model",
+                                          "durations", "depends_on", "pass_probabilities", "check_costs",
                                           "transaction_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes",
                                           "safety_read_bytes", "chunk_step", "chunk_rate", "inference_latency",
                                           "chunk_horizon"):
@@ -368,7 +562,9 @@ def test_signature_is_mlsysims(name):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomized (the same draws each run): the count of values compared with mlsysim is then the same from run to
+# run, so a change that drops comparisons shows (issue 30); the thorough tier is where more draws belong
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_over_generated_arguments(name, data):
     kwargs = data.draw(_arguments(function(name)))
@@ -376,7 +572,7 @@ def test_value_matches_mlsysim_over_generated_arguments(name, data):
 
 
 @pytest.mark.parametrize("name", PORTED)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_value_matches_mlsysim_given_mlsysims_quantities(name, data):
     """mlsysim's own Quantities (of its registry) are read by their unit text, in any unit of the dimension."""
@@ -435,6 +631,121 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_scurve_speed_ceiling_is_the_exact_root():
+    """Biagiotti and Melchiorri (2008), Sec. 3.4: below v = a²/j the jerk-limited stop is triangular, d_S = v·√(v/j) and
+    T_S = 2√(v/j). With no delay, j = 1e-6 m/s³, an obstacle closing at 2 m/s and 1 m of clearance the ceiling solves
+    v·√(v/j) + 2·2·√(v/j) = 1, whose root is 6.2499998046875107e-8 m/s (mpmath, 50 digits); ours is the closed-form root
+    of that cubic in √v, where mlsysim's bisection stops at 6.24999978752e-8 m/s (its step, 1e-15 m/s absolute)."""
+    v = mlsysim_symbolic.calc_scurve_max_permitted_velocity("1 m", "0 s", "1 m/s**2", "1e-6 m/s**3",
+                                                            approach_velocity="2 m/s")
+    assert math.isclose(v.to("m/s").magnitude, 6.2499998046875107e-8, rel_tol=1e-12)
+
+
+def test_quadratic_invalidation_horizon_is_the_rationalized_root():
+    """The first passage of E₀ + v·Δt + a·Δt²/2 through E_max is 2ΔE/(v + √(v² + 2a·ΔE)) (Press et al. 2007, Numerical
+    Recipes, Sec. 5.6: the quadratic's root without cancellation). At v = 1 m/s, a = 1e-9 m/s², ΔE = 1 m it is
+    999.9999995000000005 ms (mpmath, 40 digits), where mlsysim's (−v + √(v² + 2a·ΔE))/a gives 999.99986 ms; at a = 0 it is
+    the linear horizon ΔE/v (mlsysim's calc_linear_invalidation_horizon)."""
+    f = mlsysim_symbolic.calc_quadratic_invalidation_horizon
+    assert math.isclose(f("0 m", "1 m/s", "1e-9 m/s**2", "1 m").to("ms").magnitude, 999.9999995000000005, rel_tol=1e-13)
+    assert math.isclose(f("50 mm", "0.2 m/s", "0 m/s**2", "300 mm").to("ms").magnitude, 1250.0, rel_tol=1e-13)
+    assert f("300 mm", "0.2 m/s", "0.5 m/s**2", "300 mm").magnitude == 0
+def test_statistics_keeps_the_digits_mlsysim_rounds_away():
+    """Where mlsysim rounds an argument before a logarithm or a quantile, ours is the exact value (mpmath, 40 digits):
+    ⌈ln 2/−ln(1 − 10⁻⁹)⌉ = 693,147,181 frames (mlsysim: 693,147,200), and Student's t at ν = 1 is the Cauchy quantile
+    tan(πC/2), so the half-width of 2 values of sd 1 at C = 1e-9 is tan(π·10⁻⁹/2)/√2 (mlsysim: 1.1107208168e-9)."""
+    assert mlsysim_symbolic.calc_consecutive_detection_frames(1e-9, 0.5) == 693_147_181
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1e-9), 1.110720734539591631844956e-9, rel_tol=1e-12)
+    assert math.isclose(mlsysim_symbolic.calc_mean_half_width(1.0, 2, 1 - 1e-9), 450158170.8098955689537, rel_tol=1e-12)
+
+
+def test_cohen_table_and_clopper_pearson_limits():
+    """Cohen (1988), Table 6.4.1 lists 392 runs per arm at h = 0.2, α = 0.05 two-sided, power 0.80: 2((1.959964 +
+    0.841621)/0.2)² = 392.4 to the nearest run, 393 rounded up as a sample size is (mlsysim's ceil); Clopper and Pearson (1934):
+    with no success in n trials the upper limit is 1 − (α/2)^(1/n), the lower limit with all successes (α/2)^(1/n)."""
+    assert mlsysim_symbolic.calc_arcsine_two_arm_sample_size(0.2) == 393
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(0, 20)
+    assert lo == 0 and math.isclose(hi, 1 - 0.025 ** (1 / 20), rel_tol=1e-12)
+    lo, hi = mlsysim_symbolic.calc_clopper_pearson_interval(20, 20)
+    assert hi == 1 and math.isclose(lo, 0.025 ** (1 / 20), rel_tol=1e-12)
+    with pytest.raises(ValueError, match="counts_fit"):
+        mlsysim_symbolic.calc_clopper_pearson_interval(21, 20)
+def test_float_round_and_spacing_follow_ieee_754_just_below_a_power_of_two():
+    """IEEE Std 754-2019 §3.3: a binary64 value in [2^e, 2^(e+1)) has neighbours 2^(e - 52) apart (Python's math.ulp),
+    and rounding a binary64 value to binary64 leaves it unchanged.  mlsysim takes the binade as ⌊math.log2|v|⌋, and
+    math.log2(1024 - 2^-43) is 10.0: its spacing there is twice the ulp and it rounds the value up to 1024.  Ours
+    follows the standard (the divergence is documented in the tables' excludes)."""
+    for k in (1, 10, 100, 500, -3):
+        v = math.nextafter(2.0**k, 0)   # the largest binary64 value below 2^k
+        assert mlsysim_symbolic.calc_float_spacing(v, 11, 52) == math.ulp(v)
+        assert mlsysim_symbolic.calc_float_round(v, 11, 52) == v
+        assert mlsysim_symbolic.calc_float_round(-v, 11, 52) == -v
+    v = 1024 - 2.0**-43
+    assert _ref().calc_float_spacing(v, 11, 52) == 2.0**-42 != math.ulp(v) == 2.0**-43   # mlsysim's: twice the ulp
+    assert _ref().calc_float_round(v, 11, 52) == 1024.0
+
+
+def test_number_formats_of_the_standards():
+    """IEEE Std 754-2019 Table 3.5: binary16 holds 65,504 at most, 2^-14 the smallest normal and 2^-24 the smallest
+    subnormal; binary64 the largest 1.7976931348623157e308 and the smallest subnormal 2^-1074 (float64's own, a
+    subnormal that is exact).  Micikevicius et al. (2022), FP8 Formats for Deep Learning (arXiv:2209.05433), Table 1:
+    E5M2 follows IEEE 754 and reaches 57,344.  llama.cpp's Q4_0 stores 32 four-bit codes and one FP16 scale: 4.5 bits
+    per weight.  An INT8 code's largest product is 127², so an INT32 accumulator holds 2^31 // 127² = 133,144."""
+    assert mlsysim_symbolic.calc_float_range(5, 10) == (65504.0, 2.0**-14, 2.0**-24)
+    assert mlsysim_symbolic.calc_float_range(11, 52) == (sys.float_info.max, sys.float_info.min, 2.0**-1074)
+    assert mlsysim_symbolic.calc_float_range(5, 2)[0] == 57344.0
+    assert mlsysim_symbolic.calc_block_bits_per_weight(32, 4, 16) == 4.5
+    assert mlsysim_symbolic.calc_accumulator_headroom(8, 32) == 133_144
+    assert mlsysim_symbolic.calc_int_max(8) == 127 and mlsysim_symbolic.calc_int_levels(8) == 256
+
+
+def test_young_interval_and_its_waste():
+    """Young (1974), CACM 17(9): T_opt = √(2·T_s·T_f); a 60 s checkpoint against a day's MTBF gives √(2·60·86400) =
+    3,220 s, and at that interval the waste δ/τ + τ/(2M) is √(2δ/M), the two terms equal."""
+    tau = mlsysim_symbolic.calc_young_daly_interval(60, 86_400)
+    assert math.isclose(tau.to("s").magnitude, math.sqrt(2 * 60 * 86_400), rel_tol=1e-12)
+    waste = mlsysim_symbolic.calc_checkpoint_waste(60, tau.to("s").magnitude, 86_400)
+    assert math.isclose(waste, math.sqrt(2 * 60 / 86_400), rel_tol=1e-12)
+def test_injection_read_budget_keeps_its_digits():
+    """n_max = ⌊ln(1 − P)/ln(1 − q)⌋ (Greshake et al. 2023's exposure 1 − (1 − q)^n solved for n): at q = 1e-9 and
+    P = 1/2 the exact quotient is ln 2/(−ln(1 − 1e-9)) = 693,147,180.21, so 693,147,180 reads. mlsysim 0.3.0 rounds
+    1 − q before its logarithm and gives 693,147,199; ours keeps ln(1 − q) to its last digit (RANGES keeps the
+    comparison's draws at q >= 1e-4, where the two floors agree)."""
+    assert mlsysim_symbolic.calc_injection_read_budget(1e-9, 0.5) == 693_147_180
+
+
+def test_kv_cache_bytes_per_token_reads_the_published_shapes():
+    """2·L·H_kv·d_head·b per token (Pope et al. 2023, §2). A multi-head model without kv_heads caches one K/V pair per
+    head: Llama-2-13B (40 layers, 40 heads of 5120/40 = 128) holds 2·40·40·128·2 = 819,200 B per token at 16 bits,
+    where mlsysim 0.3.0 refuses the model (it reads kv_heads alone). PaLM 540B (Chowdhery et al. 2022, §2 and
+    Table 1: 118 layers, multi-query attention, heads of 256) holds 2·118·1·256·2 = 120,832 B, where mlsysim takes
+    18,432 // 48 = 384 for the head width and gives 181,248 B."""
+    f = mlsysim_symbolic.calc_kv_cache_bytes_per_token
+    assert f("Llama2_13B").to("B").magnitude == 2 * 40 * 40 * 128 * 2 == 819_200
+    assert f("PaLM_540B").to("B").magnitude == 2 * 118 * 1 * 256 * 2 == 120_832
+    with pytest.raises(ValueError, match="not_latent"):   # DeepSeek-V3's latent cache is calc_mla_cache_size's law
+        f("DeepSeek_V3")
+
+
+def test_first_horizon_below_counts_a_power_equal_to_the_threshold_as_not_below():
+    """The first whole n with p^n < t (Feller's independent steps compounded): at p = 0.9 and t = 0.81, 0.9² = 0.81
+    is not below 0.81 and 0.9³ = 0.729 is, so n = 3. mlsysim 0.3.0's ⌊ln t / ln p⌋ + 1 takes the float quotient
+    1.9999999999999998 and gives 2; ours reads a quotient within a few ulps of a whole number as that number (the
+    decimals given are exact), as every floor of the package does."""
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.81) == 3
+    assert mlsysim_symbolic.calc_first_horizon_below(0.9, 0.8) == 3    # 0.81 >= 0.8 > 0.729
+    assert mlsysim_symbolic.calc_first_horizon_below(0.5, 0.25) == 3
+
+
+def test_cleanup_graph_is_taken_in_topological_order():
+    """Kelley and Walker's forward pass: a (2 s) then b (3 s) and c (1 s) after a ends at 5 s; a graph listing an
+    operation before one it waits for (or a cycle) is refused by name, never given a number."""
+    f = mlsysim_symbolic.calc_cleanup_critical_path
+    assert f({"a": "2 s", "b": "3 s", "c": "1 s"}, {"b": ["a"], "c": ["a"]}).to("s").magnitude == 5
+    with pytest.raises(ValueError, match="topological order"):
+        f({"b": "3 s", "a": "2 s"}, {"b": ["a"]})
 
 
 def test_returns_with_leaves_a_key_out_without_its_argument():
