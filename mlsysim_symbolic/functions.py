@@ -86,6 +86,25 @@ Eq(g, 2*gammaincinv(n_dim/2, c_g))
 (141500, 6727500)
 >>> calc_append_only_context.equation("cumulative"), calc_append_only_context.diff("turns", output="cumulative")
 (Eq(R, H*delta*(H - 1)/2 + H*s_0), H*delta - delta/2 + s_0)
+>>> from mlsysim_symbolic import calc_response_time_bound                               # robotics.control
+>>> calc_response_time_bound("10 us", "5 us", "20 us")
+{'response': <Quantity(35.0, 'microsecond')>}
+>>> calc_response_time_bound("10 us", "5 us", "20 us", "50 us")["blocking_limit"]
+<Quantity(20.0, 'microsecond')>
+>>> calc_response_time_bound.equation("blocking_limit"), calc_response_time_bound.diff("interference", "blocking_limit")
+(Eq(B_max, -C_wc + D - I_hp), -1)
+>>> from mlsysim_symbolic import calc_tracked_evidence_horizon                          # robotics.perception
+>>> calc_tracked_evidence_horizon("10 mm", "2 mm", "0.5 m/s**2")
+<Quantity(178.885438, 'millisecond')>
+>>> calc_tracked_evidence_horizon.equation()
+Eq(tau_ev, sqrt(-2*e_0 + 2*r_tol)/sqrt(a_slip))
+>>> calc_tracked_evidence_horizon.diff("slip_acceleration")
+-sqrt(-2*e_0 + 2*r_tol)/(2*a_slip**(3/2))
+>>> from mlsysim_symbolic import calc_empirical_testing_exposure                        # robotics.assurance
+>>> calc_empirical_testing_exposure("1e-6 1/h")
+<Quantity(2995732.27, 'hour')>
+>>> calc_empirical_testing_exposure.equation(), calc_empirical_testing_exposure.diff("confidence")
+(Eq(T, -log(1 - C)/lambda_t), -1/(lambda_t*(C - 1)))
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.
@@ -119,7 +138,7 @@ __all__ = ["Function", "function", "function_names", "functions_dir"]
 #: The fields of a ``[functions.NAME]`` table: a type's prose and its inputs and outputs, and what a call returns.
 FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumptions", "excludes", "derivation",
                              "references", "inputs", "outputs", "members", "returns", "returns_as",
-                             "keyword_only", "returns_like", "argument_names"})
+                             "keyword_only", "returns_like", "argument_names", "returns_with"})
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
@@ -233,7 +252,7 @@ class Function:
             raise fail(f"unknown field(s) {', '.join(unknown)}; expected some of {', '.join(sorted(FUNCTION_FIELDS))}",
                        unknown[0])
         declaration = {k: v for k, v in raw.items()
-                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names")}
+                       if k not in ("returns", "returns_as", "keyword_only", "returns_like", "argument_names", "returns_with")}
         self.name = name
         self.family = table.family
         self.module = table.module
@@ -262,6 +281,13 @@ class Function:
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
                          & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+        with_ = raw.get("returns_with", {})   # dict key -> the optional argument it is returned with (mlsysim's update)
+        if with_ and (not isinstance(with_, Mapping) or not isinstance(self.returns, dict)
+                      or any(k not in self.returns or v not in self.type.inputs or self.type.inputs[v].required
+                             or self.type.inputs[v].default is not None for k, v in with_.items())):
+            raise fail(f"returns_with maps keys of the returned dict to optional arguments (default None), got {with_!r}",
+                       "returns_with")
+        self._returns_with: dict[str, str] = dict(with_)
         like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
         if like is not None:
             if like not in self._quantity_inputs:
@@ -308,11 +334,16 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         given = self._bind(args, kwargs)
         s = self.cls(**given)
-        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number") else "")
-                  for p, how in zip(self._parts(), self.returns_as, strict=True)]
-        if isinstance(self.returns, dict):
-            return dict(zip(self.returns, values, strict=True))
+        parts = list(zip(self._parts(), self.returns_as, strict=True))
+        if isinstance(self.returns, dict):   # a key returned with an optional argument is left out without it
+            return {k: self._value(s, given, p, how) for k, (p, how) in zip(self.returns, parts, strict=True)
+                    if k not in self._returns_with or self._returns_with[k] in given}
+        values = [self._value(s, given, p, how) for p, how in parts]
         return tuple(values) if isinstance(self.returns, tuple) else values[0]
+
+    def _value(self, s: Scenario, given: dict[str, Any], output: str, how: str) -> Any:
+        return self._leave(s.planner.member(output, ()), how,
+                           self._came(given, output) if how in ("number", "same", "same_number") else "")
 
     @staticmethod
     def _leave(value: Any, how: str, came: str) -> Any:

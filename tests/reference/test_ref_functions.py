@@ -41,7 +41,8 @@ def _ref() -> Any:
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
            "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
-           "neural", "agents")
+           "neural", "agents",
+           "robotics.assurance", "robotics.perception", "robotics.control")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -89,6 +90,12 @@ NOT_PORTED: dict[str, str] = {
                                            "and a Function is built without the catalog's types), nor bind mlsysim's own "
                                            "site object (the same law is in the catalog's ContactDeadlineScenario and "
                                            "LatchSeriesSpringScenario)",
+    "calc_cbf_qp_orthogonal_projection": "takes two vectors by position (u_nom and a) and returns the projected vector "
+                                         "as a list: a function table has no vector argument or list return (the dot "
+                                         "products and the norm would be sums over a list kept by position)",
+    "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
+                                      "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
+                                      "is set by an argument, not stated as a list",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
     # statistics (first half)
@@ -181,6 +188,11 @@ RANGES: dict[str, tuple[float, float]] = {
     # mlsysim's ln(1 − q) rounds 1 − q first (2^-53 absolute), which moves ⌊ln(1 − P)/ln(1 − q)⌋ by about
     # 1e-16/q of the count: 20 reads at q = 1e-9 (ours keeps ln(1 − q) exact: test_injection_read_budget_keeps_its_digits)
     "payload_fraction": (1e-4, 1),
+    # mlsysim computes ln(1 − λt) as written, which keeps about 1e-16/λt relative as λt nears 0 (ours is log1p's):
+    # rates and missions drawn so that λt stays above 1e-5 (the confidence range above likewise keeps −ln(1 − C))
+    "target_hazard_rate": (1e-4, 1e3), "mission_time": (0.1, 1e3),
+    # a person's approach speed (ISO 13855's K is 1.6 m/s): a speed of 1e-6 m/s would turn an ulp of a length into ms
+    "approach_speed": (0.1, 10),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
     # number formats: 2^(b - 1) - 1 and 2^(a - 1) are exact in a float up to 53 bits (mlsysim's are Python ints); an
     # exponent of 11 bits is float64's own (a wider one leaves its range: mlsysim's 2.0 ** bias overflows), and 52
@@ -229,6 +241,11 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # mlsysim's 1 − T^(1/H) keeps T^(1/H) (at most 1) to 2^-53: 3.3333334981e-9 at T = 1 − 1e-7, H = 30, where
            # the exact value (ours) is 3.3333334927e-9
            "calc_step_error_for_target": 1e-15,
+           # margins and a difference of three lengths, in mlsysim's unit: mlsysim subtracts the rounded sum (D − R with
+           # R = C + B + I rounded first; (d_free − δ_m) − δ_loc), SymPy the terms one by one (16 − 16 − 1e-6 is
+           # −1e-6 exactly where mlsysim gives −1.0000000010e-06 µs): equal to a few ulps of the largest term
+           "calc_response_time_bound": 1e-12, "calc_ethercat_cycle_time": 1e-9, "calc_phase_lag_total": 1e-11,
+           "calc_free_space_expiry": 1e-8,
 }
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
@@ -285,11 +302,37 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_scalar_kalman_update": frozenset({"prior_variance", "measurement_variance"}),
     "calc_error_budget_spent": frozenset({"window", "budget_period"}),
     "calc_setup_share": frozenset({"setup", "work"}),
+    "calc_shielded_system_hazard_rate": frozenset({"brain_hazard_rate", "shield_hw_failure_rate"}),
+    "calc_zero_failure_mission_count": frozenset({"target_hazard_rate", "mission_time"}),
+    "calc_free_space_expiry": frozenset({"free_depth", "loc_bound", "protective_clearance", "approach_speed"}),
+    "calc_linear_invalidation_horizon": frozenset({"initial_error", "error_growth_rate", "error_limit"}),
+    "calc_octree_depth": frozenset({"map_edge", "pitch"}),
+    "calc_spatial_information_age_displacement": frozenset({"velocity", "information_age"}),
+    "calc_sphere_scan_cells": frozenset({"reach", "pitch"}),
+    "calc_target_evidence_horizon": frozenset({"tolerance_radius", "sensor_noise", "drift_velocity"}),
+    "calc_teleop_ingestion_budget": frozenset({"kinematics_bytes_per_sec", "tactile_bytes_per_sec"}),
+    "calc_tracked_evidence_horizon": frozenset({"tolerance_radius", "initial_error", "slip_acceleration"}),
+    "calc_voxel_quantization_error": frozenset({"pitch"}),
+    "calc_action_chunk_streaming_amortization": frozenset({"model_weight_memory", "memory_bandwidth"}),
+    "calc_axi_fifo_contention": frozenset({"bandwidth", "bank_switch_time", "compute_time"}),
+    "calc_canfd_bus_utilization": frozenset({"baud_arbitration", "baud_data", "cycle_time"}),
+    "calc_chunk_renewal_schedule": frozenset({"chunk_rate", "chunk_step", "inference_latency"}),
+    "calc_ethercat_cycle_time": frozenset({"baud_rate", "hop_delay", "cycle_time"}),
+    "calc_watchdog_lease_bound": frozenset({"clearance_distance", "initial_velocity", "max_deceleration"}),
+    "calc_phase_lag_total": frozenset({"crossover_frequency", "sample_period", "compute_delay", "transport_delay",
+                                       "phase_allowance"}),
+    "calc_response_time_bound": frozenset({"wcet", "blocking", "interference", "deadline"}),
+    "calc_tsdf_voxel_grid_budget": frozenset({"workspace_volume", "voxel_size"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
 #: ``precision_bytes`` likewise (``precision_bytes / 2`` scales bytes: a Quantity gives mlsysim's result in byte²).
-PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes"})
+#: The robotics byte counts and frame rates mlsysim multiplies as plain numbers before attaching its unit
+#: (``num_gaussians * bytes_per_gaussian * ureg.byte``; ``... * rgb_fps * (ureg.byte / ureg.second)``) likewise.
+PLAIN_ARGS = frozenset({"element_bytes", "precision_bytes", "bytes_per_gaussian", "rgb_bytes_per_pixel",
+                        "depth_bytes_per_pixel", "rgb_fps", "depth_fps", "payload_bytes", "bytes_per_axis",
+                        "header_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes", "safety_read_bytes",
+                        "transaction_bytes", "bytes_per_voxel", "block_header_bytes", "bytes_per_ray_voxel"})
 
 
 def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
@@ -322,6 +365,22 @@ def _floats(lo: float, hi: float, d: Any) -> st.SearchStrategy:
     drawn = st.floats(floor, hi, exclude_min=d.low_open and floor == d.low, exclude_max=d.high_open and hi == d.high,
                       allow_nan=False, allow_infinity=False)
     return st.one_of(st.just(float(lo)), drawn) if lo < floor and not (d.low_open and lo == d.low) else drawn
+
+
+def _aligned_transfers() -> st.SearchStrategy:
+    """AXI transfers that are whole numbers of one transaction size (mlsysim refuses any other: independent draws
+    would almost never align)."""
+    return st.tuples(st.integers(1, 256), *[st.integers(1, 1000)] * 4).map(lambda t: {
+        "transaction_bytes": t[0], "tile_bytes": t[0] * t[1], "camera_bytes": t[0] * t[2],
+        "telemetry_bytes": t[0] * t[3], "safety_read_bytes": t[0] * t[4]})
+
+
+def _renewal_on_grid() -> st.SearchStrategy:
+    """A chunk renewal on the setpoint grid (T_r = n·Δt, mlsysim refuses any other), an inference inside the period,
+    and a horizon drawn on both sides of the setpoints one renewal needs."""
+    return st.tuples(st.floats(0.5, 100), st.integers(1, 20), st.floats(0.001, 0.999), st.integers(1, 60)).map(
+        lambda t: {"chunk_step": t[0], "chunk_rate": 1e3 / (t[1] * t[0]), "inference_latency": t[2] * t[1] * t[0],
+                   "chunk_horizon": t[3]})
 
 
 def _capped(mean: str, cap: str) -> st.SearchStrategy:
@@ -379,6 +438,8 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_kv_cache_bytes_per_token": st.one_of(st.just({}), st.sampled_from(
         ("Llama2_70B", "Llama3_8B", "Llama3_70B", "Llama3_405B", "Mixtral_8x7B")).map(
         lambda key: {"model": reference_entry("Models", "Language", key)})),
+    "calc_axi_fifo_contention": _aligned_transfers(),
+    "calc_chunk_renewal_schedule": _renewal_on_grid(),
 }
 
 
@@ -394,7 +455,10 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
                                           "nominal_voltage", "threshold_voltage", "class_shares", "p", "q", "model",
-                                          "durations", "depends_on", "pass_probabilities", "check_costs"):
+                                          "durations", "depends_on", "pass_probabilities", "check_costs",
+                                          "transaction_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes",
+                                          "safety_read_bytes", "chunk_step", "chunk_rate", "inference_latency",
+                                          "chunk_horizon"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -409,7 +473,8 @@ def _theirs(value: float, var: Any) -> Any:
     """``value`` (in ``var``'s declared unit) as mlsysim writes it: a Quantity of its registry in the unit without our
     counted kinds (``s/request`` is ``s`` there), a plain number where that leaves no dimension."""
     q = uncounted(Q_(value, var.outer_unit))
-    return q.magnitude if q.dimensionless else _ref().core.units.Q_(q.magnitude, format(q.units, "D"))
+    angle = format(q.units, "D") in ("degree", "radian")   # dimensionless, but mlsysim converts it (.to(ureg.radian))
+    return q.magnitude if q.dimensionless and not angle else _ref().core.units.Q_(q.magnitude, format(q.units, "D"))
 
 
 def _same_shape(ours: Any, theirs: Any, label: str) -> None:
@@ -443,10 +508,19 @@ def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | No
     label = f"{name}({kwargs})"
     _same_shape(ours, theirs, label)
     if name in ABS_TOL:
-        pairs = zip(ours, theirs, strict=True) if isinstance(theirs, tuple) else [(ours, theirs)]
-        for i, (o, t) in enumerate(pairs):
-            o, t = magnitude_like(o, t) if isinstance(t, pint.Quantity) else (o, t)   # a Quantity in mlsysim's unit
-            assert math.isclose(o, t, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i}]: ours {o!r}, mlsysim {t!r}"
+        if isinstance(theirs, dict):
+            assert list(ours) == list(theirs), f"{label}: keys {list(ours)} vs {list(theirs)}"
+            pairs = [(k, ours[k], theirs[k]) for k in theirs]
+        elif isinstance(theirs, tuple):
+            pairs = [(i, o, t) for i, (o, t) in enumerate(zip(ours, theirs, strict=True))]
+        else:
+            pairs = [(0, ours, theirs)]
+        for i, o, t in pairs:
+            if isinstance(t, bool):
+                assert o is t, f"{label}[{i!r}]: ours {o!r}, mlsysim {t!r}"
+                continue
+            a, b = magnitude_like(o, t)   # in mlsysim's unit (a plain float is itself)
+            assert math.isclose(a, b, rel_tol=1e-9, abs_tol=ABS_TOL[name]), f"{label}[{i!r}]: ours {o!r}, mlsysim {t!r}"
         return
     assert_same(ours, theirs, label)
 
@@ -672,3 +746,24 @@ def test_cleanup_graph_is_taken_in_topological_order():
     assert f({"a": "2 s", "b": "3 s", "c": "1 s"}, {"b": ["a"], "c": ["a"]}).to("s").magnitude == 5
     with pytest.raises(ValueError, match="topological order"):
         f({"b": "3 s", "a": "2 s"}, {"b": ["a"]})
+
+
+def test_returns_with_leaves_a_key_out_without_its_argument():
+    """mlsysim adds the deadline's keys only with a deadline (``if deadline is not None: out.update(...)``): a key
+    declared ``returns_with`` its optional argument is returned exactly when that argument is given."""
+    without = mlsysim_symbolic.calc_response_time_bound("10 us", "5 us", "20 us")
+    assert list(without) == ["response"]
+    given = mlsysim_symbolic.calc_response_time_bound("10 us", "5 us", "20 us", "50 us")
+    assert list(given) == ["response", "margin", "meets_deadline", "blocking_limit"]
+    assert given["meets_deadline"] is True and given["blocking_limit"].to("us").magnitude == 20.0
+    assert len(mlsysim_symbolic.calc_phase_lag_total("10 Hz", "1 ms")) == 6
+
+
+def test_clopper_pearson_limit_at_all_successes_is_the_zero_failure_bound():
+    """Clopper and Pearson (1934): after n successes in n trials the one-sided lower limit is (1 − C)^(1/n); with
+    n = 59 at 95 % it is 0.05^(1/59) = 0.9505 (the classic 59 clean trials for a 95 % lower limit of 95 %)."""
+    exact = mlsysim_symbolic.calc_clopper_pearson_lower_bound(59, 59, 0.95)
+    assert math.isclose(exact, 0.05 ** (1 / 59), rel_tol=1e-12)
+    assert math.isclose(exact, mlsysim_symbolic.calc_clopper_pearson_zero_failure_bound(59, 0.95), rel_tol=1e-12)
+    assert exact > 0.95 > mlsysim_symbolic.calc_clopper_pearson_lower_bound(58, 58, 0.95)
+    assert mlsysim_symbolic.calc_zero_failure_sample_size(0.95, 0.95) == 59
