@@ -39,7 +39,7 @@ def _ref() -> Any:
 #: Families ported this session (each function ported or in NOT_PORTED).
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
-           "retrieval")
+           "retrieval", "coordination", "motors", "drivetrain")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -83,6 +83,25 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    "calc_earliest_schedule": "takes a dict of durations by node and a dict of predecessor lists, and returns two dicts "
+                              "keyed by the caller's nodes (start, finish); the catalog's earliest(w, relation) computes "
+                              "them over a relation input, but a function table returns outputs it declares, not dicts "
+                              "keyed by an argument's keys",
+    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
+                              "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
+                              "list the scenario states)",
+    "calc_binomial_tail": "not yet ported: needs the regularized incomplete beta function I_x(a, b) (the tail P(X >= K) of "
+                          "a binomial (n, p) is I_p(K, n - K + 1); the equation language has its inverse betaincinv only), "
+                          "or a sum over a range of counts the caller does not state; and mlsysim's empty sum returns "
+                          "the int 0 where at_least > trials, a float elsewhere",
+    "calc_beta_tail": "not yet ported: needs the regularized incomplete beta function I_x(a, b) (mlsysim's "
+                      "scipy.special.betainc); the equation language has its inverse betaincinv only",
+    "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
+                                            "on one branch), and picks the heating or the cooling formula by comparing "
+                                            "three temperatures",
+    "calc_braking_limits": "a_tip is None where cg_height or tip_arm is not given (an absent result on one branch), and "
+                           "binding names the smallest of the ceilings that could be computed (two or three cases, by "
+                           "which arguments are given)",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -106,6 +125,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
+    # ln Γ keeps about N·ulp(ln F!) of P_dis (the closed form of the disjoint-writes product): 2e-10 relative at F = 2000
+    # files and 64 workers, 1.6e-9 at a million files (mlsysim multiplies N − 1 exact binomial ratios)
+    "workers": (0, 64), "files": (0, 2000), "writes_per_worker": (0, 100),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -134,6 +156,20 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    # mlsysim.physics.motors and drivetrain convert with .to(...) (temperatures to kelvin, ratios to "", speeds to rpm)
+    "calc_copper_resistance_factor": frozenset({"temperature", "alpha", "reference_temperature"}),
+    "calc_first_order_temperature": frozenset({"elapsed", "start", "asymptote", "time_constant"}),
+    "calc_periodic_burst_peak_rise": frozenset({"power", "thermal_resistance", "on_time", "period", "time_constant"}),
+    "calc_voltage_limited_speed": frozenset({"torque", "torque_constant", "terminal_resistance", "supply_voltage",
+                                             "no_load_speed"}),
+    "calc_inertia_matched_ratio": frozenset({"load_inertia", "rotor_inertia"}),
+    "calc_contact_force_rate": frozenset({"stiffness", "approach_velocity"}),
+    "calc_required_friction": frozenset({"deceleration"}),
+    "calc_max_cg_height_ratio": frozenset({"deceleration"}),
+    "calc_drive_torque_deceleration_limit": frozenset({"wheel_torque_max", "wheel_radius", "mass",
+                                                       "rotating_equivalent_mass"}),
+    "calc_drive_voltage_headroom": frozenset({"back_emf_constant", "velocity", "wheel_radius", "bus_voltage", "current",
+                                              "line_resistance"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -185,7 +221,22 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
+    # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows)
+    "calc_disjoint_writes_approx": st.tuples(st.integers(0, 64), st.integers(0, 100), st.floats(1e-3, 700)).map(
+        lambda t: {"workers": t[0], "writes_per_worker": t[1], "files": max(t[0] * (t[0] - 1) * t[1] ** 2 / (2 * t[2]), 1.0)}),
+    "calc_disjoint_writes": st.fixed_dictionaries({"workers": st.integers(0, 64), "files": st.integers(0, 2000),
+                                                   "writes_per_worker": st.integers(0, 100)}).filter(
+        lambda d: _disjoint_log(**d) > -700),
 }
+
+
+def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
+    """ln of the disjoint-writes probability (0 where mlsysim's value is 1, 0 or a refusal: those are drawn too)."""
+    n, f, w = workers, files, writes_per_worker
+    if n <= 1 or f < n * w:
+        return 0.0
+    return (n - 1) * (math.lgamma(f - w + 1) - math.lgamma(f + 1)) + math.lgamma(f - w + 1) - math.lgamma(f - n * w + 1)
 
 
 def _arguments(fn: Any) -> st.SearchStrategy:
@@ -198,7 +249,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap"):
+                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "files",
+                                          "writes_per_worker"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -358,3 +410,26 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_disjoint_writes_is_the_birthday_problem():
+    """Feller (1968), An Introduction to Probability Theory and Its Applications, Vol. 1, ch. II §3: among 23 people
+    the probability that all birthdays differ (365 equally likely days) is 0.4927; one file written by each of 23
+    workers from 365 is the same count, 365!/(342!·365²³)."""
+    exact = math.prod(range(343, 366)) / 365**23
+    assert math.isclose(exact, 0.4927027656760146, rel_tol=1e-15)
+    # through ln Γ: 22·(ln 365! − ln 364!) keeps about 22 ulps of ln 365! ≈ 1789 (4e-12 relative here)
+    assert math.isclose(mlsysim_symbolic.calc_disjoint_writes(23, 365, 1), exact, rel_tol=1e-10)
+
+
+def test_disjoint_writes_refused_where_float64_underflows():
+    """mlsysim's product (and its birthday exponential) underflow silently to 0.0 where the probability is below
+    float64's range; ours refuses by name (FloatRangeError) rather than return a zero the law does not give."""
+    from mlsysim_symbolic.errors import FloatRangeError
+
+    assert _ref().calc_disjoint_writes(64, 2000, 31) == 0.0 == _ref().calc_disjoint_writes_approx(64, 1, 100)
+    with pytest.raises(FloatRangeError, match="underflows"):
+        mlsysim_symbolic.calc_disjoint_writes(64, 2000, 31)
+    with pytest.raises(FloatRangeError, match="underflows"):
+        mlsysim_symbolic.calc_disjoint_writes_approx(64, 1, 100)
+    assert mlsysim_symbolic.calc_disjoint_writes(3, 25, 10) == 0.0   # an exact zero stands: the third finds 5 files
