@@ -44,6 +44,21 @@ Piecewise((P*k_8, activation_checkpointing > 0), (P*k_6, True))
 5.263157894736843
 >>> calc_amdahls_speedup.equation(), calc_amdahls_speedup.diff("s")
 (Eq(S_A, 1/(-p + p/s + 1)), p/(p + s*(1 - p))**2)
+>>> from mlsysim_symbolic import calc_partition_elapsed                                # coordination
+>>> calc_partition_elapsed(4, 0.9, 0.01)
+0.355
+>>> calc_partition_elapsed.equation(), calc_partition_elapsed.diff("workers")
+(Eq(T_N, c*(N - 1) - p + 1 + p/N), c - p/N**2)
+>>> from mlsysim_symbolic import calc_copper_resistance_factor                         # motors
+>>> calc_copper_resistance_factor("373.15 K", "0.00393 1/K", "293.15 K")   # copper at 100 °C over 20 °C
+1.3144
+>>> calc_copper_resistance_factor.equation(), calc_copper_resistance_factor.diff("temperature")
+(Eq(r_T, alpha_Cu*(T - T_0) + 1), alpha_Cu)
+>>> from mlsysim_symbolic import calc_traction_deceleration_limit                      # drivetrain
+>>> calc_traction_deceleration_limit(0.5, 0.7)
+<Quantity(3.4323275, 'meter / second ** 2')>
+>>> calc_traction_deceleration_limit.equation(), calc_traction_deceleration_limit.diff("drive_load_share")
+(Eq(a_trac, g_0*mu*phi), g_0*mu)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.
