@@ -84,6 +84,7 @@ from .scenario import Scenario, scenario_class
 from .sources import Locator
 from .spec import ScenarioType, kind_of
 from .spec.kinds import QuantityKind
+from .spec.stated import states_unit
 from .symbolic import tidy
 from .units import ureg
 
@@ -96,8 +97,10 @@ FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumpt
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
-#: ``same_number`` (a Quantity likewise, else as ``number``).
-RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label"})
+#: ``same_number`` (a Quantity likewise, else as ``number``), or ``stated`` (an output in the unit the call states, a
+#: ``unit = "stated"`` input's: a Quantity in that unit, its bare magnitude where the values came in as plain numbers,
+#: mlsysim's arithmetic on whatever it is given).  A dict output leaves value by value.
+RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label", "stated"})
 _LOCK = threading.RLock()
 
 
@@ -235,6 +238,8 @@ class Function:
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
                          & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+        self._stating = next((n for n, sp in self.type.inputs.items()   # the input whose values state the unit, if any
+                              if sp.variable is not None and states_unit(sp.variable.unit)), None)
         like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
         if like is not None:
             if like not in self._quantity_inputs:
@@ -262,6 +267,12 @@ class Function:
     def _came(self, given: dict[str, Any], output: str) -> str:
         """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
         defaults included) or ``float``."""
+        if self._stating is not None and self.returns_as[self._parts().index(output)] == "stated":   # the stated values'
+            given_values = given.get(self._stating, {})
+            values = list(given_values.values() if isinstance(given_values, Mapping) else given_values)
+            if any(isinstance(v, (pint.Quantity, str)) for v in values):
+                return "quantity"
+            return "int" if all(isinstance(v, int) and not isinstance(v, bool) for v in values) else "float"
         names = self._reaches[output]
         if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
             return "quantity"
@@ -281,7 +292,7 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         given = self._bind(args, kwargs)
         s = self.cls(**given)
-        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number") else "")
+        values = [self._leave(s.planner.member(p, ()), how, self._came(given, p) if how in ("number", "same", "same_number", "stated") else "")
                   for p, how in zip(self._parts(), self.returns_as, strict=True)]
         if isinstance(self.returns, dict):
             return dict(zip(self.returns, values, strict=True))
@@ -289,8 +300,14 @@ class Function:
 
     @staticmethod
     def _leave(value: Any, how: str, came: str) -> Any:
+        if isinstance(value, dict):   # a keyed output (style = "dict"): each value as the output leaves
+            return {k: Function._leave(v, how, came) for k, v in value.items()}
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
+        if how == "stated":   # plain numbers state no unit: plain numbers leave (ints where all came as ints), as mlsysim's
+            if not value.unitless:
+                return value
+            return int(value.magnitude) if came == "int" else float(value.magnitude)
         if how == "quantity" or (how in ("same", "same_number") and came == "quantity"):
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude

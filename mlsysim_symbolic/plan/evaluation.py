@@ -230,6 +230,17 @@ class Evaluation(Planning):
         """A keyed output as nested dicts ``{key: Quantity}``, one level per index (an output declaring ``keep``:
         only the keys where that predicate output holds)."""
         indices = self.plan(name).indices
+        declared = self.type.output(name).indices
+        if not indices and declared and not self.type.output(name).keep:   # constant over its keys (every earliest
+            value = self.evaluate(name)                                      # start 0 in a graph without edges)
+            if any(i not in self._bound.keys for i in declared):
+                raise MissingInputError(f"{self.type.name}.{name}",
+                                        [n for i in declared if i not in self._bound.keys
+                                         for n in self.type.index_inputs.get(i, [i])])
+
+            def spread(level: int) -> Any:
+                return value if level == len(declared) else {k: spread(level + 1) for k in self._bound.keys[declared[level]]}
+            return spread(0)
         if len(prefix) == len(indices):
             return self.evaluate(name, *prefix)
         index = indices[len(prefix)]

@@ -83,10 +83,6 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
-    "calc_earliest_schedule": "takes a dict of durations by node and a dict of predecessor lists, and returns two dicts "
-                              "keyed by the caller's nodes (start, finish); the catalog's earliest(w, relation) computes "
-                              "them over a relation input, but a function table returns outputs it declares, not dicts "
-                              "keyed by an argument's keys",
     "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
                               "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
                               "list the scenario states)",
@@ -212,6 +208,16 @@ def _capped(mean: str, cap: str) -> st.SearchStrategy:
     return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
 
 
+def _schedule(nodes: list[tuple[float, int]], kind: str) -> dict[str, Any]:
+    """Nodes n0, n1, ... each waiting for the earlier ones its bit mask names (a topological order, as ours takes the
+    graph), their durations all ints, all floats, or mlsysim's Quantities in seconds (one kind per draw)."""
+    names = [f"n{i}" for i in range(len(nodes))]
+    as_kind = {"int": lambda t: int(t), "float": float, "quantity": lambda t: _ref().core.units.Q_(t, "second")}[kind]
+    return {"durations": {n: as_kind(t) for n, (t, _) in zip(names, nodes, strict=True)},
+            "predecessors": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
+                             enumerate(zip(names, nodes, strict=True))}}
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -223,6 +229,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
     # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
     # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows)
+    # an acyclic graph of up to 8 nodes in topological order
+    "calc_earliest_schedule": st.tuples(
+        st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1, max_size=8),
+        st.sampled_from(("int", "float", "quantity"))).map(lambda t: _schedule(*t)),
     "calc_disjoint_writes_approx": st.tuples(st.integers(0, 64), st.integers(0, 100), st.floats(1e-3, 700)).map(
         lambda t: {"workers": t[0], "writes_per_worker": t[1], "files": max(t[0] * (t[0] - 1) * t[1] ** 2 / (2 * t[2]), 1.0)}),
     "calc_disjoint_writes": st.fixed_dictionaries({"workers": st.integers(0, 64), "files": st.integers(0, 2000),
@@ -250,7 +260,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "files",
-                                          "writes_per_worker"):
+                                          "writes_per_worker", "durations", "predecessors"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -433,3 +443,13 @@ def test_disjoint_writes_refused_where_float64_underflows():
     with pytest.raises(FloatRangeError, match="underflows"):
         mlsysim_symbolic.calc_disjoint_writes_approx(64, 1, 100)
     assert mlsysim_symbolic.calc_disjoint_writes(3, 25, 10) == 0.0   # an exact zero stands: the third finds 5 files
+
+
+def test_earliest_schedule_keeps_its_dicts_without_edges():
+    """A graph with no edges starts every node at 0 (a start constant over the keys is still a dict by node), and a
+    chain's starts are the running sums of the durations before each node (Kelley and Walker's forward pass)."""
+    assert mlsysim_symbolic.calc_earliest_schedule({"a": 2, "b": 5}, {}) == ({"a": 0, "b": 0}, {"a": 2, "b": 5})
+    start, finish = mlsysim_symbolic.calc_earliest_schedule({"a": "2 h", "b": "30 min", "c": "1 h"},
+                                                            {"b": ["a"], "c": ["b"]})
+    assert [v.to("h").magnitude for v in start.values()] == [0, 2, 2.5]
+    assert finish["c"].to("h").magnitude == 3.5
