@@ -90,8 +90,6 @@ NOT_PORTED: dict[str, str] = {
                           "a binomial (n, p) is I_p(K, n - K + 1); the equation language has its inverse betaincinv only), "
                           "or a sum over a range of counts the caller does not state; and mlsysim's empty sum returns "
                           "the int 0 where at_least > trials, a float elsewhere",
-    "calc_beta_tail": "not yet ported: needs the regularized incomplete beta function I_x(a, b) (mlsysim's "
-                      "scipy.special.betainc); the equation language has its inverse betaincinv only",
     "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
                                             "on one branch), and picks the heating or the cooling formula by comparing "
                                             "three temperatures",
