@@ -86,10 +86,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
                               "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
                               "list the scenario states)",
-    "calc_binomial_tail": "not yet ported: needs the regularized incomplete beta function I_x(a, b) (the tail P(X >= K) of "
-                          "a binomial (n, p) is I_p(K, n - K + 1); the equation language has its inverse betaincinv only), "
-                          "or a sum over a range of counts the caller does not state; and mlsysim's empty sum returns "
-                          "the int 0 where at_least > trials, a float elsewhere",
     "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
                                             "on one branch), and picks the heating or the cooling formula by comparing "
                                             "three temperatures",
@@ -227,6 +223,11 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
     # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
     # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows)
+    # at most trials successes asked (above, mlsysim's empty sum is the int 0: test_binomial_tail_is_the_incomplete_beta),
+    # tails above float64's smallest normal (below, mlsysim's sum underflows silently and ours refuses)
+    "calc_binomial_tail": st.tuples(st.integers(0, 200), st.floats(0, 1), st.one_of(st.floats(0, 1), st.sampled_from((0, 1)))).map(
+        lambda t: {"trials": t[0], "at_least": round(t[0] * t[1]), "probability": t[2]}).filter(
+        lambda d: d["probability"] == 0 or _ref().calc_binomial_tail(**d) >= 1e-290),
     # an acyclic graph of up to 8 nodes in topological order
     "calc_earliest_schedule": st.tuples(
         st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1, max_size=8),
@@ -258,7 +259,8 @@ def _arguments(fn: Any) -> st.SearchStrategy:
             continue
         if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
                                           "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap", "files",
-                                          "writes_per_worker", "durations", "predecessors"):
+                                          "writes_per_worker", "durations", "predecessors", "trials",
+                                          "at_least", "probability"):
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -451,3 +453,13 @@ def test_earliest_schedule_keeps_its_dicts_without_edges():
                                                             {"b": ["a"], "c": ["b"]})
     assert [v.to("h").magnitude for v in start.values()] == [0, 2, 2.5]
     assert finish["c"].to("h").magnitude == 3.5
+
+
+def test_binomial_tail_is_the_incomplete_beta():
+    """Feller (1968) ch. VI §10, DLMF 8.17.5: P(X >= K) = I_p(K, n − K + 1); at n = 5, p = 0.3, K = 2 that is
+    1 − 0.7⁵ − 5·0.3·0.7⁴ = 0.47178 (mlsysim's sum of terms: 0.47177999999999987).  Where more successes are asked than
+    there are trials mlsysim's empty sum is the int 0; ours is the float 0.0 (an int only where every argument is)."""
+    assert math.isclose(mlsysim_symbolic.calc_binomial_tail(5, 0.3, 2), 1 - 0.7**5 - 5 * 0.3 * 0.7**4, rel_tol=1e-14)
+    assert _ref().calc_binomial_tail(5, 0.3, 6) == 0 and type(_ref().calc_binomial_tail(5, 0.3, 6)) is int
+    assert mlsysim_symbolic.calc_binomial_tail(5, 0.3, 6) == 0.0
+    assert type(mlsysim_symbolic.calc_binomial_tail(5, 1, 3)) is int is type(_ref().calc_binomial_tail(5, 1, 3))
