@@ -115,9 +115,6 @@ RANGES: dict[str, tuple[float, float]] = {
     "policy_preferred": (-50, 50), "reference_preferred": (-50, 50), "policy_dispreferred": (-50, 50),
     "reference_dispreferred": (-50, 50), "beta": (0, 2),
     "attempts_per_layer": (0, 10), "layers": (0, 10), "rows": (1, 64), "bands": (1, 1000), "hashes": (1, 1e4),
-    # ln Γ keeps about N·ulp(ln F!) of P_dis (the closed form of the disjoint-writes product): 2e-10 relative at F = 2000
-    # files and 64 workers, 1.6e-9 at a million files (mlsysim multiplies N − 1 exact binomial ratios)
-    "workers": (0, 64), "files": (0, 2000), "writes_per_worker": (0, 100),
     "logit": (-30, 30), "reference_logit": (-30, 30), "factor": (0.5, 4), "cycles": (0, 64), "oversubscription_ratio": (0.1, 16), "latency_factor": (0, 4), "bandwidth_factor": (0, 4),
 }
 PORTED = function_names()
@@ -221,8 +218,6 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
-    # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
-    # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows)
     # at most trials successes asked (above, mlsysim's empty sum is the int 0: test_binomial_tail_is_the_incomplete_beta),
     # tails above float64's smallest normal (below, mlsysim's sum underflows silently and ours refuses)
     "calc_binomial_tail": st.tuples(st.integers(0, 200), st.floats(0, 1), st.one_of(st.floats(0, 1), st.sampled_from((0, 1)))).map(
@@ -232,6 +227,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_earliest_schedule": st.tuples(
         st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1, max_size=8),
         st.sampled_from(("int", "float", "quantity"))).map(lambda t: _schedule(*t)),
+    # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
+    # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows); up to 64
+    # workers and 2000 files: ln Γ keeps about N·ulp(ln F!) of the exact product's closed form, 2e-10 relative there,
+    # 1.6e-9 at a million files (mlsysim multiplies N − 1 binomial ratios of exact integers)
     "calc_disjoint_writes_approx": st.tuples(st.integers(0, 64), st.integers(0, 100), st.floats(1e-3, 700)).map(
         lambda t: {"workers": t[0], "writes_per_worker": t[1], "files": max(t[0] * (t[0] - 1) * t[1] ** 2 / (2 * t[2]), 1.0)}),
     "calc_disjoint_writes": st.fixed_dictionaries({"workers": st.integers(0, 64), "files": st.integers(0, 2000),
