@@ -105,6 +105,21 @@ Eq(tau_ev, sqrt(-2*e_0 + 2*r_tol)/sqrt(a_slip))
 <Quantity(2995732.27, 'hour')>
 >>> calc_empirical_testing_exposure.equation(), calc_empirical_testing_exposure.diff("confidence")
 (Eq(T, -log(1 - C)/lambda_t), -1/(lambda_t*(C - 1)))
+>>> from mlsysim_symbolic import calc_partition_elapsed                                # coordination
+>>> calc_partition_elapsed(4, 0.9, 0.01)
+0.355
+>>> calc_partition_elapsed.equation(), calc_partition_elapsed.diff("workers")
+(Eq(T_N, c*(N - 1) - p + 1 + p/N), c - p/N**2)
+>>> from mlsysim_symbolic import calc_copper_resistance_factor                         # motors
+>>> calc_copper_resistance_factor("373.15 K", "0.00393 1/K", "293.15 K")   # copper at 100 °C over 20 °C
+1.3144
+>>> calc_copper_resistance_factor.equation(), calc_copper_resistance_factor.diff("temperature")
+(Eq(r_T, alpha_Cu*(T - T_0) + 1), alpha_Cu)
+>>> from mlsysim_symbolic import calc_traction_deceleration_limit                      # drivetrain
+>>> calc_traction_deceleration_limit(0.5, 0.7)
+<Quantity(3.4323275, 'meter / second ** 2')>
+>>> calc_traction_deceleration_limit.equation(), calc_traction_deceleration_limit.diff("drive_load_share")
+(Eq(a_trac, g_0*mu*phi), g_0*mu)
 
 Names load lazily: importing the package reads no function table; ``mlsysim_symbolic.calc_x`` reads the tables'
 names once and builds ``calc_x`` the first time it is asked for.
@@ -130,6 +145,7 @@ from .scenario import Scenario, scenario_class
 from .sources import Locator
 from .spec import ScenarioType, kind_of
 from .spec.kinds import QuantityKind
+from .spec.stated import states_unit
 from .symbolic import tidy
 from .units import ureg
 
@@ -142,8 +158,10 @@ FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumpt
 #: How a returned output leaves: a Quantity in its unit, a plain float or int, ``number`` (an int where every
 #: argument the output reads is an int, else a float: Python's arithmetic of ``+ - * //``), ``same`` (a Quantity
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
-#: ``same_number`` (a Quantity likewise, else as ``number``).
-RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label"})
+#: ``same_number`` (a Quantity likewise, else as ``number``), or ``stated`` (an output in the unit the call states, a
+#: ``unit = "stated"`` input's: a Quantity in that unit, its bare magnitude where the values came in as plain numbers,
+#: mlsysim's arithmetic on whatever it is given).  A dict output leaves value by value.
+RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label", "stated"})
 _LOCK = threading.RLock()
 
 
@@ -288,6 +306,8 @@ class Function:
             raise fail(f"returns_with maps keys of the returned dict to optional arguments (default None), got {with_!r}",
                        "returns_with")
         self._returns_with: dict[str, str] = dict(with_)
+        self._stating = next((n for n, sp in self.type.inputs.items()   # the input whose values state the unit, if any
+                              if sp.variable is not None and states_unit(sp.variable.unit)), None)
         like = raw.get("returns_like")   # the one argument whose type decides (mlsysim's value * fraction * ratio)
         if like is not None:
             if like not in self._quantity_inputs:
@@ -315,6 +335,12 @@ class Function:
     def _came(self, given: dict[str, Any], output: str) -> str:
         """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
         defaults included) or ``float``."""
+        if self._stating is not None and self.returns_as[self._parts().index(output)] == "stated":   # the stated values'
+            given_values = given.get(self._stating, {})
+            values = list(given_values.values() if isinstance(given_values, Mapping) else given_values)
+            if any(isinstance(v, (pint.Quantity, str)) for v in values):
+                return "quantity"
+            return "int" if all(isinstance(v, int) and not isinstance(v, bool) for v in values) else "float"
         names = self._reaches[output]
         if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
             return "quantity"
@@ -343,12 +369,18 @@ class Function:
 
     def _value(self, s: Scenario, given: dict[str, Any], output: str, how: str) -> Any:
         return self._leave(s.planner.member(output, ()), how,
-                           self._came(given, output) if how in ("number", "same", "same_number") else "")
+                           self._came(given, output) if how in ("number", "same", "same_number", "stated") else "")
 
     @staticmethod
     def _leave(value: Any, how: str, came: str) -> Any:
+        if isinstance(value, dict):   # a keyed output (style = "dict"): each value as the output leaves
+            return {k: Function._leave(v, how, came) for k, v in value.items()}
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
+        if how == "stated":   # plain numbers state no unit: plain numbers leave (ints where all came as ints), as mlsysim's
+            if not value.unitless:
+                return value
+            return int(value.magnitude) if came == "int" else float(value.magnitude)
         if how == "quantity" or (how in ("same", "same_number") and came == "quantity"):
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude

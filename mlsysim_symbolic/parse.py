@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betainc, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sin, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betainc, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, loggamma, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sin, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -132,6 +132,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "normal_cdf": _one("normal_cdf", lambda x: (1 + sympy.erf(x / sympy.sqrt(2))) / 2),
     "normal_ppf": _one("normal_ppf", lambda p: sympy.sqrt(2) * sympy.erfinv(2 * p - 1)),
     "gamma": _one("gamma", sympy.gamma),
+    # ln Γ(x) (SciPy gammaln, math.lgamma): ratios of factorials past float64 (F!/(F − Nw)! at F = 1000) as a difference
+    "loggamma": _one("loggamma", special.loggamma),
     "binomial": _exactly(2, "binomial", sympy.binomial),
     "lambertw": _one("lambertw", sympy.LambertW),
     "asin": _one("asin", sympy.asin),
@@ -373,7 +375,7 @@ def _refuse_non_ascii(text: str, names: Mapping[str, Any]) -> None:
 
 _APPROX: dict[type, Callable[..., float]] = {
     sympy.exp: math.exp, sympy.log: math.log, sympy.floor: math.floor, sympy.ceiling: math.ceil, sympy.Abs: abs,
-    sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma, sympy.asin: math.asin,
+    sympy.Max: max, sympy.Min: min, sympy.erf: math.erf, sympy.erfc: math.erfc, sympy.gamma: math.gamma, sympy.loggamma: math.lgamma, sympy.asin: math.asin,
     sympy.cos: math.cos, sympy.sin: math.sin, sympy.acos: math.acos,
 }
 

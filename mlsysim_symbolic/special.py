@@ -37,6 +37,26 @@ def _mp_evalf(args: Any, prec: int, solve: Callable[..., Any], *, exact: tuple[A
     return sympy.Float(result, precision=prec)
 
 
+class loggamma(sympy.loggamma):  # noqa: N801 - the name SymPy, the code printer and the equation language use
+    """ln Γ(x), SymPy's ``loggamma`` held as itself at a symbolic argument.
+
+    SymPy's own turns ``loggamma(F + 1)`` of a whole ``F >= 0`` into ``log(gamma(F + 1))``, ``log(F!)``, whose
+    compiled form overflows float64 past F = 170; held, it compiles to ``math.lgamma`` (SciPy's ``gammaln``) and a
+    ratio of factorials (F!/(F − N·w)!, the disjoint-writes product) stays a difference of logarithms.  A number
+    evaluates as SymPy's; the derivative is SymPy's ``polygamma(0, x)``.
+
+    >>> F = sympy.Symbol("F", integer=True, nonnegative=True)
+    >>> loggamma(F + 1), sympy.loggamma(F + 1)
+    (loggamma(F + 1), log(gamma(F + 1)))
+    >>> round(float(loggamma(1001)), 6) == round(math.lgamma(1001), 6)
+    True
+    """
+
+    @classmethod
+    def eval(cls, z: Any) -> Any:
+        return sympy.loggamma(z) if z.is_Number else None
+
+
 class gammaincinv(sympy.Function):  # noqa: N801 - the name SciPy, the code printer and the equation language use
     """The inverse in ``x`` of the regularized lower incomplete gamma function: ``P(a, x) = y`` (``a > 0``,
     ``0 <= y < 1``), SciPy's ``gammaincinv``.  For a whole ``a = s`` it is the Poisson mean at which
@@ -205,6 +225,10 @@ class gammainc(sympy.Function):  # noqa: N801 - the name SciPy, the code printer
     def _eval_evalf(self, prec: int) -> Any:
         return _mp_evalf(self.args, prec, _gammainc_mp)
 
+    def _mpmathcode(self, printer: Any) -> str:   # mpmath's gammainc(a, x) is the unregularized upper integral
+        a, x = (printer._print(arg) for arg in self.args)
+        return f"gammainc({a}, 0, {x}, regularized=True)"
+
     def _latex(self, printer: Any) -> str:
         a, x = (printer._print(arg) for arg in self.args)
         return rf"P\left({a}, {x}\right)"
@@ -264,17 +288,25 @@ def gammainc_da_scalar(a: float, x: float) -> float:
 
 
 class betainc(sympy.Function):  # noqa: N801 - the name SciPy, the code printer and the equation language use
-    """The regularized incomplete beta function ``I_x(a, b) = B_x(a, b) / B(a, b)`` (``a, b > 0``, ``0 <= x <= 1``),
-    SciPy's ``betainc`` (DLMF 8.17.2).  For whole ``a = n - m`` and ``b = m + 1`` it is the binomial tail
-    ``P(X <= m)`` for ``X`` binomial ``(n, 1 - x)`` (DLMF 8.17.5), so at ``x = 1/2`` the exact one-sided tail of a fair
-    coin, ``sum_{j<=m} C(n, j) / 2^n`` (McNemar's exact test), without the sum.  Its derivative in ``x`` is the
-    density ``x^(a-1) (1 - x)^(b-1) / B(a, b)``; in ``a`` or ``b`` it is :class:`betainc_dshape` (mpmath's numerical
-    derivative).
+    """The regularized incomplete beta function ``I_x(a, b) = B(x; a, b) / B(a, b)`` (``a, b > 0``, ``0 <= x <= 1``),
+    SciPy's ``betainc`` (DLMF 8.17.2): the CDF of a Beta(a, b) law at ``x``.  For whole ``a = s`` and
+    ``b = n - s + 1`` it is the binomial tail ``P(X >= s)`` of ``X`` binomial ``(n, x)`` (DLMF 8.17.5).  Its
+    derivative in ``x`` is the beta density ``x^(a-1) (1-x)^(b-1) / B(a, b)``; in ``a`` or ``b`` it is
+    :class:`betainc_dshape` (mpmath's numerical derivative).
 
-    >>> round(float(betainc(1, 1, sympy.Rational(1, 4))), 12)         # I_x(1, 1) = x
+    >>> round(float(betainc(2, 1, sympy.Rational(1, 2))), 12)          # I_x(a, 1) = x^a
     0.25
-    >>> betainc_scalar(7, 4, 0.5) == sum(math.comb(10, j) for j in range(4)) / 2**10   # P(X <= 3), X ~ B(10, 1/2)
+    >>> p = 0.3; tail = sum(math.comb(5, k) * p**k * (1 - p)**(5 - k) for k in range(2, 6))
+    >>> math.isclose(betainc_scalar(2, 4, p), tail, rel_tol=1e-13)      # P(X >= 2), X binomial (5, 0.3)
     True
+
+    The underflow check re-evaluates a tree with mpmath, whose own ``betainc(a, b, x)`` (and ``gammainc(a, x)``) is the
+    unregularized integral from ``x`` up: both print mpmath's regularized lower form instead.
+
+    >>> from mlsysim_symbolic.underflow import exact_value
+    >>> a, b, x = sympy.symbols("a b x")
+    >>> float(exact_value(betainc(a, b, x), (a, b, x), (2.0, 1.0, 0.5))), float(exact_value(gammainc(a, x), (a, x), (3.0, 0.0)))
+    (0.25, 0.0)
     """
 
     nargs = 3
@@ -282,6 +314,7 @@ class betainc(sympy.Function):  # noqa: N801 - the name SciPy, the code printer 
     def fdiff(self, argindex: int = 1) -> Any:
         a, b, x = self.args
         if argindex == 3:
+            # 1/B(a, b) through log-gamma: Gamma(a + b) alone overflows float64 past a + b = 171
             log_beta = sympy.loggamma(a) + sympy.loggamma(b) - sympy.loggamma(a + b)
             return x ** (a - 1) * (1 - x) ** (b - 1) * sympy.exp(-log_beta)
         return betainc_dshape(a, b, x, argindex)
@@ -289,30 +322,34 @@ class betainc(sympy.Function):  # noqa: N801 - the name SciPy, the code printer 
     def _eval_evalf(self, prec: int) -> Any:
         return _mp_evalf(self.args, prec, _betainc_mp)
 
+    def _mpmathcode(self, printer: Any) -> str:   # mpmath's betainc(a, b, x) is the unregularized integral from x to 1
+        a, b, x = (printer._print(arg) for arg in self.args)
+        return f"betainc({a}, {b}, 0, {x}, regularized=True)"
+
     def _latex(self, printer: Any) -> str:
         a, b, x = (printer._print(arg) for arg in self.args)
         return rf"I_{{{x}}}\left({a}, {b}\right)"
 
 
 class betainc_dshape(sympy.Function):  # noqa: N801 - named like the function it differentiates
-    """``d/da`` (``i = 1``) or ``d/db`` (``i = 2``) of :class:`betainc` at fixed ``x`` (no closed form): mpmath's
-    numerical derivative.  Its own derivatives stay unevaluated (sensitivities are first order).
+    """``d/da`` (``i = 1``) or ``d/db`` (``i = 2``) of :class:`betainc` at fixed ``x``: mpmath's numerical derivative
+    (no closed form), at the working precision; its own derivatives stay unevaluated (sensitivities are first order).
 
     >>> h = 1e-6; f = betainc_scalar
-    >>> abs(betainc_dshape_scalar(7, 4, 0.5, 2) - (f(7, 4 + h, 0.5) - f(7, 4 - h, 0.5)) / (2 * h)) < 1e-8
+    >>> abs(betainc_dshape_scalar(3, 2, 0.4, 1) - (f(3 + h, 2, 0.4) - f(3 - h, 2, 0.4)) / (2 * h)) < 1e-8
     True
     """
 
     nargs = 4
 
     def _eval_evalf(self, prec: int) -> Any:
-        *shape_and_x, i = self.args
-        return _mp_evalf(shape_and_x, prec, lambda a, b, x: _betainc_dshape_mp(a, b, x, int(i)), exact=(i,))
+        *shapes_and_x, i = self.args
+        return _mp_evalf(shapes_and_x, prec, lambda a, b, x: _betainc_dshape_mp(a, b, x, int(i)), exact=(i,))
 
     def _latex(self, printer: Any) -> str:
         a, b, x, i = self.args
-        shape = printer._print(a if i == 1 else b)
-        return rf"\partial_{{{shape}}} I_{{{printer._print(x)}}}\left({printer._print(a)}, {printer._print(b)}\right)"
+        wrt = printer._print(a if i == 1 else b)
+        return rf"\partial_{{{wrt}}} I_{{{printer._print(x)}}}\left({printer._print(a)}, {printer._print(b)}\right)"
 
 
 def _betainc_mp(a: Any, b: Any, x: Any) -> Any:
@@ -323,7 +360,7 @@ def _betainc_mp(a: Any, b: Any, x: Any) -> Any:
 
 
 def _betainc_dshape_mp(a: Any, b: Any, x: Any, i: int) -> Any:
-    """``dI_x(a, b)/da`` (``i = 1``) or ``/db`` (``i = 2``) at mpmath's working precision."""
+    """``dI/da`` (``i = 1``) or ``dI/db`` (``i = 2``) at ``(a, b, x)``, at mpmath's working precision."""
     import mpmath
 
     if i == 1:

@@ -41,8 +41,8 @@ def _ref() -> Any:
 STARTED = ("communication", "memory", "serving", "transformer", "scaling", "performance", "power", "thermal", "networking",
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
            "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
-           "neural", "agents",
-           "robotics.assurance", "robotics.perception", "robotics.control")
+           "neural", "agents", "robotics.assurance", "robotics.perception", "robotics.control", "coordination",
+           "motors", "drivetrain")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -143,6 +143,15 @@ NOT_PORTED: dict[str, str] = {
                                     "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
                                     "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
                                     "integral on the default range, folded onto 50 intervals)",
+    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
+                              "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
+                              "list the scenario states)",
+    "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
+                                            "on one branch), and picks the heating or the cooling formula by comparing "
+                                            "three temperatures",
+    "calc_braking_limits": "a_tip is None where cg_height or tip_arm is not given (an absent result on one branch), and "
+                           "binding names the smallest of the ceilings that could be computed (two or three cases, by "
+                           "which arguments are given)",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -215,7 +224,6 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14,
            # mlsysim bisects for the root and stops at hi − lo <= 1e-15·max(1, hi) m/s, hi <= √(2·a·D) <= 450 m/s here:
            # its speed is that far from the root (ours is the closed-form root: test_scurve_speed_ceiling_is_the_exact_root)
            "calc_scurve_max_permitted_velocity": 5e-13,
@@ -246,6 +254,10 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # −1e-6 exactly where mlsysim gives −1.0000000010e-06 µs): equal to a few ulps of the largest term
            "calc_response_time_bound": 1e-12, "calc_ethercat_cycle_time": 1e-9, "calc_phase_lag_total": 1e-11,
            "calc_free_space_expiry": 1e-8,
+           # 1 − (1 − s^r)^b: 1 − s^r rounds by up to 2^-53, which the b-th power carries as b·2^-53 absolute on each side;
+           # with bands up to 1000 (RANGES) the two agree to 2·1000·2^-53 ≈ 2.2e-13 (a draw at b = 91, s^r ≈ 2.7e-8: ours and
+           # mlsysim 1.01e-14 apart, each within 6e-15 of the exact 2.43363275162e-06)
+           "calc_lsh_candidate_probability": 2.5e-13,
 }
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
@@ -323,6 +335,20 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
                                        "phase_allowance"}),
     "calc_response_time_bound": frozenset({"wcet", "blocking", "interference", "deadline"}),
     "calc_tsdf_voxel_grid_budget": frozenset({"workspace_volume", "voxel_size"}),
+    # mlsysim.physics.motors and drivetrain convert with .to(...) (temperatures to kelvin, ratios to "", speeds to rpm)
+    "calc_copper_resistance_factor": frozenset({"temperature", "alpha", "reference_temperature"}),
+    "calc_first_order_temperature": frozenset({"elapsed", "start", "asymptote", "time_constant"}),
+    "calc_periodic_burst_peak_rise": frozenset({"power", "thermal_resistance", "on_time", "period", "time_constant"}),
+    "calc_voltage_limited_speed": frozenset({"torque", "torque_constant", "terminal_resistance", "supply_voltage",
+                                             "no_load_speed"}),
+    "calc_inertia_matched_ratio": frozenset({"load_inertia", "rotor_inertia"}),
+    "calc_contact_force_rate": frozenset({"stiffness", "approach_velocity"}),
+    "calc_required_friction": frozenset({"deceleration"}),
+    "calc_max_cg_height_ratio": frozenset({"deceleration"}),
+    "calc_drive_torque_deceleration_limit": frozenset({"wheel_torque_max", "wheel_radius", "mass",
+                                                       "rotating_equivalent_mass"}),
+    "calc_drive_voltage_headroom": frozenset({"back_emf_constant", "velocity", "wheel_radius", "bus_voltage", "current",
+                                              "line_resistance"}),
 }
 #: Arguments mlsysim reads as plain numbers (``float(element_bytes)``: a Quantity of its bytes would be read in its
 #: base unit, bits, 8 times too large), so the pass with mlsysim's Quantities gives them as numbers.
@@ -402,6 +428,14 @@ def _ordered_checks(checks: list[tuple[float, float]]) -> dict[str, Any]:
     """Two lists of one length, by position: pass rates and mlsysim's check costs in seconds."""
     return {"pass_probabilities": [p for p, _ in checks],
             "check_costs": [_ref().core.units.Q_(t, "second") for _, t in checks]}
+def _schedule(nodes: list[tuple[float, int]], kind: str) -> dict[str, Any]:
+    """Nodes n0, n1, ... each waiting for the earlier ones its bit mask names (a topological order, as ours takes the
+    graph), their durations all ints, all floats, or mlsysim's Quantities in seconds (one kind per draw)."""
+    names = [f"n{i}" for i in range(len(nodes))]
+    as_kind = {"int": lambda t: int(t), "float": float, "quantity": lambda t: _ref().core.units.Q_(t, "second")}[kind]
+    return {"durations": {n: as_kind(t) for n, (t, _) in zip(names, nodes, strict=True)},
+            "predecessors": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
+                             enumerate(zip(names, nodes, strict=True))}}
 
 
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
@@ -440,7 +474,43 @@ JOINT: dict[str, st.SearchStrategy] = {
         lambda key: {"model": reference_entry("Models", "Language", key)})),
     "calc_axi_fifo_contention": _aligned_transfers(),
     "calc_chunk_renewal_schedule": _renewal_on_grid(),
+    # at most trials successes asked (above, mlsysim's empty sum is the int 0: test_binomial_tail_is_the_incomplete_beta),
+    # tails above float64's smallest normal (below, mlsysim's sum underflows silently and ours refuses)
+    "calc_binomial_tail": st.tuples(st.integers(0, 200), st.floats(0, 1), st.one_of(st.floats(0, 1), st.sampled_from((0, 1)))).map(
+        lambda t: {"trials": t[0], "at_least": round(t[0] * t[1]), "probability": t[2]}).filter(
+        lambda d: d["probability"] == 0 or _ref().calc_binomial_tail(**d) >= 1e-290),
+    # an acyclic graph of up to 8 nodes in topological order
+    "calc_earliest_schedule": st.tuples(
+        st.lists(st.tuples(st.floats(0, 100, allow_subnormal=False), st.integers(0, 2**8 - 1)), min_size=1, max_size=8),
+        st.sampled_from(("int", "float", "quantity"))).map(lambda t: _schedule(*t)),
+    # probabilities above float64's smallest normal: mlsysim's exp and product underflow silently to 0.0 or a subnormal
+    # there, which ours refuses (FloatRangeError: test_disjoint_writes_refused_where_float64_underflows); up to 64
+    # workers and 2000 files: ln Γ keeps about N·ulp(ln F!) of the exact product's closed form, 2e-10 relative there,
+    # 1.6e-9 at a million files (mlsysim multiplies N − 1 binomial ratios of exact integers)
+    "calc_disjoint_writes_approx": st.tuples(st.integers(0, 64), st.integers(0, 100), st.floats(1e-3, 700)).map(
+        lambda t: {"workers": t[0], "writes_per_worker": t[1], "files": max(t[0] * (t[0] - 1) * t[1] ** 2 / (2 * t[2]), 1.0)}),
+    "calc_disjoint_writes": st.fixed_dictionaries({"workers": st.integers(0, 64), "files": st.integers(0, 2000),
+                                                   "writes_per_worker": st.integers(0, 100)}).filter(
+        lambda d: _disjoint_log(**d) > -700),
 }
+
+
+def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
+    """ln of the disjoint-writes probability (0 where mlsysim's value is 1, 0 or a refusal: those are drawn too)."""
+    n, f, w = workers, files, writes_per_worker
+    if n <= 1 or f < n * w:
+        return 0.0
+    return (n - 1) * (math.lgamma(f - w + 1) - math.lgamma(f + 1)) + math.lgamma(f - w + 1) - math.lgamma(f - n * w + 1)
+
+
+#: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
+JOINTLY_DRAWN = frozenset({
+    "arrivals", "at_least", "bytes_per_sequence", "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate",
+    "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "max_seq_len",
+    "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities",
+    "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "telemetry_bytes",
+    "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "worker_cap", "workers", "writes_per_worker",
+})
 
 
 def _arguments(fn: Any) -> st.SearchStrategy:
@@ -452,13 +522,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
     for name, spec in fn.type.inputs.items():
         if argument[name] not in own:   # a constant mlsysim keeps in its code: left at its default
             continue
-        if joint is not None and name in ("mean_tokens", "max_tokens", "mean_request_tokens", "max_seq_len", "pool",
-                                          "bytes_per_sequence", "arrivals", "workers", "worker_cap", "queue_cap",
-                                          "nominal_voltage", "threshold_voltage", "class_shares", "p", "q", "model",
-                                          "durations", "depends_on", "pass_probabilities", "check_costs",
-                                          "transaction_bytes", "tile_bytes", "camera_bytes", "telemetry_bytes",
-                                          "safety_read_bytes", "chunk_step", "chunk_rate", "inference_latency",
-                                          "chunk_horizon"):
+        if joint is not None and name in JOINTLY_DRAWN:
             continue
         drawn = _strategy(fn, name)
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
@@ -767,3 +831,44 @@ def test_clopper_pearson_limit_at_all_successes_is_the_zero_failure_bound():
     assert math.isclose(exact, mlsysim_symbolic.calc_clopper_pearson_zero_failure_bound(59, 0.95), rel_tol=1e-12)
     assert exact > 0.95 > mlsysim_symbolic.calc_clopper_pearson_lower_bound(58, 58, 0.95)
     assert mlsysim_symbolic.calc_zero_failure_sample_size(0.95, 0.95) == 59
+def test_disjoint_writes_is_the_birthday_problem():
+    """Feller (1968), An Introduction to Probability Theory and Its Applications, Vol. 1, ch. II §3: among 23 people
+    the probability that all birthdays differ (365 equally likely days) is 0.4927; one file written by each of 23
+    workers from 365 is the same count, 365!/(342!·365²³)."""
+    exact = math.prod(range(343, 366)) / 365**23
+    assert math.isclose(exact, 0.4927027656760146, rel_tol=1e-15)
+    # through ln Γ: 22·(ln 365! − ln 364!) keeps about 22 ulps of ln 365! ≈ 1789 (4e-12 relative here)
+    assert math.isclose(mlsysim_symbolic.calc_disjoint_writes(23, 365, 1), exact, rel_tol=1e-10)
+
+
+def test_disjoint_writes_refused_where_float64_underflows():
+    """mlsysim's product (and its birthday exponential) underflow silently to 0.0 where the probability is below
+    float64's range; ours refuses by name (FloatRangeError) rather than return a zero the law does not give."""
+    from mlsysim_symbolic.errors import FloatRangeError
+
+    assert _ref().calc_disjoint_writes(64, 2000, 31) == 0.0 == _ref().calc_disjoint_writes_approx(64, 1, 100)
+    with pytest.raises(FloatRangeError, match="underflows"):
+        mlsysim_symbolic.calc_disjoint_writes(64, 2000, 31)
+    with pytest.raises(FloatRangeError, match="underflows"):
+        mlsysim_symbolic.calc_disjoint_writes_approx(64, 1, 100)
+    assert mlsysim_symbolic.calc_disjoint_writes(3, 25, 10) == 0.0   # an exact zero stands: the third finds 5 files
+
+
+def test_earliest_schedule_keeps_its_dicts_without_edges():
+    """A graph with no edges starts every node at 0 (a start constant over the keys is still a dict by node), and a
+    chain's starts are the running sums of the durations before each node (Kelley and Walker's forward pass)."""
+    assert mlsysim_symbolic.calc_earliest_schedule({"a": 2, "b": 5}, {}) == ({"a": 0, "b": 0}, {"a": 2, "b": 5})
+    start, finish = mlsysim_symbolic.calc_earliest_schedule({"a": "2 h", "b": "30 min", "c": "1 h"},
+                                                            {"b": ["a"], "c": ["b"]})
+    assert [v.to("h").magnitude for v in start.values()] == [0, 2, 2.5]
+    assert finish["c"].to("h").magnitude == 3.5
+
+
+def test_binomial_tail_is_the_incomplete_beta():
+    """Feller (1968) ch. VI §10, DLMF 8.17.5: P(X >= K) = I_p(K, n − K + 1); at n = 5, p = 0.3, K = 2 that is
+    1 − 0.7⁵ − 5·0.3·0.7⁴ = 0.47178 (mlsysim's sum of terms: 0.47177999999999987).  Where more successes are asked than
+    there are trials mlsysim's empty sum is the int 0; ours is the float 0.0 (an int only where every argument is)."""
+    assert math.isclose(mlsysim_symbolic.calc_binomial_tail(5, 0.3, 2), 1 - 0.7**5 - 5 * 0.3 * 0.7**4, rel_tol=1e-14)
+    assert _ref().calc_binomial_tail(5, 0.3, 6) == 0 and type(_ref().calc_binomial_tail(5, 0.3, 6)) is int
+    assert mlsysim_symbolic.calc_binomial_tail(5, 0.3, 6) == 0.0
+    assert type(mlsysim_symbolic.calc_binomial_tail(5, 1, 3)) is int is type(_ref().calc_binomial_tail(5, 1, 3))
