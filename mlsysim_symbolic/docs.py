@@ -44,8 +44,8 @@ def _prose(text: str) -> str:
 
 
 def _md(text: str) -> str:
-    """Prose for a Markdown table cell (pipes and newlines escaped, dollar signs as amounts)."""
-    return _prose(text).replace("|", "&#124;").replace("\n", " ")
+    """Text for a Markdown table cell (pipes and newlines escaped): maths (a unit) or :func:`_prose`."""
+    return str(text).replace("|", "&#124;").replace("\n", " ")
 
 
 def _default_text(spec: InputSpec) -> str:
@@ -151,10 +151,10 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
 
     lines += ["## Attributes", "", "| Name | Type | Unit | Default | Meaning |", "|---|---|---|---|---|"]
     for spec in t.inputs.values():
-        lines.append(f"| `{spec.name}` | `{spec.annotation}` | {_md(_input_unit(spec))} | {_md(_default_text(spec))} | {_md(spec.meaning)} |")
+        lines.append(f"| `{spec.name}` | `{spec.annotation}` | {_md(_input_unit(spec))} | {_md(_default_text(spec))} | {_md(_prose(spec.meaning))} |")
     for v in t.arguments.values():
         unit = format_unit(v.unit)
-        lines.append(f"| `{v.name}` (argument) | `Quantity` | {f'${unit}$' if unit else '1'} | required | {_md(v.meaning)} |")
+        lines.append(f"| `{v.name}` (argument) | `Quantity` | {f'${unit}$' if unit else '1'} | required | {_md(_prose(v.meaning))} |")
     lines.append("")
 
     lines += ["## Methods", ""]

@@ -364,13 +364,20 @@ class Planning(Binding, Compiling):
         factor, divisor = scaling(1 / base_ratio(out.variable.unit))   # 15e9 B / 10**9 is 15 GB exactly (not * 1e-9)
         function = self._compiled(definitions, leaves, None, disk_key and f"{disk_key}-{'slack' if slack else 'value'}")
         plan = Plan(out, definitions, leaves, function, out.variable.unit,
-                    # the output's keys as its type declares them: a reduction written out over one key leaves no
-                    # position leaf (the one key's value alone), and the output is still keyed by that index
-                    indices=t.output(output).indices,
+                    indices=self._indices(output, leaves),
                     arguments=tuple(a for a, v in t.arguments.items() if v.symbol in free),
                     factor=factor, divisor=divisor,
                     labels=tuple(self._bound.keys.get(out.over, ())) if out.over else ())
         return plan
+
+    def _indices(self, output: str, leaves: tuple[sympy.Symbol, ...]) -> tuple[str, ...]:
+        """The keys a value of ``output`` needs: the indices of its plan's keyed leaves, or, where those are some of the
+        indices its type declares, the declared ones (a reduction written out over one key leaves no position leaf,
+        the one key's value alone, and the output is still keyed by that index)."""
+        t = self.type
+        found = tuple(dict.fromkeys(t.leaf_index[s] for s in leaves if s in t.leaf_index))
+        declared = t.output(output).indices
+        return declared if declared and set(found) <= set(declared) else found
 
     def numeric_plan(self, output: str, choices: tuple[tuple[str, str], ...] = ()) -> Plan:
         """The plan an analysis differentiates, sweeps or solves: the output itself, or a predicate's slack."""
