@@ -83,6 +83,20 @@ NOT_PORTED: dict[str, str] = {
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
                                   "calibration knobs): left for the next session of this family",
+    "calc_noncentral_gate_detection": "the noncentral chi-square tail for any dof >= 1 (SciPy's ncx2.sf) is a Marcum "
+                                      "Q function, a Poisson mixture of chi-square tails with no closed form at even "
+                                      "dof; the equation language has no Marcum Q and a truncated series would be "
+                                      "hand-written (the one-degree tail, Φ(−√g − √λ) + 1 − Φ(√g − √λ), is ported in "
+                                      "EstimatorConsistencyScenario)",
+    "calc_poisson_reserve": "the smallest whole s with P(s, m) < target: a search over whole numbers (an inverse of the "
+                            "regularized incomplete gamma function in its first argument, which the equation language "
+                            "does not have); SandboxPoolReserveScenario counts it over a declared list of candidates, "
+                            "which a function of (mean, target) has no argument for",
+    "calc_population_stability_index": "sums over two lists aligned bin for bin by position (and refuses lists of "
+                                       "unequal length); a function table's arguments are scalars here (the list kind "
+                                       "by position is the catalog's BinShareShiftScenario.psi, over a map of bins)",
+    "calc_spearman_rank_correlation": "an algorithm, not a formula: the average ranks of two lists by position (a sort "
+                                      "with ties sharing a rank), then their Pearson correlation",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -119,7 +133,9 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            "calc_preference_pair": 2e-13,
            # sums of terms of both signs, added in another order (SymPy's): equal to 1e-9 tokens
            "calc_observation_budget": 1e-9, "calc_zoned_prefill_tokens": 1e-9, "calc_timeout_probability": 1e-15,
-           "calc_lsh_candidate_probability": 1e-14}
+           "calc_lsh_candidate_probability": 1e-14,
+           # mlsysim's 1 − Σ_{k<s} e^(−m) m^k/k! keeps about s·1e-16 absolute (s ≤ 170 drawn); ours is P(s, m)
+           "calc_poisson_tail": 1e-13}
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
 QUANTITY_ONLY: dict[str, frozenset[str]] = {
@@ -185,6 +201,28 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_bulkhead_admission": st.fixed_dictionaries({k: st.integers(0, 1000) for k in ("arrivals", "workers", "worker_cap",
                                                                                           "queue_cap")}),
     "calc_kv_resident_fit": st.fixed_dictionaries({"pool": st.integers(0, 10**12), "bytes_per_sequence": st.integers(1, 10**10)}),
+    # T/μ at most 1e4: mlsysim's smaller root (b − √(b² − 8T/μ))/(2T), b = 2 + 2T/μ, is a difference of near-equal
+    # terms that loses about ε·T/μ relative (12.000000514 ms at T = 12 ms, μ = 1 ns, where the root gives 12.0000005);
+    # ours is the same root as a sum, μ(b + √(b² − 8T/μ))/4 (test_optimal_exponential_proposal_far_tail)
+    "calc_optimal_exponential_proposal_mean": st.tuples(st.floats(1e-3, 1e3), st.floats(1e-4, 1e4)).map(
+        lambda t: {"operational_mean": t[0], "threshold": t[0] * t[1]}),
+    # mlsysim's Poisson sums start from e^(−μ), subnormal past μ ≈ 708 (at 676 events its upper Garwood limit is
+    # 728.93718557 where the root is 728.93718651); α at least 1e-6: ours is P⁻¹(k + 1, 1 − α/2), and 1 − α/2 rounded
+    # to a float costs about ε/α relative (the equation language has no inverse of the upper tail Q(a, x))
+    "calc_poisson_exact_interval": st.fixed_dictionaries({"events": st.integers(0, 500), "alpha": st.floats(1e-6, 0.999)}),
+    # mlsysim's tail 1 − Σ e^(−m) m^k/k! overflows past 170! (OverflowError) and m^k past 1e308; a tail that leaves
+    # float64's range (m ≪ s) is refused here where mlsysim's difference gives 0: m at least s/10 keeps it above 1e-110,
+    # m^s at most 1e300
+    "calc_poisson_tail": st.tuples(st.integers(-3, 170), st.floats(0, 1e3)).map(
+        lambda t: {"at_least": t[0], "mean": min(max(t[1], t[0] / 10), 10 ** (300 / max(t[0], 1)))}),
+    # the same sums (m^s overflows past s ≈ 128), bisected on a tail that keeps about 1e-16 absolute: a target of at
+    # least 1e-6 keeps the root it finds within 1e-10 of the exact one
+    "calc_poisson_mean_for_reserve": st.fixed_dictionaries({"reserve": st.integers(0, 100), "target": st.floats(1e-6, 0.999)}),
+    # mlsysim's t.ppf(1/2 + c/2) rounds the quantile's distance from 1/2 to ε/c relative, and from 1 to ε/(1 − c) (at
+    # ν = 1, c = 1e-9 it gives 1.57079644e-9 where the Cauchy quantile tan(πc/2) is 1.57079633e-9, and at c = 1 − 1e-16
+    # inf: test_t_critical_against_the_cauchy_quantile); c in [1e-4, 1 − 1e-4] keeps it within 1e-12
+    "calc_t_critical": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
+    "calc_welch_interval": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
 }
 
 
@@ -204,7 +242,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
     drawn = st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not None})
     if joint is not None:
-        drawn = st.tuples(drawn, joint).map(lambda t: {**t[1], **t[0]})
+        drawn = st.tuples(drawn, joint).map(lambda t: {**t[0], **t[1]})   # the joint draw wins
     return drawn.map(lambda d: {k: _theirs(v, fn.type.inputs[fn._inputs_of[k]].variable)
                                 if k in QUANTITY_ONLY.get(fn.name, ()) else v for k, v in d.items()})
 
