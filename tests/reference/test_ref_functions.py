@@ -192,6 +192,13 @@ def _capped(mean: str, cap: str) -> st.SearchStrategy:
     return st.tuples(st.floats(1, 1e6), st.floats(1e-6, 0.999)).map(lambda t: {cap: t[0], mean: t[0] * t[1]})
 
 
+def _not_beside_whole(x: float) -> bool:
+    """``x`` is a whole number or more than 1e-12 from one: within that, ours takes the whole number a few ulps away
+    (evaluate.SNAP: 0.7 is 0.69999999999999996, so (9 + 1)·(1 − 0.7) is 3.0000000000000004) where mlsysim's
+    math.ceil takes the next one (test_split_conformal_rank_of_decimal_inputs)."""
+    return x == round(x) or abs(x - round(x)) > 1e-12 * max(1.0, abs(x))
+
+
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
 JOINT: dict[str, st.SearchStrategy] = {
     "calc_capped_exponential_scale": _capped("mean_tokens", "max_tokens"),
@@ -223,6 +230,17 @@ JOINT: dict[str, st.SearchStrategy] = {
     # inf: test_t_critical_against_the_cauchy_quantile); c in [1e-4, 1 − 1e-4] keeps it within 1e-12
     "calc_t_critical": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
     "calc_welch_interval": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
+    # a ceiling or floor of a product of decimals: no draw a few ulps beside a whole number (_not_beside_whole)
+    "calc_split_conformal_rank": st.fixed_dictionaries({"calibration_count": st.integers(1, 10**4),
+                                                       "alpha": st.floats(0, 1, exclude_min=True, exclude_max=True)}).filter(
+        lambda d: _not_beside_whole((d["calibration_count"] + 1) * (1 - d["alpha"]))),
+    "calc_samples_for_half_width": st.fixed_dictionaries({"rate": st.one_of(st.just(0.0), st.floats(1e-9, 1)),
+                                                         "half_width": st.floats(1e-3, 1e3),
+                                                         "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
+        lambda d: _not_beside_whole(d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
+    "calc_wilson_clean_runs": st.fixed_dictionaries({"target_upper": st.floats(1e-6, 1, exclude_max=True),
+                                                    "z": st.floats(-10, 10)}).filter(
+        lambda d: _not_beside_whole(d["z"] * d["z"] * (1 - d["target_upper"]) / d["target_upper"])),
 }
 
 
@@ -396,3 +414,44 @@ def test_kaplan_classic_block_is_twelve_d_squared():
     d_ff = 4·d_model; one block of GPT-2 small's width 768 holds 12·768² = 7,077,888 weights."""
     attention, mlp, total = mlsysim_symbolic.calc_transformer_block_weights(768)
     assert (attention, mlp, total) == (4 * 768**2, 8 * 768**2, 12 * 768**2) == (2_359_296, 4_718_592, 7_077_888)
+
+
+def test_split_conformal_rank_of_decimal_inputs():
+    """Angelopoulos and Bates (2023), Conformal Prediction: A Gentle Introduction, §1: the ⌈(n + 1)(1 − α)⌉-th smallest
+    calibration score; at n = 9, α = 0.7 that is ⌈3⌉ = 3, and at n = 19, α = 0.95 it is ⌈1⌉ = 1.  mlsysim's float
+    product is 3.0000000000000004 and 1.0000000000000009 (0.7 and 0.95 are a few ulps below their decimals), whose
+    math.ceil is 4 and 2; ours takes the whole number a few ulps away (evaluate.SNAP), as for every ceiling.  Likewise
+    Cochran (1977), Sampling Techniques, §4.4: z²pq/d² at z = 0.2, p = 0.5, d = 0.01 is 100 draws (mlsysim: 101)."""
+    assert mlsysim_symbolic.calc_split_conformal_rank(9, 0.7) == 3
+    assert mlsysim_symbolic.calc_split_conformal_rank(19, 0.95) == 1
+    assert mlsysim_symbolic.calc_samples_for_half_width(0.5, 0.01, 0.2) == 100
+    assert (_ref().calc_split_conformal_rank(9, 0.7), _ref().calc_split_conformal_rank(19, 0.95),
+            _ref().calc_samples_for_half_width(0.5, 0.01, 0.2)) == (4, 2, 101)
+
+
+def test_t_critical_against_the_cauchy_quantile():
+    """Student's t with ν = 1 is the Cauchy distribution, whose two-sided c quantile is tan(πc/2), and with ν = 2 it is
+    c·√(2/(1 − c²)) (Abramowitz and Stegun 26.7.1 at ν = 1, 2).  At c = 1e-9 mlsysim's t.ppf(1/2 + c/2) keeps 7 digits
+    (1/2 + c/2 rounds c to 1.1e-16 absolute); ours keeps them all (above c = 1/2 the Cauchy quantile is written as
+    1/tan(π(1 − c)/2), whose argument keeps its digits)."""
+    t = mlsysim_symbolic.calc_t_critical
+    for c in (1e-9, 1e-3, 0.5, 0.95, 1 - 1e-9):
+        cauchy = math.tan(math.pi * c / 2) if c <= 0.5 else 1 / math.tan(math.pi * (1 - c) / 2)
+        assert math.isclose(t(1, c), cauchy, rel_tol=1e-12), c
+        assert math.isclose(t(2, c), c * math.sqrt(2 / (1 - c * c)), rel_tol=1e-9), c
+    assert not math.isclose(_ref().calc_t_critical(1, 1e-9), math.tan(math.pi * 1e-9 / 2), rel_tol=1e-8)
+
+
+def test_optimal_exponential_proposal_far_tail():
+    """Owen (2013), Monte Carlo Theory, Methods and Examples, ch. 9: the variance-optimal exponential proposal for
+    P(D > T), D ~ Exp(μ), has rate η* the smaller root of T·η² − (2 + 2T/μ)·η + 2/μ = 0.  At T = 12 ms, μ = 1 ns its
+    mean 1/η* is 12.0000005000000208 ms (50 digits); mlsysim's (b − √(b² − 8T/μ))/(2T) subtracts near-equal terms and
+    gives 12.0000004917 ms, ours (the same root as a sum) keeps every digit."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    T, mu = Decimal(12), Decimal(1e-6)
+    b = 2 + 2 * T / mu
+    exact = float(mu * (b + (b * b - 8 * T / mu).sqrt()) / 4)
+    assert math.isclose(mlsysim_symbolic.calc_optimal_exponential_proposal_mean(12.0, 1e-6), exact, rel_tol=1e-14)
+    assert abs(_ref().calc_optimal_exponential_proposal_mean(12.0, 1e-6) - exact) > 1e-9
