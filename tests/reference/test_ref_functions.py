@@ -92,9 +92,6 @@ NOT_PORTED: dict[str, str] = {
                             "regularized incomplete gamma function in its first argument, which the equation language "
                             "does not have); SandboxPoolReserveScenario counts it over a declared list of candidates, "
                             "which a function of (mean, target) has no argument for",
-    "calc_population_stability_index": "sums over two lists aligned bin for bin by position (and refuses lists of "
-                                       "unequal length); a function table's arguments are scalars here (the list kind "
-                                       "by position is the catalog's BinShareShiftScenario.psi, over a map of bins)",
     "calc_spearman_rank_correlation": "an algorithm, not a formula: the average ranks of two lists by position (a sort "
                                       "with ties sharing a rank), then their Pearson correlation",
 }
@@ -163,6 +160,9 @@ def _strategy(fn: Any, arg: str) -> st.SearchStrategy:
         return st.sampled_from(spec.options)
     if spec.kind == "flag":
         return st.booleans()
+    if spec.kind == "list":   # a list by position: one to eight values in the declared domain
+        d = spec.variable.domain
+        return st.lists(_floats(max(d.low, -1e3), min(d.high, 1e3), d), min_size=1, max_size=8)
     var = spec.variable
     d = var.domain
     lo, hi = RANGES.get(arg, (max(d.low, -1e3), min(d.high, 1e3)))
@@ -230,6 +230,9 @@ JOINT: dict[str, st.SearchStrategy] = {
     # inf: test_t_critical_against_the_cauchy_quantile); c in [1e-4, 1 − 1e-4] keeps it within 1e-12
     "calc_t_critical": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
     "calc_welch_interval": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
+    # two distributions aligned bin for bin: lists of one length
+    "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
     # a ceiling or floor of a product of decimals: no draw a few ulps beside a whole number (_not_beside_whole)
     "calc_split_conformal_rank": st.fixed_dictionaries({"calibration_count": st.integers(1, 10**4),
                                                        "alpha": st.floats(0, 1, exclude_min=True, exclude_max=True)}).filter(
