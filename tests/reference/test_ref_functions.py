@@ -92,8 +92,6 @@ NOT_PORTED: dict[str, str] = {
                             "regularized incomplete gamma function in its first argument, which the equation language "
                             "does not have); SandboxPoolReserveScenario counts it over a declared list of candidates, "
                             "which a function of (mean, target) has no argument for",
-    "calc_spearman_rank_correlation": "an algorithm, not a formula: the average ranks of two lists by position (a sort "
-                                      "with ties sharing a rank), then their Pearson correlation",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -233,6 +231,9 @@ JOINT: dict[str, st.SearchStrategy] = {
     # two distributions aligned bin for bin: lists of one length
     "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
+    # two samples paired by position: lists of one length, with ties (values drawn from a few)
+    "calc_spearman_rank_correlation": st.integers(2, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.integers(-3, 3), st.floats(-1e3, 1e3)), min_size=n, max_size=n) for k in ("xs", "ys")})),
     # a ceiling or floor of a product of decimals: no draw a few ulps beside a whole number (_not_beside_whole)
     "calc_split_conformal_rank": st.fixed_dictionaries({"calibration_count": st.integers(1, 10**4),
                                                        "alpha": st.floats(0, 1, exclude_min=True, exclude_max=True)}).filter(
