@@ -459,3 +459,14 @@ def test_optimal_exponential_proposal_far_tail():
     exact = float(mu * (b + (b * b - 8 * T / mu).sqrt()) / 4)
     assert math.isclose(mlsysim_symbolic.calc_optimal_exponential_proposal_mean(12.0, 1e-6), exact, rel_tol=1e-14)
     assert abs(_ref().calc_optimal_exponential_proposal_mean(12.0, 1e-6) - exact) > 1e-9
+
+
+def test_spearman_mid_ranks_and_the_untied_formula():
+    """Kendall and Gibbons (1990), Rank Correlation Methods, ch. 2-3: tied values share the mean of their ranks, and
+    without ties ρ = 1 − 6Σd²/(n(n² − 1)).  The ranks are read from the function's own scenario (reversing both
+    rankings would leave ρ unchanged, so the comparison with mlsysim cannot see their direction)."""
+    f = mlsysim_symbolic.calc_spearman_rank_correlation
+    ranks = f.scenario([10, 20, 20, 5], [1, 2, 3, 4]).rank_x
+    assert {k: v.magnitude for k, v in ranks.items()} == {0: 2.0, 1: 3.5, 2: 3.5, 3: 1.0}
+    xs, ys = [3.1, 0.2, 5.0, 1.7, 4.4], [2.0, 1.0, 4.0, 5.0, 3.0]   # ranks 3 1 5 2 4 and 2 1 4 5 3: Σd² = 12
+    assert math.isclose(f(xs, ys), 1 - 6 * 12 / (5 * (25 - 1)), rel_tol=1e-12)
