@@ -42,7 +42,7 @@ STARTED = ("communication", "memory", "serving", "transformer", "scaling", "perf
            "layers", "fine_tuning", "economics", "privacy", "fairness", "context", "tool_calls",
            "retrieval", "robotics.actuation", "robotics.stopping", "robotics.estimation", "numerics", "reliability",
            "neural", "agents", "robotics.assurance", "robotics.perception", "robotics.control", "coordination",
-           "motors", "drivetrain")
+           "motors", "drivetrain", "statistics")
 #: Families not started yet (this session ported communication): the reason they are not compared.
 PENDING: dict[str, str] = {family: "not yet ported: the function face is ported family by family in porting order "
                            "(issue 36); this family is scheduled after those in STARTED"
@@ -152,6 +152,15 @@ NOT_PORTED: dict[str, str] = {
     "calc_braking_limits": "a_tip is None where cg_height or tip_arm is not given (an absent result on one branch), and "
                            "binding names the smallest of the ceilings that could be computed (two or three cases, by "
                            "which arguments are given)",
+    "calc_noncentral_gate_detection": "the noncentral chi-square tail for any dof >= 1 (SciPy's ncx2.sf) is a Marcum "
+                                      "Q function, a Poisson mixture of chi-square tails with no closed form at even "
+                                      "dof; the equation language has no Marcum Q and a truncated series would be "
+                                      "hand-written (the one-degree tail, Φ(−√g − √λ) + 1 − Φ(√g − √λ), is ported in "
+                                      "EstimatorConsistencyScenario)",
+    "calc_poisson_reserve": "the smallest whole s with P(s, m) < target: a search over whole numbers (an inverse of the "
+                            "regularized incomplete gamma function in its first argument, which the equation language "
+                            "does not have); SandboxPoolReserveScenario counts it over a declared list of candidates, "
+                            "which a function of (mean, target) has no argument for",
 }
 
 #: Argument ranges where the declared domain is wider than a useful draw (integers whose powers would leave the
@@ -258,6 +267,8 @@ ABS_TOL = {"calc_oversubscription_effect": 1e-14, "calc_sparse_breakeven_zero_sh
            # with bands up to 1000 (RANGES) the two agree to 2·1000·2^-53 ≈ 2.2e-13 (a draw at b = 91, s^r ≈ 2.7e-8: ours and
            # mlsysim 1.01e-14 apart, each within 6e-15 of the exact 2.43363275162e-06)
            "calc_lsh_candidate_probability": 2.5e-13,
+           # mlsysim's 1 − Σ_{k<s} e^(−m) m^k/k! keeps about s·1e-16 absolute (s ≤ 170 drawn); ours is P(s, m)
+           "calc_poisson_tail": 1e-13,
 }
 #: Arguments mlsysim reads only as Quantities (``(pool / bytes_per_sequence).to("")``): given as mlsysim's Quantities
 #: in every pass.
@@ -428,6 +439,8 @@ def _ordered_checks(checks: list[tuple[float, float]]) -> dict[str, Any]:
     """Two lists of one length, by position: pass rates and mlsysim's check costs in seconds."""
     return {"pass_probabilities": [p for p, _ in checks],
             "check_costs": [_ref().core.units.Q_(t, "second") for _, t in checks]}
+
+
 def _schedule(nodes: list[tuple[float, int]], kind: str) -> dict[str, Any]:
     """Nodes n0, n1, ... each waiting for the earlier ones its bit mask names (a topological order, as ours takes the
     graph), their durations all ints, all floats, or mlsysim's Quantities in seconds (one kind per draw)."""
@@ -436,6 +449,11 @@ def _schedule(nodes: list[tuple[float, int]], kind: str) -> dict[str, Any]:
     return {"durations": {n: as_kind(t) for n, (t, _) in zip(names, nodes, strict=True)},
             "predecessors": {n: [names[j] for j in range(i) if mask >> j & 1] for i, (n, (_, mask)) in
                              enumerate(zip(names, nodes, strict=True))}}
+def _not_beside_whole(x: float) -> bool:
+    """``x`` is a whole number or more than 1e-12 from one: within that, ours takes the whole number a few ulps away
+    (evaluate.SNAP: 0.7 is 0.69999999999999996, so (9 + 1)·(1 − 0.7) is 3.0000000000000004) where mlsysim's
+    math.ceil takes the next one (test_split_conformal_rank_of_decimal_inputs)."""
+    return x == round(x) or abs(x - round(x)) > 1e-12 * max(1.0, abs(x))
 
 
 #: Functions whose arguments are drawn together (one bounds another): name -> the drawn arguments.
@@ -492,6 +510,45 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_disjoint_writes": st.fixed_dictionaries({"workers": st.integers(0, 64), "files": st.integers(0, 2000),
                                                    "writes_per_worker": st.integers(0, 100)}).filter(
         lambda d: _disjoint_log(**d) > -700),
+    # T/μ at most 1e4: mlsysim's smaller root (b − √(b² − 8T/μ))/(2T), b = 2 + 2T/μ, is a difference of near-equal
+    # terms that loses about ε·T/μ relative (12.0000004917 ms at T = 12 ms, μ = 1 ns, where the root is 12.0000005);
+    # ours is the same root as a sum, μ(b + √(b² − 8T/μ))/4 (test_optimal_exponential_proposal_far_tail)
+    "calc_optimal_exponential_proposal_mean": st.tuples(st.floats(1e-3, 1e3), st.floats(1e-4, 1e4)).map(
+        lambda t: {"operational_mean": t[0], "threshold": t[0] * t[1]}),
+    # mlsysim's Poisson sums start from e^(−μ), subnormal past μ ≈ 708 (at 676 events its upper Garwood limit is
+    # 728.93718557 where the root is 728.93718651); α at least 1e-6: ours is P⁻¹(k + 1, 1 − α/2), and 1 − α/2 rounded
+    # to a float costs about ε/α relative (the equation language has no inverse of the upper tail Q(a, x))
+    "calc_poisson_exact_interval": st.fixed_dictionaries({"events": st.integers(0, 500), "alpha": st.floats(1e-6, 0.999)}),
+    # mlsysim's tail 1 − Σ e^(−m) m^k/k! overflows past 170! (OverflowError) and m^k past 1e308; a tail that leaves
+    # float64's range (m ≪ s) is refused here where mlsysim's difference gives 0: m at least s/10 keeps it above 1e-110,
+    # m^s at most 1e300
+    "calc_poisson_tail": st.tuples(st.integers(-3, 170), st.floats(0, 1e3)).map(
+        lambda t: {"at_least": t[0], "mean": min(max(t[1], t[0] / 10), 10 ** (300 / max(t[0], 1)))}),
+    # the same sums (m^s overflows past s ≈ 128), bisected on a tail that keeps about 1e-16 absolute: a target of at
+    # least 1e-6 keeps the root it finds within 1e-10 of the exact one
+    "calc_poisson_mean_for_reserve": st.fixed_dictionaries({"reserve": st.integers(0, 100), "target": st.floats(1e-6, 0.999)}),
+    # mlsysim's t.ppf(1/2 + c/2) rounds the quantile's distance from 1/2 to ε/c relative, and from 1 to ε/(1 − c) (at
+    # ν = 1, c = 1e-9 it gives 1.57079644e-9 where the Cauchy quantile tan(πc/2) is 1.57079633e-9, and at c = 1 − 1e-16
+    # inf: test_t_critical_against_the_cauchy_quantile); c in [1e-4, 1 − 1e-4] keeps it within about 2e-12
+    "calc_t_critical": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
+    "calc_welch_interval": st.fixed_dictionaries({"confidence": st.floats(1e-4, 1 - 1e-4)}),
+    # two distributions aligned bin for bin: lists of one length
+    "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
+    # two samples paired by position: lists of one length, with ties (values drawn from a few)
+    "calc_spearman_rank_correlation": st.integers(2, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {k: st.lists(st.one_of(st.integers(-3, 3), st.floats(-1e3, 1e3)), min_size=n, max_size=n) for k in ("xs", "ys")})),
+    # a ceiling or floor of a product of decimals: no draw a few ulps beside a whole number (_not_beside_whole)
+    "calc_split_conformal_rank": st.fixed_dictionaries({"calibration_count": st.integers(1, 10**4),
+                                                       "alpha": st.floats(0, 1, exclude_min=True, exclude_max=True)}).filter(
+        lambda d: _not_beside_whole((d["calibration_count"] + 1) * (1 - d["alpha"]))),
+    "calc_samples_for_half_width": st.fixed_dictionaries({"rate": st.one_of(st.just(0.0), st.floats(1e-9, 1)),
+                                                         "half_width": st.floats(1e-3, 1e3),
+                                                         "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
+        lambda d: _not_beside_whole(d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
+    "calc_wilson_clean_runs": st.fixed_dictionaries({"target_upper": st.floats(1e-6, 1, exclude_max=True),
+                                                    "z": st.floats(-10, 10)}).filter(
+        lambda d: _not_beside_whole(d["z"] * d["z"] * (1 - d["target_upper"]) / d["target_upper"])),
 }
 
 
@@ -528,7 +585,7 @@ def _arguments(fn: Any) -> st.SearchStrategy:
         parts[argument[name]] = drawn if spec.required else st.one_of(st.none(), drawn)
     drawn = st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not None})
     if joint is not None:
-        drawn = st.tuples(drawn, joint).map(lambda t: {**t[1], **t[0]})
+        drawn = st.tuples(drawn, joint).map(lambda t: {**t[0], **t[1]})   # the joint draw wins
     return drawn.map(lambda d: {k: _theirs(v, fn.type.inputs[fn._inputs_of[k]].variable)
                                 if k in QUANTITY_ONLY.get(fn.name, ()) else v for k, v in d.items()})
 
@@ -872,3 +929,53 @@ def test_binomial_tail_is_the_incomplete_beta():
     assert _ref().calc_binomial_tail(5, 0.3, 6) == 0 and type(_ref().calc_binomial_tail(5, 0.3, 6)) is int
     assert mlsysim_symbolic.calc_binomial_tail(5, 0.3, 6) == 0.0
     assert type(mlsysim_symbolic.calc_binomial_tail(5, 1, 3)) is int is type(_ref().calc_binomial_tail(5, 1, 3))
+def test_split_conformal_rank_of_decimal_inputs():
+    """Angelopoulos and Bates (2023), Conformal Prediction: A Gentle Introduction, §1: the ⌈(n + 1)(1 − α)⌉-th smallest
+    calibration score; at n = 9, α = 0.7 that is ⌈3⌉ = 3, and at n = 19, α = 0.95 it is ⌈1⌉ = 1.  mlsysim's float
+    product is 3.0000000000000004 and 1.0000000000000009 (0.7 and 0.95 are a few ulps below their decimals), whose
+    math.ceil is 4 and 2; ours takes the whole number a few ulps away (evaluate.SNAP), as for every ceiling.  Likewise
+    Cochran (1977), Sampling Techniques, §4.4: z²pq/d² at z = 0.2, p = 0.5, d = 0.01 is 100 draws (mlsysim: 101)."""
+    assert mlsysim_symbolic.calc_split_conformal_rank(9, 0.7) == 3
+    assert mlsysim_symbolic.calc_split_conformal_rank(19, 0.95) == 1
+    assert mlsysim_symbolic.calc_samples_for_half_width(0.5, 0.01, 0.2) == 100
+    assert (_ref().calc_split_conformal_rank(9, 0.7), _ref().calc_split_conformal_rank(19, 0.95),
+            _ref().calc_samples_for_half_width(0.5, 0.01, 0.2)) == (4, 2, 101)
+
+
+def test_t_critical_against_the_cauchy_quantile():
+    """Student's t with ν = 1 is the Cauchy distribution, whose two-sided c quantile is tan(πc/2), and with ν = 2 it is
+    c·√(2/(1 − c²)) (Abramowitz and Stegun 26.7.1 at ν = 1, 2).  At c = 1e-9 mlsysim's t.ppf(1/2 + c/2) keeps 7 digits
+    (1/2 + c/2 rounds c to 1.1e-16 absolute); ours keeps them all (above c = 1/2 the Cauchy quantile is written as
+    1/tan(π(1 − c)/2), whose argument keeps its digits)."""
+    t = mlsysim_symbolic.calc_t_critical
+    for c in (1e-9, 1e-3, 0.5, 0.95, 1 - 1e-9):
+        cauchy = math.tan(math.pi * c / 2) if c <= 0.5 else 1 / math.tan(math.pi * (1 - c) / 2)
+        assert math.isclose(t(1, c), cauchy, rel_tol=1e-12), c
+        assert math.isclose(t(2, c), c * math.sqrt(2 / ((1 - c) * (1 + c))), rel_tol=1e-12), c
+    assert not math.isclose(_ref().calc_t_critical(1, 1e-9), math.tan(math.pi * 1e-9 / 2), rel_tol=1e-8)
+
+
+def test_optimal_exponential_proposal_far_tail():
+    """Owen (2013), Monte Carlo Theory, Methods and Examples, ch. 9: the variance-optimal exponential proposal for
+    P(D > T), D ~ Exp(μ), has rate η* the smaller root of T·η² − (2 + 2T/μ)·η + 2/μ = 0.  At T = 12 ms, μ = 1 ns its
+    mean 1/η* is 12.0000005000000208 ms (50 digits); mlsysim's (b − √(b² − 8T/μ))/(2T) subtracts near-equal terms and
+    gives 12.0000004917 ms, ours (the same root as a sum) keeps every digit."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    T, mu = Decimal(12), Decimal(1e-6)
+    b = 2 + 2 * T / mu
+    exact = float(mu * (b + (b * b - 8 * T / mu).sqrt()) / 4)
+    assert math.isclose(mlsysim_symbolic.calc_optimal_exponential_proposal_mean(12.0, 1e-6), exact, rel_tol=1e-14)
+    assert abs(_ref().calc_optimal_exponential_proposal_mean(12.0, 1e-6) - exact) > 1e-9
+
+
+def test_spearman_mid_ranks_and_the_untied_formula():
+    """Kendall and Gibbons (1990), Rank Correlation Methods, ch. 2-3: tied values share the mean of their ranks, and
+    without ties ρ = 1 − 6Σd²/(n(n² − 1)).  The ranks are read from the function's own scenario (reversing both
+    rankings would leave ρ unchanged, so the comparison with mlsysim cannot see their direction)."""
+    f = mlsysim_symbolic.calc_spearman_rank_correlation
+    ranks = f.scenario([10, 20, 20, 5], [1, 2, 3, 4]).rank_x
+    assert {k: v.magnitude for k, v in ranks.items()} == {0: 2.0, 1: 3.5, 2: 3.5, 3: 1.0}
+    xs, ys = [3.1, 0.2, 5.0, 1.7, 4.4], [2.0, 1.0, 4.0, 5.0, 3.0]   # ranks 3 1 5 2 4 and 2 1 4 5 3: Σd² = 12
+    assert math.isclose(f(xs, ys), 1 - 6 * 12 / (5 * (25 - 1)), rel_tol=1e-12)
