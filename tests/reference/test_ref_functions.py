@@ -542,6 +542,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_spearman_rank_correlation": st.integers(2, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.integers(-3, 3), st.floats(-1e3, 1e3)), min_size=n, max_size=n) for k in ("xs", "ys")})),
     # a ceiling or floor of a product of decimals: no draw a few ulps beside a whole number (_not_beside_whole)
+    # floor(g²/c): no quotient a few ulps beside a whole number (1/1.0000000000000002e-6 is 999999.99999999978, which
+    # ours takes as the 10^6 that 1e-6 stands for: evaluate.SNAP; mlsysim floors the float)
+    "calc_mcnemar_max_discordant": st.fixed_dictionaries({"net_gap": st.floats(-1e3, 1e3), "critical": st.floats(1e-6, 1e3)}).filter(
+        lambda d: _not_beside_whole(d["net_gap"] ** 2 / d["critical"])),
     "calc_split_conformal_rank": st.fixed_dictionaries({"calibration_count": st.integers(1, 10**4),
                                                        "alpha": st.floats(0, 1, exclude_min=True, exclude_max=True)}).filter(
         lambda d: _not_beside_whole((d["calibration_count"] + 1) * (1 - d["alpha"]))),
