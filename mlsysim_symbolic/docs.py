@@ -193,7 +193,7 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None,
         for name in members:
             t = cat.types[name]
             named = ", ".join(f"`{k}`" for k in _named(t, cat))
-            lines.append(f"| [{name}]({name}.md) | {_md(t.summary)} | {named} |")
+            lines.append(f"| [{name}]({name}.md) | {_md(_prose(t.summary))} | {named} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -332,10 +332,10 @@ class Function:
         bound = (self.__signature__.bind_partial if partial else self.__signature__.bind)(*args, **kwargs)
         return {self._inputs_of[k]: v for k, v in bound.arguments.items() if v is not None}
 
-    def _came(self, given: dict[str, Any], output: str) -> str:
-        """What the arguments ``output`` reads came in as: ``quantity`` (one is a Quantity), ``int`` (all are ints,
-        defaults included) or ``float``."""
-        if self._stating is not None and self.returns_as[self._parts().index(output)] == "stated":   # the stated values'
+    def _came(self, given: dict[str, Any], output: str, how: str) -> str:
+        """What the arguments ``output`` (leaving as ``how``) reads came in as: ``quantity`` (one is a Quantity),
+        ``int`` (all are ints, defaults included) or ``float``."""
+        if how == "stated" and self._stating is not None:   # the stated values'
             given_values = given.get(self._stating, {})
             values = list(given_values.values() if isinstance(given_values, Mapping) else given_values)
             if any(isinstance(v, (pint.Quantity, str)) for v in values):
@@ -369,7 +369,7 @@ class Function:
 
     def _value(self, s: Scenario, given: dict[str, Any], output: str, how: str) -> Any:
         return self._leave(s.planner.member(output, ()), how,
-                           self._came(given, output) if how in ("number", "same", "same_number", "stated") else "")
+                           self._came(given, output, how) if how in ("number", "same", "same_number", "stated") else "")
 
     @staticmethod
     def _leave(value: Any, how: str, came: str) -> Any:

@@ -364,8 +364,8 @@ def _betainc_dshape_mp(a: Any, b: Any, x: Any, i: int) -> Any:
     import mpmath
 
     if i == 1:
-        return mpmath.diff(lambda t: mpmath.betainc(t, b, 0, x, regularized=True), a)
-    return mpmath.diff(lambda t: mpmath.betainc(a, t, 0, x, regularized=True), b)
+        return mpmath.diff(lambda t: _betainc_mp(t, b, x), a)
+    return mpmath.diff(lambda t: _betainc_mp(a, t, x), b)
 
 
 def betainc_scalar(a: float, b: float, x: float) -> float:
