@@ -87,8 +87,9 @@ def types(family: str | None = None) -> list[type[Scenario]]:
 
 
 def __getattr__(name: str) -> Any:
-    """``__all__`` (the exports and the type names, from metadata); a type class, or a ``calc_*`` function of
-    mlsysim's function face (:mod:`.functions`), built on first use."""
+    """``__all__`` (the exports and the type names, from metadata); a type class, a ``calc_*`` function of
+    mlsysim's function face (:mod:`.functions`), built on first use, or one of mlsysim's constants and unit names
+    (:mod:`.constants`: ``BYTES_FP16``, ``GB``) from this package's registry."""
     if name == "__all__":
         return [*_STATIC_ALL, *_shipped().info]
     if name.startswith("__"):
@@ -103,6 +104,12 @@ def __getattr__(name: str) -> Any:
         if name in function_names():
             return function(name)
         raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+    from .constants import constant, constant_names, unit, unit_names  # a small table, read on first use
+
+    if name in constant_names():
+        return constant(name)
+    if name in unit_names():
+        return unit(name)
     classes = _shipped().classes
     if name in classes:
         return classes[name]
@@ -110,5 +117,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The module's names and the type names (from metadata: nothing is built)."""
-    return sorted({*globals(), *_shipped().info})
+    """The module's names, the type names (from metadata: nothing is built), and mlsysim's constants and unit names."""
+    from .constants import constant_names, unit_names
+
+    return sorted({*globals(), *_shipped().info, *constant_names(), *unit_names()})

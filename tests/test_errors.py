@@ -22,6 +22,7 @@ from mlsysim_symbolic.errors import (
     UnknownEntryError,
     UnknownKeyError,
     UnknownNameError,
+    UnscaledUnitError,
 )
 
 PACKAGE = Path(mlsysim_symbolic.__file__).parent
@@ -35,6 +36,7 @@ SAMPLES: dict[type, MlsysimSymbolicError] = {
     MissingInputError: MissingInputError("T.total", ["tokens"], options=["a", "b"]),
     UndefinedUnitError: UndefinedUnitError("furlongs", name="TARGET"),
     DimensionalityError: DimensionalityError("TARGET", "80 s", "B", what="per_batch"),
+    UnscaledUnitError: UnscaledUnitError("dB", ["decibel"]),
     DerivationError: DerivationError("unknown name 'q'", path="tiny.toml", line=4, scenario="Tiny"),
 }
 
