@@ -15,6 +15,7 @@ WAVE = Wave(
         "SeamBridgeScenario",
         "FreshnessProfileScenario",
         "EstimatorConsistencyScenario",
+        "ThermalThrottleScenario",
     ),
     not_ported={},
     skipped={},
@@ -123,3 +124,47 @@ def test_decoder_families_written_out():
     assert s.t_binned.to("ms").magnitude == pytest.approx(prefill + 111 * step, rel=1e-12)
     assert s.t_fast.to("ms").magnitude == pytest.approx(prefill + 29 * step, rel=1e-12)
     assert prefill == pytest.approx(b.t_prefill.to("ms").magnitude, rel=1e-12)   # the deployed backbone decodes causally
+
+
+@pytest.mark.parametrize("backbone", ["IntentModelEvaluationParallel", "IntentModelEvaluationThreeViews",
+                                      "IntentModelEvaluation8Bit", "IntentModelEvaluationFp16"])
+def test_decoder_families_over_every_backbone_equal_mlsysims(backbone):
+    """The named scenario over each of the other VLA evaluations (a parallel-decoding backbone among them: every family
+    decodes in its own mode whatever the backbone's flag) against mlsysim's with the same backbone, field by field."""
+    import mlsysim
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_same
+
+    ours = catalog().scenario("IntentBackboneDecoderFamilies").variant(backbone=backbone).result
+    theirs = mlsysim.Scenarios.IntentBackboneDecoderFamilies.model_copy(
+        update={"backbone": getattr(mlsysim.Scenarios, backbone)}).result
+    for f in ours.fields:
+        assert_same(getattr(ours, f), getattr(theirs, f), f"{backbone}.{f}")
+
+
+def test_thermal_throttle_written_out_and_its_unreachable_thresholds():
+    """Clock-invariant cycles and the lumped capacitance method (Incropera et al., §5.2), written out: a 250 µs WCET at
+    1.2 GHz is 300000 cycles, 500 µs at 600 MHz, so with 90 µs of blocking and interference the response 590 µs passes
+    the 400 µs deadline by 190 µs. Quiet 45 + 4 × 2 = 53 °C, loaded 45 + 26 × 2 = 97 °C (326.15 K and 370.15 K: mlsysim's
+    degrees Celsius in kelvin here); the trip at 95 °C comes after 8 ln(44/2) s = 24.73 s and the clock returns at 85 °C
+    after 8 ln(42/32) s from the trip, 8 ln(44/32) s from the loaded equilibrium. A lighter load whose equilibrium stays
+    below the trip has no time to trip (mlsysim's None), and a clear threshold at or below the quiet equilibrium is
+    refused by name, never a logarithm of a negative ratio."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("WarehouseSharedDieThermalThrottle")
+    assert float(s.cycles) == pytest.approx(300000, rel=1e-12)
+    assert s.overrun.to("us").magnitude == pytest.approx(190, rel=1e-12)
+    assert s.junction_quiet.to("K").magnitude == pytest.approx(273.15 + 53, rel=1e-12)
+    assert s.junction_loaded.to("K").magnitude == pytest.approx(273.15 + 97, rel=1e-12)
+    assert s.time_to_trip.to("s").magnitude == pytest.approx(8 * math.log(44 / 2), rel=1e-12)
+    assert s.recovery.to("s").magnitude == pytest.approx(8 * math.log(42 / 32), rel=1e-12)
+    assert s.recovery_from_loaded.to("s").magnitude == pytest.approx(8 * math.log(44 / 32), rel=1e-12)
+    assert s.variant(loaded_power="20 W").result.time_to_trip is None
+    with pytest.raises(InputError, match="clears_from_trip"):
+        _ = s.variant(quiet_power="25 W").recovery
