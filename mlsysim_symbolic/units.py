@@ -157,6 +157,29 @@ def _refuse_unscaled(unit: pint.Unit, text: str) -> None:
         raise UnscaledUnitError(text, parts)
 
 
+@lru_cache(maxsize=16)
+def point_unit(text: str) -> pint.Unit:
+    """An offset unit a result shows a temperature in (``"degC"``, mlsysim's), where nothing converts it by a factor:
+    the value is computed in kelvin and only shown on this scale (pint's own offset conversion).
+
+    >>> point_unit("degC"), Q_(326.15, "K").to(point_unit("degC"))
+    (<Unit('degree_Celsius')>, <Quantity(53.0, 'degree_Celsius')>)
+    >>> point_unit("K")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnitError: 'K' is not an offset unit (a temperature scale such as degC): a result shows other units through result.plain
+    """
+    try:
+        parse_unit(text)
+    except UnscaledUnitError:
+        unit = ureg.parse_units(text.strip())
+        if len(unit._units) == 1 and unit.dimensionality == KELVIN.dimensionality:
+            return unit
+        raise
+    raise UnitError(f"{text!r} is not an offset unit (a temperature scale such as degC): a result shows other units "
+                    "through result.plain")
+
+
 def scalable(q: pint.Quantity, text: str = "") -> pint.Quantity:
     """``q`` in units that convert by a factor: a temperature point in degC as its absolute temperature in kelvin,
     anything else that does not scale by a factor (a decibel, degC times something) refused by name.

@@ -198,3 +198,29 @@ def test_a_decibel_value_is_refused_naming_the_input() -> None:
     with pytest.raises(UnscaledUnitError) as info:
         Variable.make("gain", unit="1").check(Q_(3, "dB"))
     assert str(info.value).startswith("gain: unit") and "dB" in str(info.value)
+
+
+def _point_type(tmp_path, points: str):
+    from mlsysim_symbolic import load_derivations
+
+    path = tmp_path / "points.toml"
+    path.write_text('[types.T]\nsummary = "a junction"\n[types.T.inputs.ambient]\nunit = "K"\n[types.T.inputs.rise]\nunit = "K"\n'
+                    '[types.T.outputs.junction]\nunit = "K"\nequation = "ambient + rise"\n[types.T.outputs.ratio]\nunit = "1"\n'
+                    'equation = "rise / ambient"\n[types.T.result]\nname = "TResult"\nfields = ["junction", "ratio"]\n'
+                    f"points = {points}\n", encoding="utf-8")
+    return load_derivations(path)
+
+
+def test_a_result_shows_a_kelvin_output_on_the_degC_scale(tmp_path) -> None:
+    cat = _point_type(tmp_path, '{ junction = "degC" }')
+    result = cat.type_class("T")(ambient="25 degC", rise="8 K").result   # 298.15 K + 8 K = 306.15 K = 33 degC
+    assert str(result.junction.units) == "degree_Celsius" and result.junction.magnitude == pytest.approx(33.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("points", ['{ junction = "K" }', '{ ratio = "degC" }', '{ junction = "dB" }'])
+def test_result_points_take_only_an_offset_scale_of_a_temperature_output(tmp_path, points) -> None:
+    from mlsysim_symbolic.errors import DerivationError
+
+    with pytest.raises(DerivationError) as info:
+        _point_type(tmp_path, points).check()
+    assert "result.points" in str(info.value)
