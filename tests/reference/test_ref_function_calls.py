@@ -15,8 +15,8 @@ subclass of it), or for mlsysim's ValueError, ZeroDivisionError and OverflowErro
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
