@@ -5,8 +5,10 @@ modules import them by name, ``from ..physics.x import calc_y``, sometimes under
 ``mlsysim.*`` module's attribute that *is* one of those objects is replaced, and ``mlsysim.calc_*`` too).  Then every
 named scenario of ``mlsysim.Scenarios`` is evaluated, in name order, as the reference harness reads it
 (``tests/reference/members.py``): its ``result`` and every public property its class declares beyond
-``BaseScenario``, and every public method that needs no argument (the 13 application scenarios: ``is_distributed``,
-``validate()`` and ``evaluate`` at the configurations ``tests/reference/test_ref_applications.py`` reads).  Each
+``BaseScenario``, every public method that needs no argument, and every method at the arguments a wave of the harness
+declares for it (``Wave.method_args`` of ``tests/reference/test_ref_*.py``, given to mlsysim as the harness gives them:
+positionally, text quantities in mlsysim's registry); the 13 application scenarios' ``is_distributed``, ``validate()``
+and ``evaluate`` at the configurations ``tests/reference/test_ref_applications.py`` reads.  Each
 call's arguments are recorded as mlsysim's code passed them (bound to the function's parameter names), calls from
 inside another ``calc_*`` included (a call mlsysim makes is a call mlsysim makes).  A member may take ``--limit``
 seconds; one that takes longer is left and listed (none does: the whole run takes about 6 s).
@@ -185,10 +187,34 @@ def unpatched(mlsysim: Any, originals: dict[int, tuple[str, Callable[..., Any]]]
             for a, v in vars(module).items() if id(v) in originals and v is originals[id(v)][1]]
 
 
-def members(scenario: Any) -> Iterator[tuple[str, tuple[Any, ...] | None]]:
+def wave_method_calls() -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
+    """class -> [(method, mlsysim's positional arguments)], every call the reference harness's waves declare
+    (``Wave.method_args``; their modules imported from ``tests/reference``, which imports nothing of mlsysim)."""
+    import importlib
+
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.reference.members import Wave, to_reference
+
+    calls: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+    for path in sorted((ROOT / "tests" / "reference").glob("test_ref_*.py")):
+        wave = getattr(importlib.import_module(f"tests.reference.{path.stem}"), "WAVE", None)
+        if not isinstance(wave, Wave):
+            continue
+        for (cls_name, method), declared in sorted(wave.method_args.items()):
+            for kwargs in declared:
+                args = tuple(v[1] if isinstance(v, tuple) and v[:1] == ("option",) else to_reference(v)
+                             for v in kwargs.values())
+                calls.setdefault(cls_name, []).append((method, args))
+    return calls
+
+
+def members(scenario: Any, declared: dict[str, list[tuple[str, tuple[Any, ...]]]]) -> Iterator[
+        tuple[str, tuple[Any, ...] | None]]:
     """(member, None) for a property, (member, arguments) for a method call, of one named scenario: ``result``, then
-    what its class declares beyond BaseScenario (the methods that need no argument, called without); an application
-    scenario's ``is_distributed``, ``validate()`` and ``evaluate`` at the reference harness's configurations."""
+    what its class declares beyond BaseScenario (the methods that need no argument, called without), then the calls
+    ``declared`` for its class (:func:`wave_method_calls`); an application scenario's ``is_distributed``,
+    ``validate()`` and ``evaluate`` at the reference harness's configurations."""
     from mlsysim.engine.scenario_types import BaseScenario
 
     if not isinstance(scenario, BaseScenario):
@@ -211,6 +237,7 @@ def members(scenario: Any) -> Iterator[tuple[str, tuple[Any, ...] | None]]:
                 yield name, None
             elif inspect.isfunction(value) and _no_required_arguments(value):
                 yield name, ()
+    yield from declared.get(type(scenario).__name__, ())
 
 
 def _no_required_arguments(fn: Callable[..., Any]) -> bool:
@@ -238,6 +265,7 @@ def evaluate_all(mlsysim: Any, limit: float, recorder: Recorder | None = None) -
     from mlsysim.engine.scenario_types import BaseScenario
     from mlsysim.engine.scenarios import Scenario
 
+    declared = wave_method_calls()
     counts: Counter[str] = Counter()
     raised: Counter[str] = Counter()
     slow: list[str] = []
@@ -247,7 +275,7 @@ def evaluate_all(mlsysim: Any, limit: float, recorder: Recorder | None = None) -
         if not isinstance(scenario, (BaseScenario, Scenario)):   # Scenarios.list, a method
             continue
         counts["named scenarios"] += 1
-        for member, call in members(scenario):
+        for member, call in members(scenario, declared):
             if recorder is not None:
                 recorder.where = f"{key}.{member}" + ("" if call is None else f"{call}")
             try:

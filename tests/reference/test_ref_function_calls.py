@@ -7,7 +7,10 @@ rebuilt in mlsysim's registry (what mlsysim's code passes), and compared as ``te
 drawn arguments (:func:`compare_call`: 1e-9 relative in mlsysim's unit, mlsysim's Python shape, its absolute
 tolerances and refusals).  Where mlsysim raises for a call, ours raises too: the same built-in exception (ours a
 subclass of it), or for mlsysim's ValueError, ZeroDivisionError and OverflowError a ValueError or TypeError of ours
-(``compare_call``'s rule: a 0/0 or a value past float64 is our FloatRangeError).
+(``compare_call``'s rule: a 0/0 or a value past float64 is our FloatRangeError).  test_ref_functions' QUANTITY_ONLY and
+PLAIN_ARGS need nothing here: each argument already comes as mlsysim's code passed it (a Quantity or a plain number).
+Calls that ours cannot take as mlsysim does (DIVERGENT, each with its reason) are held to differ, as strict expected
+failures.  Functions not ported (NOT_PORTED) are not called; which ones some scenario calls is printed by the counts.
 
 ``python -m pytest tests/reference/test_ref_function_calls.py -s -k counts`` prints the counts.
 """
