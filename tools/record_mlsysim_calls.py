@@ -69,7 +69,8 @@ class MemberTimeout(Exception):
 
 
 def encode(value: Any) -> Any:
-    """``value`` as JSON data (the module docstring's forms), or :class:`Unwritable` naming its class.
+    """``value`` as JSON data (the module docstring's forms); raises :class:`Unwritable` naming its class if it is
+    not data.
 
     >>> encode((1, 2.5, "a", None, [True]))
     {'tuple': [1, 2.5, 'a', None, [True]]}
@@ -127,7 +128,6 @@ class Recorder:
             self.record(name, signature, args, kwargs)
             return fn(*args, **kwargs)
 
-        recorded.__wrapped_calc__ = fn   # type: ignore[attr-defined]
         return recorded
 
     def record(self, name: str, signature: inspect.Signature, args: tuple, kwargs: dict[str, Any]) -> None:
