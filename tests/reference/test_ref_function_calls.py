@@ -54,10 +54,6 @@ DIVERGENT: dict[str, tuple[Callable[[dict[str, Any]], bool], str]] = {
         "RepairLoopToTurnCeiling.result calls it at turns = 0, where mlsysim returns a last call of s0 + δ(H − 1) = "
         "1000 − 1100 = −100 tokens (a negative context) and 0 cumulative; the table's turns is at least 1 (turn t "
         "counts from 1, as mlsysim's docstring says), so ours refuses a trajectory without a call"),
-    "calc_copper_resistance_factor": (
-        lambda a: "degree_Celsius" in (_unit(a, "temperature"), _unit(a, "reference_temperature")),
-        "PandaClassElbowStall.result passes degC temperatures; the table's assumption: temperatures are absolute "
-        "(kelvin), the package's registry has no offset units (ours refuses °C by name)"),
     "calc_laplace_scale": (
         lambda a: _unit(a, "sensitivity") not in (None, "dimensionless"),
         "SalaryMeanLaplaceRelease.noise_scale passes a sensitivity of 200,000 USD; mlsysim's b = Δ/ε keeps Δ's unit "
