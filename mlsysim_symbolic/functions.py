@@ -130,6 +130,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import math
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -380,13 +381,28 @@ class Function:
         if how == "stated":   # plain numbers state no unit: plain numbers leave (ints where all came as ints), as mlsysim's
             if not value.unitless:
                 return value
-            return int(value.magnitude) if came == "int" else float(value.magnitude)
+            return Function._whole_if(value.magnitude, came == "int")
         if how == "quantity" or (how in ("same", "same_number") and came == "quantity"):
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
-        if how == "int" or (how in ("number", "same_number") and came == "int"):
+        if how == "int":   # a declared whole output (a floor, a ceiling, a count): its float noise rounded away
             return int(round(float(magnitude)))
-        return float(magnitude)
+        return Function._whole_if(magnitude, how in ("number", "same_number") and came == "int")
+
+    @staticmethod
+    def _whole_if(magnitude: Any, ints_came: bool) -> int | float:
+        """An int where the arguments came as ints (Python's arithmetic of ints, as mlsysim's) and the value is whole
+        but for the float evaluation's last bits (3·2/2 compiled may give 2.999999999999999: within 1e-12 relative); a
+        float otherwise, never a truncated or rounded one (1.3 from int costs stays 1.3).
+
+        >>> Function._whole_if(2.999999999999999, True), Function._whole_if(1.3, True), Function._whole_if(3.0, False)
+        (3, 1.3, 3.0)
+        """
+        number = float(magnitude)
+        if not ints_came or not math.isfinite(number):
+            return number
+        whole = round(number)
+        return int(whole) if abs(number - whole) <= 1e-12 * abs(number) else number   # a few ulps of noise, never a fraction
 
     # ------------------------------------------------------------------ the equation
     def _output(self, output: str | None) -> str:
