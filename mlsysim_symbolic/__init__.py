@@ -87,10 +87,13 @@ def types(family: str | None = None) -> list[type[Scenario]]:
 
 
 def __getattr__(name: str) -> Any:
-    """``__all__`` (the exports and the type names, from metadata); a type class, or a ``calc_*`` function of
-    mlsysim's function face (:mod:`.functions`), built on first use."""
+    """``__all__`` (the exports, the ``fmt_*`` formatters and the type names, from metadata); a type class, a
+    ``calc_*`` function of mlsysim's function face (:mod:`.functions`) or a ``fmt_*`` formatter
+    (:mod:`.formatters`), built on first use."""
     if name == "__all__":
-        return [*_STATIC_ALL, *_shipped().info]
+        from .formatters.names import FORMATTERS
+
+        return [*_STATIC_ALL, *FORMATTERS, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
     if name in _NAMESPACES:   # mlsysim's registry namespaces: the solver layer is imported when first named
@@ -103,6 +106,14 @@ def __getattr__(name: str) -> Any:
         if name in function_names():
             return function(name)
         raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+    if name.startswith("fmt_"):   # mlsysim's formatters: the formatter's module is imported on first use
+        from .formatters.names import FORMATTERS
+
+        if name in FORMATTERS:
+            from . import formatters
+
+            return getattr(formatters, name)
+        raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
     classes = _shipped().classes
     if name in classes:
         return classes[name]
@@ -110,5 +121,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The module's names and the type names (from metadata: nothing is built)."""
-    return sorted({*globals(), *_shipped().info})
+    """The module's names, the ``fmt_*`` formatters' and the type names (from metadata: nothing is built)."""
+    from .formatters.names import FORMATTERS
+
+    return sorted({*globals(), *FORMATTERS, *_shipped().info})
