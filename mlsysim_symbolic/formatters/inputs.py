@@ -27,7 +27,7 @@ import pint
 
 from ..errors import FormatError, FormatTypeError, UnitError
 from ..units import Q_, carry_in, parse_unit, uncounted, ureg
-from .labels import normalize_label
+from .labels import unit_label
 
 __all__ = ["DisplayUnit", "display_unit", "finite", "magnitude_in", "quantity_of", "require_quantity"]
 
@@ -94,8 +94,8 @@ class DisplayUnit:
 def display_unit(unit: Any, *, formatter: str) -> DisplayUnit:
     """The display unit ``unit`` names: unit text, a Unit or a Quantity (its unit), of our registry or another.
 
-    The label is pint's compact pretty text of the unit as given (a Unit of mlsysim's registry keeps its own
-    symbol: mlsysim's ``KB``), mapped through mlsysim's label table (:func:`.labels.normalize_label`).
+    The label is :func:`.labels.unit_label` of the unit as given (a Unit of mlsysim's registry keeps its own
+    symbol).
 
     >>> display_unit(Q_(1, "newton * meter"), formatter="fmt_qty").label, display_unit("KB", formatter="f").label
     ('m·N', 'KB')
@@ -103,11 +103,11 @@ def display_unit(unit: Any, *, formatter: str) -> DisplayUnit:
     if isinstance(unit, pint.Quantity):
         unit = unit.units
     if isinstance(unit, str):
-        return DisplayUnit(parse_unit(unit) if unit else ureg.dimensionless, normalize_label(f"{parse_unit(unit):~P}")
-                           if unit else "")
+        parsed = parse_unit(unit) if unit else ureg.dimensionless
+        return DisplayUnit(parsed, unit_label(parsed))
     if isinstance(unit, pint.Unit):
         ours = quantity_of(unit._REGISTRY.Quantity(1, unit), formatter=formatter).units
-        return DisplayUnit(ours, normalize_label(f"{unit:~P}", ours=unit._REGISTRY is ureg))
+        return DisplayUnit(ours, unit_label(unit))
     raise FormatTypeError(formatter, f"a display unit must be unit text or a pint Unit, got {type(unit).__name__}")
 
 

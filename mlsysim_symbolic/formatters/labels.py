@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import FormatError, FormatTypeError
+import pint
 
-__all__ = ["LABELS", "MARKERS", "OUR_SPELLINGS", "marker", "normalize_label", "text_atom"]
+from ..errors import FormatError, FormatTypeError
+from ..units import ureg
+
+__all__ = ["LABELS", "MARKERS", "OUR_SPELLINGS", "marker", "normalize_label", "text_atom", "unit_label"]
 
 #: pint's compact pretty unit text -> the label mlsysim prints (mlsysim's table).
 LABELS: dict[str, str] = {
@@ -47,6 +50,16 @@ def normalize_label(label: str, *, ours: bool = True) -> str:
     if ours:
         label = _SYMBOL.sub(lambda symbol: OUR_SPELLINGS.get(symbol[0], symbol[0]), label)
     return LABELS.get(label, label.replace("µs", "μs"))
+
+
+def unit_label(unit: pint.Unit) -> str:
+    """The label mlsysim prints for ``unit`` (a Unit of our registry or of another: mlsysim's keeps its own text).
+
+    >>> from mlsysim_symbolic.units import parse_unit
+    >>> unit_label(parse_unit("TFLOPs/s")), unit_label(parse_unit("kB")), unit_label(pint.UnitRegistry().Unit("kB"))
+    ('TFLOP/s', 'KB', 'kB')
+    """
+    return normalize_label(f"{unit:~P}", ours=unit._REGISTRY is ureg)
 
 
 def marker(prefix: str = "", *, formatter: str, approx: bool = False, lower_bound: bool = False,

@@ -20,6 +20,7 @@ from ..errors import FormatError, FormatTypeError, UnitError
 from ..units import Q_, parse_unit, ureg
 from .display import number, value_of
 from .inputs import display_unit, finite, magnitude_in, quantity_of
+from .labels import unit_label
 from .markdown import MarkdownStr
 from .precision import ZERO_TOL, resolve_precision, round_half_away
 from .scales import resolve_scale
@@ -87,7 +88,7 @@ def fmt_unit(quantity: Any, default: str = "-") -> MarkdownStr:
     """
     if not isinstance(quantity, pint.Quantity):
         return MarkdownStr(default)
-    return MarkdownStr(display_unit(quantity.units, formatter="fmt_unit").label)
+    return MarkdownStr(unit_label(quantity.units))
 
 
 def _ratio(ratio: Any, *, max_ratio: float, allow_negative: bool, formatter: str) -> float:
