@@ -379,3 +379,22 @@ def test_an_infinite_value_is_refused_as_not_finite():
         theirs.fmt_memory(value)
     with pytest.raises(ValueError, match="not finite"):
         formatters.fmt_memory(value)
+
+
+#: Quantities whose units carry counted kinds (our own dimensions; mlsysim's plain counts), with display units.
+COUNTED = [("fmt_qty", (Qty(5e9, "param"), "dimensionless"), {}), ("fmt_qty", (Qty(5e9, "param"), ""), {"precision": None}),
+           ("fmt_qty", (Qty(3, "kparam"), "param"), {"precision": 0}), ("fmt_percent", (Qty(0.5, "token/token"),), {}),
+           ("fmt_unit", (Qty(1, "param"),), {}), ("fmt_unit", (Qty(1, "token/s"),), {}),
+           ("fmt_qty", (Qty(1.5e3, "token/s"), "token/ms"), {"precision": 1}),
+           ("fmt_int", (Qty(2.5e6, "param"), "kparam"), {}), ("fmt_qty_int", (Qty(7.6, "param"), ""), {})]
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs"), COUNTED)
+def test_counted_kinds_show_as_mlsysims(name, args, kwargs):
+    compare(name, args, kwargs)
+
+
+def test_a_count_mlsysim_does_not_know_is_dropped():
+    """mlsysim has no ``sample``: 6 GB per sample of ours shows as mlsysim's 6 GB in GB."""
+    ours = formatters.fmt_qty(Q_(6.5, "GB/sample"), "GB")
+    assert ours == theirs.fmt_qty(their_units.ureg.Quantity(6.5, "GB"), "GB") == "6.5 GB"
