@@ -18,6 +18,10 @@ what every mlsysim domain formatter does, in its order:
 >>> fmt_heat = build(Domain("fmt_heat", dimension="W", default=ladder, keywords=("approx",)))
 >>> fmt_heat(Q_(2500, "W")), fmt_heat(Q_(12, "W"), approx=True), fmt_heat(Q_(2500, "W"), unit="W", commas=True)
 ('2.5 kW', '~12 W', '2,500 W')
+>>> fmt_span = build(Domain("fmt_span", dimension="m", default=Ladder.of("m", ("m", 0), ("km", 1e3)), commas=None,
+...                         auto_commas=lambda shown, value: shown.unit != Q_(1, "m").units or abs(value) >= 1000))
+>>> fmt_span(Q_(2500, "m")), fmt_span(Q_(2500, "m"), unit="m"), fmt_span(Q_(2.5e6, "m"), commas=False)
+('2.5 km', '2,500 m', '2500 km')
 >>> fmt_heat(Q_(1, "W"), per="GPU")
 Traceback (most recent call last):
 ...
@@ -100,7 +104,8 @@ class Domain:
     label written after the number whatever the display unit (``"N·m"``), a function of the display unit giving a
     label or ``None`` (the unit's own), or ``None``.  ``keywords``: the optional keywords it takes, names of
     :data:`KEYWORDS`, in mlsysim's order.  ``ladders``: flag keyword -> the ladder it picks (``binary``).
-    ``commas``: the default of ``commas=``.  ``checks_value``/``checks_unit``: a value/display unit of another
+    ``commas``: the default of ``commas=``; when the call's ``commas`` is ``None``, ``auto_commas(display unit,
+    magnitude)`` decides (mlsysim's fmt_length: commas for km and for 1,000 m and more).  ``checks_value``/``checks_unit``: a value/display unit of another
     dimension raises ``FormatError`` (a ``ValueError``, as mlsysim's explicit checks) rather than the conversion's
     ``FormatTypeError``.  ``sign``: a key of :data:`SIGNS`.  ``doc``: the formatter's docstring.
     """
@@ -111,7 +116,8 @@ class Domain:
     label: str | Callable[[DisplayUnit], str | None] | None = None
     keywords: tuple[str, ...] = ()
     ladders: Mapping[str, Ladder] = field(default_factory=dict)
-    commas: bool = False
+    commas: bool | None = False
+    auto_commas: Callable[[DisplayUnit, float], bool] | None = None
     checks_value: bool = False
     checks_unit: bool = False
     sign: str = "any"
@@ -170,7 +176,10 @@ class Domain:
         digits = resolve_precision(magnitude, precision, formatter=self.name)
         suffix = quantity_suffix(shown, formatter=self.name, unit_label=self.unit_label(shown),
                                  per=arguments.get("per"))
-        return number(magnitude, precision=digits, commas=arguments["commas"], suffix=suffix,
+        commas = arguments["commas"]
+        if commas is None and self.auto_commas is not None:
+            commas = self.auto_commas(shown, magnitude)
+        return number(magnitude, precision=digits, commas=bool(commas), suffix=suffix,
                       approx=arguments.get("approx", False), lower_bound=arguments.get("lower_bound", False),
                       upper_bound=arguments.get("upper_bound", False), trim_trailing_zeros=precision is None,
                       formatter=self.name)
