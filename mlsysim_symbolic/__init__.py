@@ -89,7 +89,8 @@ def types(family: str | None = None) -> list[type[Scenario]]:
 def __getattr__(name: str) -> Any:
     """``__all__`` (the exports, the ``fmt_*`` formatters and the type names, from metadata); a type class, a
     ``calc_*`` function of mlsysim's function face (:mod:`.functions`) or a ``fmt_*`` formatter
-    (:mod:`.formatters`), built on first use."""
+    (:mod:`.formatters`), built on first use, or one of mlsysim's constants and unit names (:mod:`.constants`:
+    ``BYTES_FP16``, ``GB``) from this package's registry."""
     if name == "__all__":
         from .formatters.names import FORMATTERS
 
@@ -114,6 +115,12 @@ def __getattr__(name: str) -> Any:
 
             return getattr(formatters, name)
         raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+    from .constants import constant, constant_names, unit, unit_names  # a small table, read on first use
+
+    if name in constant_names():
+        return constant(name)
+    if name in unit_names():
+        return unit(name)
     classes = _shipped().classes
     if name in classes:
         return classes[name]
@@ -121,7 +128,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The module's names, the ``fmt_*`` formatters' and the type names (from metadata: nothing is built)."""
+    """The module's names, the ``fmt_*`` formatters', the type names (from metadata: nothing is built), and mlsysim's
+    constants and unit names."""
+    from .constants import constant_names, unit_names
     from .formatters.names import FORMATTERS
 
-    return sorted({*globals(), *FORMATTERS, *_shipped().info})
+    return sorted({*globals(), *FORMATTERS, *_shipped().info, *constant_names(), *unit_names()})

@@ -92,6 +92,24 @@ class UndefinedUnitError(UnitError):
         return f"{self.name}: " * bool(self.name) + f"unknown unit {self.unit!r}: {self.reason}"
 
 
+class UnscaledUnitError(UnitError):
+    """A unit that does not convert by a factor (pint's offset and logarithmic units: ``degC``, ``dB``) where a unit
+    is declared or converted: ``unit`` is the text, ``parts`` the units in it that do not scale.
+
+    >>> print(UnscaledUnitError("degC/s", ["degree_Celsius"]))
+    unit 'degC/s' does not convert by a factor (degree_Celsius): declare kelvin (a difference in K or delta_degC), give a temperature point alone ('25 degC', read as 298.15 K), and a gain as its ratio, not in dB
+    """
+
+    def __init__(self, unit: str, parts: list[str]) -> None:
+        super().__init__(unit)
+        self.unit, self.parts = unit, list(parts)
+
+    def render(self) -> str:
+        return (f"unit {self.unit!r} does not convert by a factor ({', '.join(self.parts)}): declare kelvin (a "
+                f"difference in K or delta_degC), give a temperature point alone ('25 degC', read as 298.15 K), and a "
+                f"gain as its ratio, not in dB")
+
+
 class DimensionalityError(UnitError):
     """A value whose dimension is not the one expected (pint's ``DimensionalityError``).
 

@@ -25,7 +25,7 @@ from .errors import did_you_mean
 from .plan import Planner
 from .spec import ResultSpec
 from .spec.result_sources import ResultTools
-from .units import Q_, is_counted_only, uncounted
+from .units import Q_, is_counted_only, point_unit, uncounted
 
 
 def _shown(value: Any, unit: str | None) -> Any:
@@ -67,7 +67,7 @@ class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
     __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
-                 "sets")
+                 "sets", "points")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -82,6 +82,7 @@ class _Layout:
         self.tuples = dict(spec.tuples)
         self.ranked = frozenset(spec.ranked)
         self.sets = dict(spec.sets)
+        self.points = {f: point_unit(u) for f, u in spec.points}
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

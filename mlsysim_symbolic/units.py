@@ -36,7 +36,7 @@ from typing import Any
 
 import pint
 
-from .errors import DimensionalityError, InputError, UndefinedUnitError, UnitError
+from .errors import DimensionalityError, InputError, UndefinedUnitError, UnitError, UnscaledUnitError
 
 DEFINITIONS = Path(__file__).with_name("units.txt")
 
@@ -66,6 +66,7 @@ _COUNTED_DIMS = {dim for dim, _, _ in COUNTED_KINDS.values()}
 Q_ = ureg.Quantity
 Quantity = ureg.Quantity
 Unit = ureg.Unit
+KELVIN = ureg.kelvin
 
 
 def _quantity_from_pickle(magnitude: Any, units: Any) -> pint.Quantity:
@@ -140,11 +141,69 @@ def parse_unit(text: str) -> pint.Unit:
         raise UndefinedUnitError(text) from exc
     if not isinstance(unit, pint.Unit):
         raise UnitError(f"unit {text!r} is not a unit")
+    _refuse_unscaled(unit, text)
     return unit
 
 
-def parse_quantity(text: str, *, name: str = "value") -> pint.Quantity:
+def _unscaled_parts(unit: pint.Unit) -> list[str]:
+    """The parts of ``unit`` that do not convert by a factor (degC's offset, the decibel's logarithm)."""
+    return [name for name in unit._units if not ureg._is_multiplicative(name)]
+
+
+def _refuse_unscaled(unit: pint.Unit, text: str) -> None:
+    """Refuse an offset or logarithmic unit where a unit is declared or converted: the engine scales by factors."""
+    parts = _unscaled_parts(unit)
+    if parts:
+        raise UnscaledUnitError(text, parts)
+
+
+@lru_cache(maxsize=16)
+def point_unit(text: str) -> pint.Unit:
+    """An offset unit a result shows a temperature in (``"degC"``, mlsysim's), where nothing converts it by a factor:
+    the value is computed in kelvin and only shown on this scale (pint's own offset conversion).
+
+    >>> point_unit("degC"), Q_(326.15, "K").to(point_unit("degC"))
+    (<Unit('degree_Celsius')>, <Quantity(53.0, 'degree_Celsius')>)
+    >>> point_unit("K")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnitError: 'K' is not an offset unit (a temperature scale such as degC): a result shows other units through result.plain
+    """
+    try:
+        parse_unit(text)
+    except UnscaledUnitError:
+        unit = ureg.parse_units(text.strip())
+        if len(unit._units) == 1 and unit.dimensionality == KELVIN.dimensionality:
+            return unit
+        raise
+    raise UnitError(f"{text!r} is not an offset unit (a temperature scale such as degC): a result shows other units "
+                    "through result.plain")
+
+
+def scalable(q: pint.Quantity, text: str = "") -> pint.Quantity:
+    """``q`` in units that convert by a factor: a temperature point in degC as its absolute temperature in kelvin,
+    anything else that does not scale by a factor (a decibel, degC times something) refused by name.
+
+    >>> scalable(Q_(25, "degC")), scalable(Q_(3, "delta_degC")), scalable(Q_(4, "B"))
+    (<Quantity(298.15, 'kelvin')>, <Quantity(3, 'delta_degree_Celsius')>, <Quantity(4, 'byte')>)
+    >>> scalable(Q_(3, "dB"))
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.UnscaledUnitError: unit 'decibel' does not convert by a factor (decibel): declare kelvin (a difference in K or delta_degC), give a temperature point alone ('25 degC', read as 298.15 K), and a gain as its ratio, not in dB
+    """
+    parts = _unscaled_parts(q.units)
+    if not parts:
+        return q
+    if len(q.units._units) == 1 and q.units._units[parts[0]] == 1 and q.dimensionality == KELVIN.dimensionality:
+        return q.to(KELVIN)   # pint's offset conversion: 25 degC is 298.15 K
+    raise UnscaledUnitError(text or format(q.units, "D"), parts)
+
+
+def parse_quantity(text: str, *, name: str = "value", points: bool = False) -> pint.Quantity:
     """Parse ``"<number> <unit>"`` (``"4 B"``, ``"80 GiB"``, ``"989 TFLOP/s"``).
+
+    A temperature in degC is read as its absolute value in kelvin, unless ``points`` keeps it in degC (a
+    constant shown as mlsysim shows it): ``parse_quantity("25 degC")`` is 298.15 K.
 
     A precision name (``"fp16"``, ``"bf16"``, ``"int8"`` ...) is read as its bytes per element.
 
@@ -176,6 +235,13 @@ def parse_quantity(text: str, *, name: str = "value") -> pint.Quantity:
     unit_text = match.group("unit")
     try:
         unit = parse_unit(unit_text)
+    except UnscaledUnitError:   # "25 degC": a temperature, read as its absolute value in kelvin
+        try:
+            point = Q_(number, ureg.parse_units(unit_text.strip()))
+            kelvin = scalable(point, unit_text)
+            return point if points else kelvin
+        except UnitError as exc:
+            raise exc.within(name) from None
     except UnitError as exc:
         raise exc.within(name) from None
     return Q_(number, unit)
@@ -193,6 +259,7 @@ def base_ratio(unit: pint.Unit) -> Fraction:
     >>> base_ratio(parse_unit("GB/h")), base_ratio(parse_unit("pJ/bit")), base_ratio(parse_unit("ms"))
     (Fraction(2500000, 9), Fraction(1, 125000000000), Fraction(1, 1000))
     """
+    _refuse_unscaled(unit, str(unit))   # 1 degC would scale by 274.15: never a factor
     whole = Q_(1, unit).to_base_units().magnitude   # OverflowError for GB^1000/B^1000: callers name their input
     ratio = Fraction(1)
     for name, power in unit._units.items():
@@ -388,6 +455,8 @@ def carry_in(q: Any) -> Any:
     except UnitError:
         try:   # the registry's own format may be pretty ("USD/d²", mlsysim's): its unit names in pint's plain form
             unit = parse_unit(format(q.units, "D"))
+        except UnscaledUnitError:   # mlsysim's Q_(155, degC): its absolute temperature in kelvin
+            return scalable(Q_(q.magnitude, ureg.parse_units(format(q.units, "D"))), text)
         except UnitError:
             raise UnitError(f"unit {text} (from another pint registry) is not known to mlsysim_symbolic") from None
     return Q_(q.magnitude, unit)

@@ -42,6 +42,7 @@ from .units import (
     parse_quantity,
     parse_unit,
     relabel,
+    scalable,
     ureg,
 )
 
@@ -409,11 +410,10 @@ class Variable:
         if isinstance(value, str):
             value = self._parse_text(value, label)
         foreign = value._REGISTRY is not ureg
-        if foreign:
-            try:
-                value = carry_in(value)
-            except UnitError as exc:
-                raise exc.within(label) from None
+        try:
+            value = scalable(carry_in(value) if foreign else value)   # a temperature in degC: its kelvin
+        except UnitError as exc:
+            raise exc.within(label) from None
         if value.dimensionality != self.unit.dimensionality and self.counted:
             implicit = parse_unit(self.counted)   # the declared reading: the outer unit times the counted kinds
             if (value.units * implicit).dimensionality == self.unit.dimensionality:

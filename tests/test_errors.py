@@ -24,6 +24,7 @@ from mlsysim_symbolic.errors import (
     UnknownEntryError,
     UnknownKeyError,
     UnknownNameError,
+    UnscaledUnitError,
 )
 
 PACKAGE = Path(mlsysim_symbolic.__file__).parent
@@ -37,6 +38,7 @@ SAMPLES: dict[type, MlsysimSymbolicError] = {
     MissingInputError: MissingInputError("T.total", ["tokens"], options=["a", "b"]),
     UndefinedUnitError: UndefinedUnitError("furlongs", name="TARGET"),
     DimensionalityError: DimensionalityError("TARGET", "80 s", "B", what="per_batch"),
+    UnscaledUnitError: UnscaledUnitError("dB", ["decibel"]),
     DerivationError: DerivationError("unknown name 'q'", path="tiny.toml", line=4, scenario="Tiny"),
     FormatError: FormatError("fmt_percent", "expects a 0-1 ratio, got 85.0"),
     FormatTypeError: FormatTypeError("fmt_qty", "requires a pint Quantity, got float"),

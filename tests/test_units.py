@@ -153,3 +153,74 @@ def test_us_customary_symbols_mean_their_units(text, meters):
     q = Q_(1, text).to_base_units()
     assert q.magnitude == pytest.approx(meters, rel=1e-15)
     assert q.units in (Q_(1, "m").units, Q_(1, "m/s").units)
+
+
+# ---- units that do not convert by a factor: degC (offset) and dB (logarithmic) ----
+# Expected values: 0 degC = 273.15 K exactly (SI Brochure, 9th ed., §2.3.1: t/°C = T/K − 273.15).
+
+def test_offset_and_log_units_are_refused_in_declared_units() -> None:
+    from mlsysim_symbolic.errors import UnscaledUnitError
+    from mlsysim_symbolic.units import base_ratio
+
+    for text in ("degC", "dB"):   # (in a product pint reads degC as a difference: degC/s is delta_degC/s)
+        with pytest.raises(UnscaledUnitError) as info:
+            parse_unit(text)
+        assert text in str(info.value) and "kelvin" in str(info.value)
+    with pytest.raises(UnscaledUnitError):   # 1 degC would otherwise scale by 274.15
+        base_ratio(Q_(1, "degC").units)
+    assert parse_unit("degC/s") == parse_unit("delta_degC/s")   # a rate of temperature is a difference per time
+
+
+def test_a_declared_input_in_degC_is_refused_at_load(tmp_path) -> None:
+    from mlsysim_symbolic import load_derivations
+    from mlsysim_symbolic.errors import DerivationError
+
+    path = tmp_path / "celsius.toml"
+    path.write_text('[types.T.inputs.t]\nunit = "degC"\n[types.T.outputs.y]\nunit = "K"\nequation = "2 * t"\n', encoding="utf-8")
+    with pytest.raises(DerivationError) as info:
+        load_derivations(path).check()
+    assert str(path) in str(info.value) and "degC" in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["25 degC", Q_(25, "degC"), pint.UnitRegistry().Quantity(25, "degC")],
+                         ids=["text", "ours", "another registry"])
+def test_a_temperature_in_degC_comes_in_as_its_kelvin(value) -> None:
+    from mlsysim_symbolic.variables import Variable
+
+    assert Variable.make("ambient", unit="K").check(value) == pytest.approx(298.15, rel=1e-15)
+    assert Variable.make("rise", unit="K").check(Q_(25, "delta_degC")) == 25   # a difference: factor 1
+
+
+def test_a_decibel_value_is_refused_naming_the_input() -> None:
+    from mlsysim_symbolic.errors import UnscaledUnitError
+    from mlsysim_symbolic.variables import Variable
+
+    with pytest.raises(UnscaledUnitError) as info:
+        Variable.make("gain", unit="1").check(Q_(3, "dB"))
+    assert str(info.value).startswith("gain: unit") and "dB" in str(info.value)
+
+
+def _point_type(tmp_path, points: str):
+    from mlsysim_symbolic import load_derivations
+
+    path = tmp_path / "points.toml"
+    path.write_text('[types.T]\nsummary = "a junction"\n[types.T.inputs.ambient]\nunit = "K"\n[types.T.inputs.rise]\nunit = "K"\n'
+                    '[types.T.outputs.junction]\nunit = "K"\nequation = "ambient + rise"\n[types.T.outputs.ratio]\nunit = "1"\n'
+                    'equation = "rise / ambient"\n[types.T.result]\nname = "TResult"\nfields = ["junction", "ratio"]\n'
+                    f"points = {points}\n", encoding="utf-8")
+    return load_derivations(path)
+
+
+def test_a_result_shows_a_kelvin_output_on_the_degC_scale(tmp_path) -> None:
+    cat = _point_type(tmp_path, '{ junction = "degC" }')
+    result = cat.type_class("T")(ambient="25 degC", rise="8 K").result   # 298.15 K + 8 K = 306.15 K = 33 degC
+    assert str(result.junction.units) == "degree_Celsius" and result.junction.magnitude == pytest.approx(33.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("points", ['{ junction = "K" }', '{ ratio = "degC" }', '{ junction = "dB" }'])
+def test_result_points_take_only_an_offset_scale_of_a_temperature_output(tmp_path, points) -> None:
+    from mlsysim_symbolic.errors import DerivationError
+
+    with pytest.raises(DerivationError) as info:
+        _point_type(tmp_path, points).check()
+    assert "result.points" in str(info.value)

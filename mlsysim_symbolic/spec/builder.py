@@ -32,7 +32,7 @@ from ..reductions import (
     RelatedMinimum,
     RelatedSum,
 )
-from ..units import parse_unit
+from ..units import parse_unit, point_unit
 from ..variables import Variable
 from .compose import Composition
 from .definitions import LABEL_RULES, STYLES, Branch, OutputSpec, ResultSpec
@@ -623,6 +623,18 @@ class TypeBuilder:
                 parse_unit(str(unit))
         except UnitError as exc:
             raise self.fail(f"result.plain: {exc}", *where) from None
+        points = raw.get("points") or {}
+        if not isinstance(points, Mapping) or set(points) - set(names) or set(points) & set(plain):
+            raise self.fail("result.points must be a table of result fields (not in result.plain) -> the offset unit "
+                            "mlsysim states the temperature in ('degC')", *where)
+        for field, unit in points.items():
+            out = t.outputs.get(dict((f, n) for f, _, n in fields)[field])
+            try:
+                offset = point_unit(str(unit))
+            except UnitError as exc:
+                raise self.fail(f"result.points.{field}: {exc}", *where) from None
+            if out is None or out.arguments or out.variable.unit.dimensionality != offset.dimensionality:
+                raise self.fail(f"result.points.{field}: not an output without arguments of the dimension of {unit}", *where)
         unset = raw.get("unset_when") or {}
         if not isinstance(unset, Mapping) or set(unset) - set(names):
             raise self.fail("result.unset_when must be a table of result fields -> a predicate output", *where)
@@ -677,7 +689,8 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()))
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()),
+                          tuple((k, str(v)) for k, v in points.items()))
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""

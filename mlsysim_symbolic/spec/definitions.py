@@ -130,6 +130,7 @@ class ResultSpec:
     tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
     ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
     sets: tuple[tuple[str, str], ...] = ()   # predicates over two indexes shown {outer key: set of the index's keys}
+    points: tuple[tuple[str, str], ...] = ()   # temperatures mlsysim gives on an offset scale: (field, 'degC')
 
 
 @dataclass(frozen=True)

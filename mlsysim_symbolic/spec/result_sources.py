@@ -172,6 +172,8 @@ class OutputSource(FieldSource):
             value = tools.shown(value, plain)
         if field in layout.sets and isinstance(value, dict):   # {outer key: the set of the index's keys where it holds}
             value = _sets_over(value, planner.plan(name).indices, layout.sets[field])
+        if field in layout.points and value is not None:   # a temperature in kelvin, shown on mlsysim's offset scale (degC)
+            value = value.to(layout.points[field])
         if field in layout.counts:   # a count mlsysim keeps as a Quantity of its dimensionless count
             value = Q_(value, "count")
         if field in layout.lists and isinstance(value, dict):   # mlsysim's list: the values in key order

@@ -14,7 +14,11 @@ from typing import Any
 
 import pint
 
-from mlsysim_symbolic.units import Q_, parse_unit, uncounted
+from mlsysim_symbolic.errors import UnscaledUnitError
+from mlsysim_symbolic.units import Q_, parse_unit, point_unit, uncounted
+
+#: Offset units a result shows a temperature in (mlsysim's degC): compared in the very unit, never converted into it.
+OFFSET_UNITS = frozenset({point_unit("degC")})
 
 REL = 1e-9
 
@@ -48,7 +52,10 @@ def our_entry(how: str, kind: str, group: str, key: str) -> Any:
 def reference_unit(theirs: Any) -> pint.Unit:
     """mlsysim's unit of ``theirs`` (a Quantity of its registry) in ours, read from its unit text."""
     text = format(theirs.units, "C")   # full unit names joined by * and / (its default "~P" writes · and powers as ²)
-    return parse_unit(text) if text not in ("", "dimensionless") else parse_unit("")
+    try:
+        return parse_unit(text) if text not in ("", "dimensionless") else parse_unit("")
+    except UnscaledUnitError:   # a temperature on mlsysim's offset scale (degC): ours must be shown in it too
+        return point_unit(text)
 
 
 def in_reference_unit(ours: Any, unit: pint.Unit) -> float:
@@ -58,6 +65,8 @@ def in_reference_unit(ours: Any, unit: pint.Unit) -> float:
         if unit.dimensionality:
             raise pint.DimensionalityError("a plain number", f"{unit:~C}")
         return float(ours)
+    if unit in OFFSET_UNITS and ours.units != unit:   # a temperature mlsysim shows in degC is shown in degC
+        raise pint.DimensionalityError(f"{ours.units:~C}", f"{unit:~C}", extra_msg=" (mlsysim shows it on this scale)")
     try:
         return float(ours.to(unit).magnitude)
     except pint.DimensionalityError:

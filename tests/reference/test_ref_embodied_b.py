@@ -51,9 +51,6 @@ WAVE = Wave(
         "sum of four allocations (an output) and whose physical margin is the reserve: our StoppingBudgetScenario takes "
         "the margins only from a site, and a nested result binds inputs only; needs a physical_margin input on "
         "StoppingBudgetScenario and the engine feature of TakeoverBudgetScenario",
-        "ThermalThrottleScenario": "not reached in the time of wave 33; two result fields (junction_quiet, "
-        "junction_loaded) are Quantities in degree Celsius, an offset unit the package's registry leaves out on purpose "
-        "(temperatures are kelvin here), so the results test cannot express mlsysim's unit without adding one",
     },
     skipped={
         ("SharedDramReadScenario", "memory"): "returns mlsysim's MemoryHierarchy object of the SoC (a registry record, "

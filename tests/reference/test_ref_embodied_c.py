@@ -15,6 +15,7 @@ WAVE = Wave(
         "SeamBridgeScenario",
         "FreshnessProfileScenario",
         "EstimatorConsistencyScenario",
+        "ThermalThrottleScenario",
     ),
     not_ported={},
     skipped={},
@@ -123,3 +124,106 @@ def test_decoder_families_written_out():
     assert s.t_binned.to("ms").magnitude == pytest.approx(prefill + 111 * step, rel=1e-12)
     assert s.t_fast.to("ms").magnitude == pytest.approx(prefill + 29 * step, rel=1e-12)
     assert prefill == pytest.approx(b.t_prefill.to("ms").magnitude, rel=1e-12)   # the deployed backbone decodes causally
+
+
+@pytest.mark.parametrize("backbone", ["IntentModelEvaluationParallel", "IntentModelEvaluationThreeViews",
+                                      "IntentModelEvaluation8Bit", "IntentModelEvaluationFp16"])
+def test_decoder_families_over_every_backbone_equal_mlsysims(backbone):
+    """The named scenario over each of the other VLA evaluations (a parallel-decoding backbone among them: every family
+    decodes in its own mode whatever the backbone's flag) against mlsysim's with the same backbone, field by field."""
+    import mlsysim
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_same
+
+    ours = catalog().scenario("IntentBackboneDecoderFamilies").variant(backbone=backbone).result
+    theirs = mlsysim.Scenarios.IntentBackboneDecoderFamilies.model_copy(
+        update={"backbone": getattr(mlsysim.Scenarios, backbone)}).result
+    for f in ours.fields:
+        assert_same(getattr(ours, f), getattr(theirs, f), f"{backbone}.{f}")
+
+
+def test_thermal_throttle_written_out_and_its_unreachable_thresholds():
+    """Clock-invariant cycles and the lumped capacitance method (Incropera et al., §5.2), written out: a 250 µs WCET at
+    1.2 GHz is 300000 cycles, 500 µs at 600 MHz, so with 90 µs of blocking and interference the response 590 µs passes
+    the 400 µs deadline by 190 µs. Quiet 45 + 4 × 2 = 53 °C, loaded 45 + 26 × 2 = 97 °C (326.15 K and 370.15 K: mlsysim's
+    degrees Celsius in kelvin here); the trip at 95 °C comes after 8 ln(44/2) s = 24.73 s and the clock returns at 85 °C
+    after 8 ln(42/32) s from the trip, 8 ln(44/32) s from the loaded equilibrium. A lighter load whose equilibrium stays
+    below the trip has no time to trip (None: mlsysim's calc_first_order_time_to_temperature returns None there, and its
+    ThermalThrottleResult, which declares the field a required Quantity, raises a ValidationError), and a clear threshold at or below the quiet equilibrium is
+    refused by name, never a logarithm of a negative ratio."""
+    import math
+
+    from mlsysim_symbolic.catalog import catalog
+    from mlsysim_symbolic.errors import InputError
+
+    s = catalog().scenario("WarehouseSharedDieThermalThrottle")
+    assert float(s.cycles) == pytest.approx(300000, rel=1e-12)
+    assert s.overrun.to("us").magnitude == pytest.approx(190, rel=1e-12)
+    assert s.junction_quiet.to("K").magnitude == pytest.approx(273.15 + 53, rel=1e-12)
+    assert s.junction_loaded.to("K").magnitude == pytest.approx(273.15 + 97, rel=1e-12)
+    assert s.time_to_trip.to("s").magnitude == pytest.approx(8 * math.log(44 / 2), rel=1e-12)
+    assert s.recovery.to("s").magnitude == pytest.approx(8 * math.log(42 / 32), rel=1e-12)
+    assert s.recovery_from_loaded.to("s").magnitude == pytest.approx(8 * math.log(44 / 32), rel=1e-12)
+    assert s.variant(loaded_power="20 W").result.time_to_trip is None
+    with pytest.raises(InputError, match="clears_from_trip"):
+        _ = s.variant(quiet_power="25 W").recovery
+
+
+VARIANTS = [
+    ("PandaClassJointSeamBridge", {"loaded_inertia": None}, {"loaded_inertia": None}),
+    ("RackEndMisdatedUpdateConsistency", {"runs": 10, "confidence": 0.9, "gate_confidences": [0.5, 0.9, 0.999]},
+     {"runs": 10, "confidence": 0.9, "gate_confidences": [0.5, 0.9, 0.999]}),
+    ("RackEndMisdatedUpdateConsistency", {"runs": 200, "confidence": 0.99}, {"runs": 200, "confidence": 0.99}),
+    ("WristCameraGraspAgeProfile", {"focus_stage": "Fieldbus", "system_p999": "40 ms"},
+     {"focus_stage": "Fieldbus", "system_p999": (40, "ms")}),
+    ("WarehouseSharedDieThermalThrottle", {"loaded_power": "40 W", "theta": "1.5 K/W", "throttled_clock": "900 MHz"},
+     {"loaded_power": (40, "W"), "theta": (1.5, "K/W"), "throttled_clock": (900, "MHz")}),
+    ("WarehouseSharedDieThermalThrottle", {"time_constant": "3 s", "clear": "363.15 K"},
+     {"time_constant": (3, "s"), "clear": (90, "degC")}),
+]
+
+
+@pytest.mark.parametrize(("key", "ours_update", "theirs_update"), VARIANTS)
+def test_variants_equal_mlsysims(key, ours_update, theirs_update):
+    """Variants off the named scenarios (another focus stage, other gates and campaigns, another load and clock, no
+    loaded inertia) against mlsysim's model_copy with the same values, field by field; the junction temperatures in
+    kelvin (mlsysim's degrees Celsius converted by its own registry)."""
+    import math
+
+    import mlsysim
+    from mlsysim.core.units import ureg
+
+    from mlsysim_symbolic.catalog import catalog
+
+    from .compare import assert_same
+
+    theirs_update = {k: ureg.Quantity(*v) if isinstance(v, tuple) else v for k, v in theirs_update.items()}
+    ours = catalog().scenario(key).variant(**ours_update).result
+    theirs = getattr(mlsysim.Scenarios, key).model_copy(update=theirs_update).result
+    for f in ours.fields:
+        if f == "coefficients":   # a5: exactly 0 in ours, mlsysim's numpy residue (see test_ref_results.NEAR_ZERO)
+            assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-8) for a, b in zip(ours.coefficients, theirs.coefficients))
+        elif f.startswith("junction_"):
+            assert math.isclose(getattr(ours, f).to("K").magnitude, getattr(theirs, f).to("kelvin").magnitude, rel_tol=1e-9)
+        else:
+            assert_same(getattr(ours, f), getattr(theirs, f), f"{key}.{f}")
+
+
+def test_seam_bridge_a5_is_exactly_zero_where_mlsysims_solve_leaves_a_residue():
+    """The divergence, shown: for a 7 ms bridge of a 0.5 rad/s gap mlsysim's numpy solve of the 3×3 boundary system
+    gives a5 = 1.5e-7 (its a4 is −7.3e5); the exact solution (Lynch and Park 2017, §9.2, written out in the type's
+    derivation) has a5 = 0, which ours gives, and a3 = Δω/T², a4 = −Δω/(2T³) agree with mlsysim's at 1e-9."""
+    import mlsysim
+    from mlsysim.core.units import ureg
+
+    from mlsysim_symbolic.catalog import catalog
+
+    ours = catalog().scenario("PandaClassJointSeamBridge").variant(velocity_gap="0.5 rad/s", bridge_duration="7 ms")
+    theirs = mlsysim.Scenarios.PandaClassJointSeamBridge.model_copy(
+        update={"velocity_gap": ureg.Quantity(0.5, "rad/s"), "bridge_duration": ureg.Quantity(7, "ms")}).result
+    a3, a4, a5 = ours.coefficients
+    assert a5 == 0 and abs(theirs.coefficients[2]) > 1e-9
+    assert a3 == pytest.approx(0.5 / 0.007**2, rel=1e-12) == pytest.approx(theirs.coefficients[0], rel=1e-9)
+    assert a4 == pytest.approx(-0.5 / (2 * 0.007**3), rel=1e-12) == pytest.approx(theirs.coefficients[1], rel=1e-9)

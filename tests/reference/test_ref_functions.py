@@ -619,7 +619,7 @@ def _same_shape(ours: Any, theirs: Any, label: str) -> None:
         assert type(ours) is type(theirs), f"{label}: ours {ours!r} ({type(ours).__name__}), mlsysim {theirs!r}"
 
 
-def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | None = None) -> None:
+def compare_call(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | None = None) -> None:
     """Our value is mlsysim's; where mlsysim refuses the arguments (a ValueError), ours refuses them too."""
     ours_kwargs = kwargs if ours_kwargs is None else ours_kwargs
     try:
@@ -699,7 +699,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_
 
 def check_generated(name: str, data: Any) -> None:
     """Our value is mlsysim's at arguments drawn in each argument's declared domain (plain numbers)."""
-    _compare(name, data.draw(_arguments(function(name))))
+    compare_call(name, data.draw(_arguments(function(name))))
 
 
 def check_given_quantities(name: str, data: Any) -> None:
@@ -715,7 +715,7 @@ def check_given_quantities(name: str, data: Any) -> None:
             continue
         plain = arg in PLAIN_ARGS or arg in QUANTITY_ONLY.get(name, ())   # (the latter already mlsysim's Quantities)
         theirs[arg] = value if plain else _theirs(value, var)
-    _compare(name, theirs, theirs)
+    compare_call(name, theirs, theirs)
 
 
 @pytest.mark.parametrize("name", PORTED)

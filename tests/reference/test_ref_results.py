@@ -179,9 +179,11 @@ KEYS = [
     'WarehouseBaseJerkLimitedStop', 'WarehouseLoadedCycleCheckpoint', 'WarehousePermissionTickLongBlocking',
     'WarehousePermissionTickResponse', 'WarehouseRenewalStopLateOnsetTrial',
     'WarehouseRenewalStopNinetyMsOnsetTrial', 'WarehouseSkewedRecordPair', 'WarehouseRackEndFreeSpace',
-    # embodied_c.toml (embodied AI and robotics, wave 33 group C: decoder families, seam bridge, freshness, consistency)
+    # embodied_c.toml (embodied AI and robotics, wave 33 group C: decoder families, seam bridge, freshness, consistency,
+    # thermal throttle)
     'IntentBackboneDecoderFamilies', 'PandaClassJointSeamBridge', 'PandaClassJointSeamBridgeCompressed',
     'PandaClassJointSeamBridgeHalved', 'WristCameraGraspAgeProfile', 'RackEndMisdatedUpdateConsistency',
+    'WarehouseSharedDieThermalThrottle',
     # embodied_free.toml (embodied AI and robotics, the classes with no site or machine)
     'DenseFogVisibility', 'AluminumLinkWarming', 'HydraulicFluidSlickTraction', 'WarehouseServoCanFdArmBus',
     'WarehouseServoCanFdBaseBus', 'WarehouseServoCanFdOneBus', 'WarehouseServoEtherCat',
