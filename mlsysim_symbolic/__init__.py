@@ -87,11 +87,14 @@ def types(family: str | None = None) -> list[type[Scenario]]:
 
 
 def __getattr__(name: str) -> Any:
-    """``__all__`` (the exports and the type names, from metadata); a type class, a ``calc_*`` function of
-    mlsysim's function face (:mod:`.functions`), built on first use, or one of mlsysim's constants and unit names
-    (:mod:`.constants`: ``BYTES_FP16``, ``GB``) from this package's registry."""
+    """``__all__`` (the exports, the ``fmt_*`` formatters and the type names, from metadata); a type class, a
+    ``calc_*`` function of mlsysim's function face (:mod:`.functions`) or a ``fmt_*`` formatter
+    (:mod:`.formatters`), built on first use, or one of mlsysim's constants and unit names (:mod:`.constants`:
+    ``BYTES_FP16``, ``GB``) from this package's registry."""
     if name == "__all__":
-        return [*_STATIC_ALL, *_shipped().info]
+        from .formatters.names import FORMATTERS
+
+        return [*_STATIC_ALL, *FORMATTERS, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
     if name in _NAMESPACES:   # mlsysim's registry namespaces: the solver layer is imported when first named
@@ -103,6 +106,14 @@ def __getattr__(name: str) -> Any:
 
         if name in function_names():
             return function(name)
+        raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+    if name.startswith("fmt_"):   # mlsysim's formatters: the formatter's module is imported on first use
+        from .formatters.names import FORMATTERS
+
+        if name in FORMATTERS:
+            from . import formatters
+
+            return getattr(formatters, name)
         raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
     from .constants import constant, constant_names, unit, unit_names  # a small table, read on first use
 
@@ -117,7 +128,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The module's names, the type names (from metadata: nothing is built), and mlsysim's constants and unit names."""
+    """The module's names, the ``fmt_*`` formatters', the type names (from metadata: nothing is built), and mlsysim's
+    constants and unit names."""
     from .constants import constant_names, unit_names
+    from .formatters.names import FORMATTERS
 
-    return sorted({*globals(), *_shipped().info, *constant_names(), *unit_names()})
+    return sorted({*globals(), *FORMATTERS, *_shipped().info, *constant_names(), *unit_names()})

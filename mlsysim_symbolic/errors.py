@@ -331,6 +331,40 @@ class CommandLineError(MlsysimSymbolicError, ValueError):
         return self.message
 
 
+class FormatError(InputError):
+    """A value a ``fmt_*`` formatter refuses to show (mlsysim raises ``ValueError`` there): a non-finite value, a
+    display that would hide the value (``0.1`` shown as ``0``), a keyword out of its set.  ``formatter`` names the
+    formatter, ``problem`` says what is wrong.
+
+    >>> print(FormatError("fmt_percent", "style must be 'number', 'prose' or 'symbol', got 'word'"))
+    fmt_percent: style must be 'number', 'prose' or 'symbol', got 'word'
+    """
+
+    def __init__(self, formatter: str, problem: str) -> None:
+        super().__init__(formatter, problem)
+        self.formatter, self.problem = formatter, problem
+
+    def render(self) -> str:
+        return f"{self.formatter}: {self.problem}"
+
+
+class FormatTypeError(MlsysimSymbolicError, TypeError):
+    """A ``fmt_*`` formatter given the wrong kind of input (mlsysim raises ``TypeError`` there, pint's
+    ``DimensionalityError`` included): a plain number where a Quantity is required, a unit of another dimension,
+    an unknown keyword.  Fields as :class:`FormatError`.
+
+    >>> print(FormatTypeError("fmt_qty", "requires a pint Quantity, got float"))
+    fmt_qty: requires a pint Quantity, got float
+    """
+
+    def __init__(self, formatter: str, problem: str) -> None:
+        super().__init__(formatter, problem)
+        self.formatter, self.problem = formatter, problem
+
+    def render(self) -> str:
+        return f"{self.formatter}: {self.problem}"
+
+
 class NoAnswerError(MlsysimSymbolicError):
     """A well-formed command with no answer or whose work failed (a failed check, a docs site that cannot be
     built): the CLI prints it to standard error and exits with status 1."""

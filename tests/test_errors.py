@@ -15,6 +15,8 @@ from mlsysim_symbolic import errors
 from mlsysim_symbolic.errors import (
     DerivationError,
     DimensionalityError,
+    FormatError,
+    FormatTypeError,
     MissingInputError,
     MlsysimSymbolicError,
     UndefinedUnitError,
@@ -38,6 +40,8 @@ SAMPLES: dict[type, MlsysimSymbolicError] = {
     DimensionalityError: DimensionalityError("TARGET", "80 s", "B", what="per_batch"),
     UnscaledUnitError: UnscaledUnitError("dB", ["decibel"]),
     DerivationError: DerivationError("unknown name 'q'", path="tiny.toml", line=4, scenario="Tiny"),
+    FormatError: FormatError("fmt_percent", "expects a 0-1 ratio, got 85.0"),
+    FormatTypeError: FormatTypeError("fmt_qty", "requires a pint Quantity, got float"),
 }
 
 

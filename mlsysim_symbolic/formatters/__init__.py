@@ -1,0 +1,42 @@
+"""mlsysim's ``fmt_*`` formatters over our units: the same text as mlsysim 0.3.0's for the same value.
+
+Each formatter takes a Quantity of this package's registry or of another pint registry (mlsysim's: carried in
+through its unit text) and returns a :class:`~.markdown.MarkdownStr`.  Importing this subpackage imports no
+formatter: a name is looked up in :data:`~.names.FORMATTERS` and its module imported on first use.
+
+Differences from mlsysim (each tested in ``tests/reference/test_ref_formatters.py``): ``fmt_eur`` takes plain
+numbers only (our registry has no euro unit); a display unit given as the text ``"kB"`` prints ``KB`` (our registry
+reads ``KB`` and ``kB`` as pint's kilobyte; mlsysim's ladder unit prints ``KB``; a Unit object of mlsysim's keeps
+its own text); a number given as text raises ``TypeError`` (mlsysim reads it with ``float``); bytes stay a
+dimension, so ``fmt_usd(5 dollar, per="GB")`` raises ``TypeError`` where mlsysim (whose bytes are counts of bits)
+prints ``\\$40,000,000,000/GB``.  Counted kinds (``param``, ``token``, ``sample``, ``request``) are dropped where
+only that makes a conversion possible, as mlsysim has none.  Errors are the package's own: ``FormatError`` (a
+``ValueError``) where mlsysim raises ``ValueError``, ``FormatTypeError`` (a ``TypeError``) where it raises
+``TypeError`` or pint's ``DimensionalityError``.
+
+>>> from mlsysim_symbolic import formatters
+>>> from mlsysim_symbolic.units import Q_
+>>> formatters.fmt_memory(Q_(80e9, "byte")), formatters.fmt_qty(Q_(2.5, "GB/s"), "MB/s", precision=0)
+('80 GB', '2500 MB/s')
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .names import FORMATTERS
+
+__all__ = sorted(FORMATTERS)
+
+
+def __getattr__(name: str) -> Any:
+    """A formatter, its module imported on first use."""
+    if name in FORMATTERS:
+        return getattr(import_module(f"{__name__}.{FORMATTERS[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the formatters' (nothing is imported)."""
+    return sorted({*globals(), *FORMATTERS})
