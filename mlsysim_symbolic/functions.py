@@ -129,8 +129,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 import math
+import threading
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
