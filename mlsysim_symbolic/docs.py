@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import html
 import re
+import shutil
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -137,7 +138,7 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
         lines += ["(no named scenarios)", ""]
     for key in named:
         d = cat.declared[key]
-        lines += [f"### {key}", "", f"**{_prose(d.name)}**", ""]
+        lines += [f'<a id="{key}"></a>', "", f"### {key}", "", f"**{_prose(d.name)}**", ""]   # the index links each one here
         if d.description:
             lines += [_prose(d.description), ""]
         if d.notes:
@@ -192,7 +193,7 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None,
         lines += [f"## {cat.titles.get(fam, fam)} (`{fam}`)", "", "| Type | Summary | Named scenarios |", "|---|---|---|"]
         for name in members:
             t = cat.types[name]
-            named = ", ".join(f"`{k}`" for k in _named(t, cat))
+            named = ", ".join(f"[`{k}`]({name}.md#{k})" for k in _named(t, cat))
             lines.append(f"| [{name}]({name}.md) | {_md(_prose(t.summary))} | {named} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
@@ -234,7 +235,8 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
         path.write_text(markdown_page(t, cat), encoding="utf-8")
         written.append(path)
     index_text = markdown_index(cat, family=family, types=types)
-    if cat is shipped() and family is None and types is None:   # the shipped catalog: the solvers and applications composed of it
+    if cat is shipped() and family is None:   # the shipped catalog: the solvers and applications composed of it (in a
+        # sampled build, too: their links to the types left out of the sample are the only ones without a page)
         from .solvers.pages import applications_markdown, solvers_markdown
 
         for name, text in (("solvers.md", solvers_markdown()), ("applications.md", applications_markdown())):
@@ -251,8 +253,28 @@ def write_docs(out_dir: str | Path, catalog: Catalog | None = None, *, family: s
 # ---------------------------------------------------------------------- the docs site
 NOTEBOOKS = ("quickstart", "sensitivity", "new_scenario", "solvers")
 SITE_EXTRA = 'pip install -e ".[test]"'
-MATHJAX = ('<script>window.MathJax = {tex: {inlineMath: [["$", "$"]], displayMath: [["$$", "$$"]]}};</script>\n'
-           '<script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>')
+#: The site's own MathJax (3.2.2, TeX in, SVG out, every TeX extension: ``assets/mathjax/README.md``), copied into
+#: ``assets/`` of the site and loaded by a relative path from every page and notebook: nothing from the network.
+MATHJAX_FILE = Path(__file__).resolve().parent / "assets" / "mathjax" / "tex-svg-full.js"
+#: TeX input's buffer for macro expansion: MathJax's default (5 kB) gave up ("internal buffer size exceeded") on the
+#: worked examples of the largest types; 1 MB lets every page of the catalog render.
+MATHJAX_BUFFER = 1024 * 1024
+NBCONVERT_TEMPLATES = Path(__file__).resolve().parent / "assets" / "nbconvert"
+
+
+def mathjax(up: str = "") -> str:
+    """The script tags loading the site's MathJax from ``{up}assets/mathjax/`` (relative: the site works offline).
+
+    >>> print(mathjax("../"))   # doctest: +NORMALIZE_WHITESPACE
+    <script>window.MathJax = {tex: {inlineMath: [["$", "$"]], displayMath: [["$$", "$$"]], processEscapes: true,
+    maxBuffer: 1048576}, svg: {fontCache: "global"}};</script>
+    <script defer src="../assets/mathjax/tex-svg-full.js"></script>
+    """
+    return ('<script>window.MathJax = {tex: {inlineMath: [["$", "$"]], displayMath: [["$$", "$$"]], processEscapes: true, '
+            f'maxBuffer: {MATHJAX_BUFFER}}}, svg: {{fontCache: "global"}}}};</script>\n'
+            f'<script defer src="{up}assets/mathjax/{MATHJAX_FILE.name}"></script>')
+
+
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;vertical-align:top}"
          "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto}code{background:#f6f8fa}")
@@ -280,7 +302,7 @@ def _page(title: str, body: str, *, up: str = "") -> str:
     """A standalone HTML page with MathJax for the ``$...$`` math of the reference pages."""
     nav = f'<p><a href="{up}index.html">&larr; mlsysim_symbolic documentation</a></p>' if up else ""
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>\n"
-            f"<style>{STYLE}</style>\n{MATHJAX}</head>\n<body>{nav}\n{body}\n</body></html>\n")
+            f"<style>{STYLE}</style>\n{mathjax(up)}</head>\n<body>{nav}\n{body}\n</body></html>\n")
 
 
 _DOLLAR = "MLSYSIMESCAPEDDOLLAR"   # a word Markdown leaves as it is
@@ -299,7 +321,7 @@ def markdown_html(text: str) -> str:
     # an escaped dollar (an amount in prose, \$) is kept escaped through Markdown, which would unescape it, for
     # MathJax, which shows \$ as a dollar sign and never opens maths on it
     text = text.replace("\\$", _DOLLAR)
-    out = re.sub(r'href="([A-Za-z0-9_./-]+)\.md"', r'href="\1.html"', markdown2html(text))
+    out = re.sub(r'href="([A-Za-z0-9_./-]+)\.md(#[A-Za-z0-9_-]+)?"', r'href="\1.html\2"', markdown2html(text))
     return out.replace(_DOLLAR, "\\$")
 
 
@@ -331,6 +353,36 @@ def run_notebook(path: str | Path, *, timeout: int = 600, kernel_name: str = "py
     return nb
 
 
+def build_reference(out_dir: str | Path, catalog: Catalog | None = None, *, types: Collection[str] | None = None) -> list[Path]:
+    """The reference half of the site in ``out_dir``: ``assets/mathjax/`` (the site's one MathJax, :data:`MATHJAX_FILE`)
+    and ``reference/``, each page of :func:`write_docs` as Markdown and HTML.  Returns the paths written.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     names = sorted(p.name for p in build_reference(d, types=["PerExampleGradientScenario"]))
+    >>> names[:4]
+    ['LICENSE', 'PerExampleGradientScenario.html', 'PerExampleGradientScenario.md', 'applications.html']
+    """
+    from .catalog import catalog as shipped
+
+    cat = catalog if catalog is not None else shipped()
+    out = Path(out_dir)
+    written: list[Path] = []
+    assets = out / "assets" / "mathjax"
+    assets.mkdir(parents=True, exist_ok=True)
+    for shipped_file in (MATHJAX_FILE, MATHJAX_FILE.with_name("LICENSE")):   # the one MathJax of pages and notebooks
+        shutil.copyfile(shipped_file, assets / shipped_file.name)
+        written.append(assets / shipped_file.name)
+    reference = out / "reference"
+    for md in write_docs(reference, cat, types=types):
+        page = md.with_suffix(".html")
+        text = md.read_text(encoding="utf-8")
+        title = text.splitlines()[0].lstrip("# ").strip() if text else md.stem
+        page.write_text(_page(title, markdown_html(text), up="../"), encoding="utf-8")
+        written += [md, page]
+    return written
+
+
 def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, catalog: Catalog | None = None,
                timeout: int = 600, kernel_name: str = "python3", types: Collection[str] | None = None) -> list[Path]:
     """Write the docs site into ``out_dir`` and return the paths written, ``index.html`` last.
@@ -356,26 +408,19 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
     if missing:
         raise FileNotFoundError(f"{source}: no {', '.join(f'{m}.ipynb' for m in missing)}")
     out = Path(out_dir)
-    written: list[Path] = []
-
-    reference = out / "reference"
-    for md in write_docs(reference, cat, types=types):
-        page = md.with_suffix(".html")
-        text = md.read_text(encoding="utf-8")
-        title = text.splitlines()[0].lstrip("# ").strip() if text else md.stem
-        page.write_text(_page(title, markdown_html(text), up="../"), encoding="utf-8")
-        written += [md, page]
+    written = build_reference(out, cat, types=types)
 
     folder = out / "notebooks"
     folder.mkdir(parents=True, exist_ok=True)
-    exporter = HTMLExporter(template_name="lab")
+    exporter = HTMLExporter(template_name="site", extra_template_basedirs=[str(NBCONVERT_TEMPLATES)])
     titles = {}
     for name in NOTEBOOKS:
         nb = run_notebook(source / f"{name}.ipynb", timeout=timeout, kernel_name=kernel_name)
         titles[name] = _notebook_title(nb, name)
         executed = folder / f"{name}.ipynb"
         nbformat.write(nb, executed)
-        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]}})
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]},
+                                                             "site_mathjax": mathjax("../")})
         page = folder / f"{name}.html"
         page.write_text(body, encoding="utf-8")
         written += [executed, page]
@@ -386,12 +431,17 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
         f"<li>{html.escape(cat.titles.get(fam, fam))}: "
         + ", ".join(f'<a href="reference/{n}.html">{html.escape(n)}</a>' for n in cat.families[fam] if types is None or n in types)
         + "</li>" for fam in sorted(cat.families) if any(types is None or n in types for n in cat.families[fam]))
+    pages = {p.name for p in written}
+    composed = "".join(f'<li><a href="reference/{n}.html">{label}</a></li>' for n, label in (
+        ("solvers", "mlsysim's analytic solvers, as compositions of the types"),
+        ("applications", "mlsysim's application scenarios, evaluated in three levels")) if f"{n}.html" in pages)
+    composed = f"<h2>Solvers and applications</h2>\n<ul>{composed}</ul>\n" if composed else ""
     body = (f"<h1>mlsysim_symbolic documentation</h1>\n<p>The back-of-envelope equations of machine-learning systems as "
             f"SymPy expression trees with units: numbers, LaTeX and sensitivities from one declaration.</p>\n"
             f"<h2>Notebooks</h2>\n<p>Executed when this site was built, with their outputs and figures.</p>\n<ul>{items}</ul>\n"
             f"<h2>Reference</h2>\n<p><a href=\"reference/index.html\">{'All ' if types is None else ''}"
             f"{len(cat.types) if types is None else len(types)} scenario types</a> "
-            f"and {len(cat.declared)} named scenarios, by family:</p>\n<ul>{families}</ul>\n")
+            f"and {len(cat.declared)} named scenarios, by family:</p>\n<ul>{families}</ul>\n{composed}")
     index = out / "index.html"
     index.write_text(_page("mlsysim_symbolic documentation", body), encoding="utf-8")
     written.append(index)

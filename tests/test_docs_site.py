@@ -74,7 +74,62 @@ def test_the_index_links_every_page(site, site_types):
         assert f"notebooks/{name}.html" in links
     assert "reference/index.html" in links
     assert all((out / link).is_file() for link in links), [link for link in links if not (out / link).is_file()]
-    assert len([link for link in links if link.startswith("reference/")]) == len(site_types) + 1
+    # every type page of the site, its index, and the solvers and applications pages
+    assert len([link for link in links if link.startswith("reference/")]) == len(site_types) + 3
+    assert {"reference/solvers.html", "reference/applications.html"} <= set(links)
+
+
+#: A tag that makes a browser load something: a script, a stylesheet or an image by address, or a module imported
+#: by a script (nbconvert's mermaid loader); a link (``<a href>``) to a reference's web page loads nothing.
+LOADS = re.compile(r"""<(?:script|img|iframe)\b[^>]*\bsrc\s*=\s*["']([^"']+)["']|<link\b[^>]*\bhref\s*=\s*["']([^"']+)["']"""
+                   r"""|\bimport\(\s*["']([^"']+)["']""", re.IGNORECASE)
+
+
+@pytest.mark.xdist_group("docs_site")
+def test_the_site_loads_nothing_from_the_network(site):
+    """Every page and notebook of the site works offline: nothing is loaded from an address (MathJax, require.js and
+    mermaid came from CDNs), and the maths comes from the one MathJax shipped with the site, by a relative path."""
+    out, written = site
+    pages = [p for p in written if p.suffix == ".html"]
+    assert len(pages) > 10
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        loaded = [next(g for g in m.groups() if g) for m in LOADS.finditer(text)]
+        remote = [u for u in loaded if re.match(r"^(?:[a-z]+:)?//", u, re.IGNORECASE) and not u.startswith("data:")]
+        assert not remote, f"{page.relative_to(out)} loads {remote}"
+        scripts = [u for u in loaded if u.endswith("tex-svg-full.js")]
+        assert len(scripts) == 1, f"{page.relative_to(out)}: {scripts}"
+        assert (page.parent / scripts[0]).resolve() == (out / "assets" / "mathjax" / "tex-svg-full.js").resolve()
+        assert "maxBuffer: 1048576" in text   # the largest worked examples fit MathJax's TeX buffer
+    assert (out / "assets" / "mathjax" / "tex-svg-full.js").stat().st_size > 1_000_000
+    assert "Apache License" in (out / "assets" / "mathjax" / "LICENSE").read_text()
+
+
+@pytest.mark.xdist_group("docs_site")
+def test_every_link_of_the_site_resolves_and_every_named_scenario_is_linked(site, site_types):
+    """Each relative link of every page reaches a page of the site (and its anchor), but for the type pages a sampled
+    build leaves out; the reference index links every named scenario of the types it lists to its worked example."""
+    out, written = site
+    left_out = {f"{t}.html" for t in catalog().types} - {f"{t}.html" for t in site_types}
+    for page in (p for p in written if p.suffix == ".html"):
+        text = page.read_text(encoding="utf-8")
+        for link in re.findall(r'<a\b[^>]*\bhref="([^"]+)"', text):
+            if re.match(r"^(?:[a-z]+:|//)", link, re.IGNORECASE):
+                continue
+            path, _, anchor = link.partition("#")
+            target = (page.parent / path).resolve() if path else page
+            if not target.is_file():
+                assert target.parent == (out / "reference").resolve() and target.name in left_out, \
+                    f"{page.relative_to(out)} links {link}"
+                continue
+            if anchor:
+                assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), f"{page.relative_to(out)} links {link}"
+    index = (out / "reference" / "index.html").read_text(encoding="utf-8")
+    cat = catalog()
+    named = [key for key, d in cat.declared.items() if d.type_name in site_types]
+    assert named
+    for key in named:
+        assert f'href="{cat.declared[key].type_name}.html#{key}"' in index, key
 
 
 @pytest.mark.thorough

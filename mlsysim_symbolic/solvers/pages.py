@@ -62,7 +62,8 @@ def solver_markdown(solver: type[Solver]) -> str:
     """The section of one solver: signature, bound type, arguments and result fields with their equations."""
     t = catalog().types[solver.type_name]
     summary = inspect.getdoc(solver) or ""
-    lines = [f"## `{solver.__name__}`", "", f"`{_signature(solver)}` → `{solver.result_name}`", "",
+    lines = [f'<a id="{solver.__name__.lower()}"></a>', "",   # the anchor the table of solvers links (GitHub's and ours)
+             f"## `{solver.__name__}`", "", f"`{_signature(solver)}` → `{solver.result_name}`", "",
              summary.split("\n\n")[0].replace("\n", " "), "",
              f"Composition: [{t.name}]({t.name}.md) — {t.summary}", "",
              "| argument | default | binds |", "|---|---|---|"]
