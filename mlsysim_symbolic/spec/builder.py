@@ -95,8 +95,10 @@ class TypeBuilder:
         self.read_notes()
         self.read_inputs()
         self.read_arguments()
+        raw_outputs = self.data.get("outputs")
         self.uses = Composition(self.t, self.data.get("uses") or {}, self.types, self.fail,
-                                parse=lambda text: parse_equation(text, self.names))
+                                parse=lambda text: parse_equation(text, self.names),
+                                outputs=frozenset(raw_outputs) if isinstance(raw_outputs, Mapping) else frozenset())
         self.read_output_variables()
         self.read_equations()
         self.t.check_cycles(self.fail)
@@ -436,6 +438,7 @@ class TypeBuilder:
         units.update({var.symbol: var.unit for var in self.out_vars.values()})
         self.uses.units = units
         self.uses.taken = set(self.names)
+        self.uses.bind_outputs(self.out_vars, self.out_kinds)   # a used input bound to an output of ours
         for out_name, raw in (self.data.get("outputs") or {}).items():
             var = self.out_vars[out_name]
             kind = self.out_kinds[out_name]
@@ -449,6 +452,7 @@ class TypeBuilder:
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
                                              rule=kind.declared(raw, "rule"), over=kind.declared(raw, "over"))
         self.refuse_uses_of_conditions()
+        self.uses.check_output_binds(t)
 
     def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
         if not isinstance(text, str):

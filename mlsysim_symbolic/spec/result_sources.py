@@ -255,7 +255,9 @@ class InputSource(FieldSource):
 
 
 class UsedResultSource(FieldSource):
-    """A composed type's own result view over the inputs bound to it (mlsysim's nested result)."""
+    """A composed type's own result view at the values bound to it (mlsysim's nested result): each of its inputs bound
+    to an input of ours takes that input as given (a scenario input the same scenario), each bound to an output of
+    ours takes that output's value; an input left unset (or an output whose optional inputs are unset) stays unset."""
 
     name = "used result"
 
@@ -265,7 +267,16 @@ class UsedResultSource(FieldSource):
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         sub, bind = planner.type.use_binds[name]
         assert sub.result is not None
-        return tools.view(sub.result, tools.planner(sub, {s: planner.given[p] for s, p in bind.items()}))
+        given = {}
+        for used, ours in bind.items():
+            if ours in planner.type.outputs:
+                try:
+                    given[used] = planner.member(ours)
+                except MissingInputError:
+                    given[used] = None
+            else:
+                given[used] = planner.given.get(ours)
+        return tools.view(sub.result, tools.planner(sub, given))
 
 
 class AttributeSource(FieldSource):
