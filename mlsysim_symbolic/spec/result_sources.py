@@ -2,13 +2,13 @@
 
 One class per source, registered in one table in the order the builder tries them: a field is a nested view, a
 dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
-echo of an input, a composed type's own result, or a text field of a registry entry.  The builder reads each
+echo of an input, a composed type's own result (or one field of it), or a text field of a registry entry.  The builder reads each
 declared field into ``(field, source, name)`` with the first source that :meth:`~FieldSource.claims` it;
 :mod:`mlsysim_symbolic.results` then asks that source to :meth:`~FieldSource.compute` the field.  Adding a
 source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads as its name (``str``, ``==``).
 
 >>> list(RESULT_SOURCES)
-['view', 'table', 'member', 'output', 'by option', 'input', 'used result', 'attribute']
+['view', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
 >>> RESULT_SOURCES["member"].equation, RESULT_SOURCES["input"].equation, str(RESULT_SOURCES["input"])
 (True, False, 'input')
 """
@@ -279,6 +279,24 @@ class UsedResultSource(FieldSource):
         return tools.view(sub.result, tools.planner(sub, given))
 
 
+class UsedFieldSource(FieldSource):
+    """One field of a composed type's result view (``from = { stop_distance = "budget.stop_distance" }``): a result
+    that is the used type's own, field by field (mlsysim's ``PackagingCellScenario.result``, a StoppingBudgetResult)."""
+
+    name = "used field"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        use, _, attr = source.partition(".")
+        if not (use in t.use_binds and use not in declared.replaced and attr):
+            return False
+        result = t.use_binds[use][0].result
+        return result is not None and attr in {f for f, _, _ in result.fields}
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        use, _, attr = name.partition(".")
+        return getattr(RESULT_SOURCES["used result"].compute(tools, layout, planner, field, use, plain), attr)
+
+
 class AttributeSource(FieldSource):
     """A text field of a registry input (``input.field``): a grid's region name."""
 
@@ -300,7 +318,7 @@ class AttributeSource(FieldSource):
 #: Every result-field source, by name, in the order a declared field is matched against them.
 RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
     ViewSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
-    AttributeSource())}
+    UsedFieldSource(), AttributeSource())}
 
 
 def source_named(name: str) -> FieldSource:
