@@ -32,11 +32,10 @@ WAVE = Wave(
         "DriveBusScenario",
         "GearRatioCostScenario",
         "BrakingCeilingsScenario",
+        # embodied_d.toml (its budget is a TakeoverBudgetScenario, whose nested results bind outputs of its own)
+        "CommandAuthenticationScenario",
     ),
     not_ported={
-        "CommandAuthenticationScenario": "its budget is a TakeoverBudgetScenario, whose result (speed, machine.spare, "
-        "deadline, deadline_after_admission) it reads; that class is in the other wave-33 helper's list (emb-b) and not "
-        "in the catalog this branch starts from, so there is no type to take as the scenario input",
         "DetectionShortfallScenario": "its result's rows field is a list of DetectionShortfallRow objects (seven fields "
         "each, one per detected group); a result view shows a keyed output as a list of numbers (lists) or one nested "
         "view (views), not a list of nested views, and the result harness compares every field, so the class needs "
