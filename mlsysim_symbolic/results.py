@@ -67,7 +67,7 @@ class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
     __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
-                 "sets")
+                 "sets", "variants")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -82,6 +82,7 @@ class _Layout:
         self.tuples = dict(spec.tuples)
         self.ranked = frozenset(spec.ranked)
         self.sets = dict(spec.sets)
+        self.variants = dict(spec.variants)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

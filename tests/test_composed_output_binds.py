@@ -95,7 +95,28 @@ unit = "m"
 equation = "machine.spare - waited.spare"
 [types.Takeover.result]
 name = "TakeoverResult"
-fields = ["machine", "waited", "left"]
+fields = ["machine", "waited", "left", "waited_travel"]
+from = { waited_travel = "waited.travel" }
+
+[types.Ladder]
+summary = "The takeover at several longer waits: a row per key, the base takeover plus that key's extra wait."
+[types.Ladder.inputs.base]
+kind = "scenario"
+type = "Takeover"
+[types.Ladder.inputs.extra]
+kind = "map"
+symbol = "t_x"
+unit = "ms"
+index = "row"
+[types.Ladder.outputs.takeovers]
+symbol = "T_row"
+unit = "ms"
+style = "dict"
+equation = "base.takeover + t_x"
+[types.Ladder.result]
+name = "LadderResult"
+fields = ["rows"]
+variants = { rows = { of = "base", set = { takeover = "takeovers" } } }
 """
 
 
@@ -139,13 +160,40 @@ def test_derivatives_and_sensitivity_reach_our_leaves_through_the_bound_output(t
 
 def test_the_use_keeps_its_nested_result_view_at_the_bound_values(tmp_path):
     r = scenario(tmp_path).result
-    assert r.fields == ("machine", "waited", "left")
+    assert r.fields == ("machine", "waited", "left", "waited_travel")
     assert repr(r.waited).startswith("StopResult(") and r.waited.fields == ("speed", "delay", "travel", "spare")
     assert r.waited.delay.to("ms").magnitude == pytest.approx(500)      # our output total_delay, echoed as its input
     assert r.waited.travel.to("m").magnitude == pytest.approx(1.5)
     assert r.machine.delay.to("ms").magnitude == pytest.approx(100)
     assert r.machine.spare.to("m").magnitude == pytest.approx(8.3)
     assert r.waited.speed.to("m/s").magnitude == pytest.approx(2)
+
+
+def test_a_result_field_may_read_one_field_of_a_uses_view(tmp_path):
+    r = scenario(tmp_path).result
+    assert r.fields[-1] == "waited_travel" and r.waited_travel.to("m").magnitude == pytest.approx(1.5)
+
+
+def test_a_dict_of_a_scenario_inputs_results_at_a_variant_per_key(tmp_path):
+    cat = load_derivations(write(tmp_path, USER))
+    base = scenario(tmp_path)
+    rows = cat.classes["Ladder"](base=base, extra={"a": "100 ms", "b": "600 ms"}).result.rows
+    assert list(rows) == ["a", "b"] and repr(rows["a"]).startswith("TakeoverResult(")
+    # a: takeover 400 + 100 ms, so the waited delay is 0.6 s: travel 2 x 0.6 + 0.5 = 1.7 m, left 10 - 1 - 1.7 = 7.3 m
+    assert rows["a"].left.to("m").magnitude == pytest.approx(7.3)
+    # b: takeover 1000 ms, delay 1.1 s: travel 2.2 + 0.5 = 2.7 m, left 6.3 m; the nested StopResult follows
+    assert rows["b"].left.to("m").magnitude == pytest.approx(6.3)
+    assert rows["b"].waited.delay.to("ms").magnitude == pytest.approx(1100)
+    # the base itself is unchanged
+    assert base.left.to("m").magnitude == pytest.approx(7.5)
+
+
+def test_variants_set_from_an_output_of_another_dimension_is_refused(tmp_path):
+    text = USER.replace('equation = "base.takeover + t_x"', 'equation = "base.left + t_x"').replace(
+        'symbol = "T_row"\nunit = "ms"', 'symbol = "T_row"\nunit = "m"').replace('symbol = "t_x"\nunit = "ms"',
+                                                                             'symbol = "t_x"\nunit = "m"')
+    with pytest.raises(DerivationError, match=r"result\.variants\.rows: takeovers is in m but Takeover\.takeover is in ms"):
+        load_derivations(write(tmp_path, text)).check()
 
 
 def test_a_bind_to_an_output_of_another_dimension_is_refused_naming_the_use_and_input(tmp_path):

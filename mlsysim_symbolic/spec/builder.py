@@ -605,8 +605,9 @@ class TypeBuilder:
         if not isinstance(views, Mapping) or set(views) - set(names):
             raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
+        variants = self.result_variants(raw.get("variants") or {}, names, where)
         fields = []
-        declared = Declared(views, tables, self.uses.replaced)
+        declared = Declared(views, tables, self.uses.replaced, dict(variants))
         for field in names:
             source = str(renames.get(field, field))
             found = source_of(t, field, source, declared)   # a view, a table, a member, an output ... (spec/result_sources.py)
@@ -681,7 +682,45 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()))
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants)
+
+    def result_variants(self, raw: Any, names: list[str], where: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+        """``variants = { rows = { of = "base", set = { takeover = "ladder_takeover" } } }``: a dict field of the scenario
+        input ``of``'s result, one per key, at a variant whose inputs take that key's value of keyed outputs of ours
+        (all keyed by one index, each of the input's dimension)."""
+        t = self.t
+        if not isinstance(raw, Mapping) or set(raw) - set(names):
+            raise self.fail("result.variants must be a table of result fields -> { of = scenario input, set = { its "
+                            "input = our keyed output } }", *where)
+        out: list[tuple[str, Any]] = []
+        for field, table in raw.items():
+            at = (*where, "variants", field)
+            if not isinstance(table, Mapping) or set(table) != {"of", "set"} or not isinstance(table["set"], Mapping) \
+                    or not table["set"]:
+                raise self.fail(f"result.variants.{field} must be {{ of = a scenario input, set = {{ its input = our "
+                                "keyed output, ... }} }}", *at)
+            of = str(table["of"])
+            spec = t.inputs.get(of)
+            if spec is None or not kind_of(spec).nests or spec.sub_type is None or spec.sub_type.result is None:
+                raise self.fail(f"result.variants.{field}: {of!r} is not a scenario input whose type has a result view", *at)
+            indices = set()
+            for used, ours in table["set"].items():
+                given = spec.sub_type.inputs.get(str(used))
+                result = t.outputs.get(str(ours))
+                if given is None or given.variable is None:
+                    raise self.fail(f"result.variants.{field}: {spec.sub_type.name} has no quantity input {used!r}", *at)
+                if result is None or result.arguments or len(result.indices) != 1 or not result.kind.numeric \
+                        or result.style == "list":
+                    raise self.fail(f"result.variants.{field}: {ours!r} is not a number output keyed by one index, "
+                                    "without arguments", *at)
+                if result.variable.unit.dimensionality != given.variable.unit.dimensionality:
+                    raise self.fail(f"result.variants.{field}: {ours} is in {result.variable.unit_text} but "
+                                    f"{spec.sub_type.name}.{used} is in {given.variable.unit_text}", *at)
+                indices.add(result.indices[0])
+            if len(indices) != 1:
+                raise self.fail(f"result.variants.{field}: the outputs set must be keyed by one and the same index", *at)
+            out.append((str(field), (of, tuple((str(u), str(o)) for u, o in table["set"].items()))))
+        return tuple(out)
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""

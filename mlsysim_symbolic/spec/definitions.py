@@ -130,6 +130,8 @@ class ResultSpec:
     tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
     ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
     sets: tuple[tuple[str, str], ...] = ()   # predicates over two indexes shown {outer key: set of the index's keys}
+    # dicts of a scenario input's result at a variant per key: (field, (scenario input, ((its input, our keyed output), ...)))
+    variants: tuple[tuple[str, tuple[str, tuple[tuple[str, str], ...]]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,14 @@
 """Result-field sources: where each field of a result view (mlsysim's ``scenario.result``) comes from.
 
 One class per source, registered in one table in the order the builder tries them: a field is a nested view, a
-dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
+dict of a scenario input's results at variants of it, a dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
 echo of an input, a composed type's own result (or one field of it), or a text field of a registry entry.  The builder reads each
 declared field into ``(field, source, name)`` with the first source that :meth:`~FieldSource.claims` it;
 :mod:`mlsysim_symbolic.results` then asks that source to :meth:`~FieldSource.compute` the field.  Adding a
 source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads as its name (``str``, ``==``).
 
 >>> list(RESULT_SOURCES)
-['view', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
+['view', 'variants', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
 >>> RESULT_SOURCES["member"].equation, RESULT_SOURCES["input"].equation, str(RESULT_SOURCES["input"])
 (True, False, 'input')
 """
@@ -16,7 +16,7 @@ source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import MissingInputError
@@ -36,6 +36,7 @@ class Declared:
     views: Mapping[str, Any]
     tables: Mapping[str, Any]
     replaced: frozenset[str] | set[str]
+    variants: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,32 @@ class ViewSource(FieldSource):
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         return tools.view(layout.views[field], planner)
+
+
+class VariantsSource(FieldSource):
+    """A dict of a scenario input's own result, one per key, each at a variant of that scenario whose inputs take the
+    key's values of keyed outputs of ours (mlsysim's ``{k: base.variant(takeover=t + transport).result for k, t in
+    responses.items()}``, ``TakeoverLadderResult.rows``)."""
+
+    name = "variants"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.variants
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        scenario_input, changes = layout.variants[field]
+        base = planner.scenario_planner(scenario_input)
+        if base is None:
+            return None
+        sub = base.type
+        assert sub.result is not None
+        values = {used: planner.member(ours) for used, ours in changes}
+        keys = list(next(iter(values.values())))
+        return {key: tools.view(sub.result, tools.planner(sub, base.changed({used: v[key] for used, v in values.items()})))
+                for key in keys}
 
 
 class TableSource(FieldSource):
@@ -317,7 +344,7 @@ class AttributeSource(FieldSource):
 
 #: Every result-field source, by name, in the order a declared field is matched against them.
 RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
-    ViewSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
+    ViewSource(), VariantsSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
     UsedFieldSource(), AttributeSource())}
 
 

@@ -37,11 +37,9 @@ WAVE = Wave(
         "TakeoverBudgetScenario",
         "SpillLimitedStopScenario",
         "PackagingCellScenario",
+        "TakeoverCeilingLadderScenario",
     ),
     not_ported={
-        "TakeoverCeilingLadderScenario": "its result's rows are a dict of TakeoverBudgetResult, one per response "
-        "(base.variant(takeover=response + transport).result): a dict of nested result views, each at a variant of "
-        "a scenario input, which no result source builds yet (a use is one composition, not one per key)",
         "ThermalThrottleScenario": "not reached in the time of wave 33; two result fields (junction_quiet, "
         "junction_loaded) are Quantities in degree Celsius, an offset unit the package's registry leaves out on purpose "
         "(temperatures are kelvin here), so the results test cannot express mlsysim's unit without adding one",

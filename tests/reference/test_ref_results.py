@@ -188,7 +188,7 @@ KEYS = [
     'WarehouseInLoopTakeoverAtFastSlowdown', 'WarehouseOutOfLoopTakeoverAtCrawl', 'WarehouseOutOfLoopTakeoverAtCrawlP99',
     'WarehouseFixedWindowAtAisleSpeed', 'WarehouseFixedWindowAtCrawl', 'WarehouseArmOpenMugStop', 'PackagingCellTransit',
     'PackagingCellRestrictedMode', 'PackagingCellHalfProcessing', 'PackagingCellHalfBrake', 'PackagingCellQualifiedBrake',
-    'WarehouseRemoteCommandAuthentication',
+    'WarehouseRemoteCommandAuthentication', 'WarehouseTakeoverCeilingLadder',
     # embodied_free.toml (embodied AI and robotics, the classes with no site or machine)
     'DenseFogVisibility', 'AluminumLinkWarming', 'HydraulicFluidSlickTraction', 'WarehouseServoCanFdArmBus',
     'WarehouseServoCanFdBaseBus', 'WarehouseServoCanFdOneBus', 'WarehouseServoEtherCat',
