@@ -117,6 +117,45 @@ equation = "base.takeover + t_x"
 name = "LadderResult"
 fields = ["rows"]
 variants = { rows = { of = "base", set = { takeover = "takeovers" } } }
+
+[types.Speeds]
+summary = "The same stop at several speeds: a row per speed, its travel and its spare."
+[types.Speeds.inputs.speeds]
+kind = "list"
+positions = true
+start = 0
+index = "row"
+symbol = "v"
+unit = "m/s"
+[types.Speeds.inputs.delay]
+symbol = "tau"
+unit = "ms"
+[types.Speeds.inputs.decel]
+symbol = "a"
+unit = "m/s**2"
+[types.Speeds.inputs.clear]
+symbol = "D"
+unit = "m"
+[types.Speeds.outputs.travel]
+symbol = "d"
+unit = "m"
+style = "dict"
+equation = "v * tau + v**2 / (2 * a)"
+[types.Speeds.outputs.spare]
+symbol = "s"
+unit = "m"
+style = "dict"
+equation = "D - d"
+[types.Speeds.outputs.room]
+symbol = "R"
+unit = "m"
+equation = "D"
+[types.Speeds.result]
+name = "SpeedsResult"
+fields = ["rows", "room"]
+[types.Speeds.result.row_views.rows]
+name = "SpeedRow"
+fields = ["travel", "spare"]
 """
 
 
@@ -193,6 +232,22 @@ def test_variants_set_from_an_output_of_another_dimension_is_refused(tmp_path):
         'symbol = "T_row"\nunit = "ms"', 'symbol = "T_row"\nunit = "m"').replace('symbol = "t_x"\nunit = "ms"',
                                                                              'symbol = "t_x"\nunit = "m"')
     with pytest.raises(DerivationError, match=r"result\.variants\.rows: takeovers is in m but Takeover\.takeover is in ms"):
+        load_derivations(write(tmp_path, text)).check()
+
+
+def test_a_list_of_row_views_one_per_key(tmp_path):
+    cat = load_derivations(write(tmp_path, USER))
+    r = cat.classes["Speeds"](speeds=["1 m/s", "2 m/s", "1 m/s"], delay="500 ms", decel="4 m/s**2", clear="10 m").result
+    assert r.fields == ("rows", "room") and len(r.rows) == 3
+    assert repr(r.rows[0]).startswith("SpeedRow(") and r.rows[0].fields == ("travel", "spare")
+    # 1 m/s: 0.5 + 1/8 = 0.625 m, spare 9.375 m; 2 m/s: 1 + 4/8 = 1.5 m, spare 8.5 m; the repeated speed repeats its row
+    assert [row.travel.to("m").magnitude for row in r.rows] == pytest.approx([0.625, 1.5, 0.625])
+    assert [row.spare.to("m").magnitude for row in r.rows] == pytest.approx([9.375, 8.5, 9.375])
+
+
+def test_a_row_view_field_that_is_not_keyed_is_refused(tmp_path):
+    text = USER.replace('fields = ["travel", "spare"]', 'fields = ["travel", "room"]')
+    with pytest.raises(DerivationError, match=r"result\.row_views\.rows: field 'room' does not show an output keyed by one index"):
         load_derivations(write(tmp_path, text)).check()
 
 

@@ -606,8 +606,9 @@ class TypeBuilder:
             raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
         variants = self.result_variants(raw.get("variants") or {}, names, where)
+        row_views = self.result_row_views(raw.get("row_views") or {}, names, views, where)
         fields = []
-        declared = Declared(views, tables, self.uses.replaced, dict(variants))
+        declared = Declared(views, tables, self.uses.replaced, dict(variants), dict(row_views))
         for field in names:
             source = str(renames.get(field, field))
             found = source_of(t, field, source, declared)   # a view, a table, a member, an output ... (spec/result_sources.py)
@@ -682,7 +683,30 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants)
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views)
+
+    def result_row_views(self, raw: Any, names: list[str], views: Any, where: tuple[str, ...]) -> tuple[tuple[str, ResultSpec], ...]:
+        """``row_views = { rows = { name, fields, from, ... } }``: a list field of nested views, one per key of one index
+        in key order, each field an output keyed by that index alone (mlsysim's list of row results)."""
+        if not isinstance(raw, Mapping) or set(raw) - set(names) or set(raw) & set(views):
+            raise self.fail("result.row_views must be a table of result fields (not in result.views) -> a nested result "
+                            "view over outputs keyed by one index", *where)
+        out = []
+        for field, view in raw.items():
+            at = (*where, "row_views", field)
+            spec = self.result_spec(view, at)
+            indices = set()
+            for name, source, ours in spec.fields:
+                result = self.t.outputs.get(ours)
+                if str(source) != "output" or result is None or result.arguments or len(result.indices) != 1:
+                    raise self.fail(f"result.row_views.{field}: field {name!r} does not show an output keyed by one "
+                                    "index (each row shows the keyed outputs at its key)", *at)
+                indices.add(result.indices[0])
+            if len(indices) != 1:
+                raise self.fail(f"result.row_views.{field}: its outputs must be keyed by one and the same index "
+                                f"(they are keyed by {', '.join(sorted(indices))})", *at)
+            out.append((str(field), spec))
+        return tuple(out)
 
     def result_variants(self, raw: Any, names: list[str], where: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
         """``variants = { rows = { of = "base", set = { takeover = "ladder_takeover" } } }``: a dict field of the scenario

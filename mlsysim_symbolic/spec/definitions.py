@@ -132,6 +132,8 @@ class ResultSpec:
     sets: tuple[tuple[str, str], ...] = ()   # predicates over two indexes shown {outer key: set of the index's keys}
     # dicts of a scenario input's result at a variant per key: (field, (scenario input, ((its input, our keyed output), ...)))
     variants: tuple[tuple[str, tuple[str, tuple[tuple[str, str], ...]]], ...] = ()
+    # lists of nested views over outputs keyed by one index, one view per key in key order: (field, view)
+    row_views: tuple[tuple[str, ResultSpec], ...] = ()
 
 
 @dataclass(frozen=True)

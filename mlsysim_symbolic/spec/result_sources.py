@@ -1,14 +1,14 @@
 """Result-field sources: where each field of a result view (mlsysim's ``scenario.result``) comes from.
 
 One class per source, registered in one table in the order the builder tries them: a field is a nested view, a
-dict of a scenario input's results at variants of it, a dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
+list of nested views (one per key), a dict of a scenario input's results at variants of it, a dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
 echo of an input, a composed type's own result (or one field of it), or a text field of a registry entry.  The builder reads each
 declared field into ``(field, source, name)`` with the first source that :meth:`~FieldSource.claims` it;
 :mod:`mlsysim_symbolic.results` then asks that source to :meth:`~FieldSource.compute` the field.  Adding a
 source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads as its name (``str``, ``==``).
 
 >>> list(RESULT_SOURCES)
-['view', 'variants', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
+['view', 'row views', 'variants', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
 >>> RESULT_SOURCES["member"].equation, RESULT_SOURCES["input"].equation, str(RESULT_SOURCES["input"])
 (True, False, 'input')
 """
@@ -37,6 +37,7 @@ class Declared:
     tables: Mapping[str, Any]
     replaced: frozenset[str] | set[str]
     variants: Mapping[str, Any] = field(default_factory=dict)
+    row_views: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ResultTools:
     planner, a planner of a type over given inputs, a value as mlsysim shows it, and an input as a result repeats it."""
 
     view: Callable[[ResultSpec, Any], Any]
+    values: Callable[[str, dict[str, Any]], Any]   # a view of fields already computed (its class name, field -> value)
     planner: Callable[[ScenarioType, dict[str, Any]], Any]
     shown: Callable[[Any, str | None], Any]
     input_value: Callable[[Any, str], Any]
@@ -103,6 +105,26 @@ class ViewSource(FieldSource):
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         return tools.view(layout.views[field], planner)
+
+
+class RowViewsSource(FieldSource):
+    """A list of nested result views, one per key of an index in key order, each showing the keyed outputs at that key
+    (mlsysim's ``DetectionShortfallResult.rows``, a list of ``DetectionShortfallRow``)."""
+
+    name = "row views"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.row_views
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        spec = layout.row_views[field]
+        keyed = dict(tools.view(spec, planner))   # each field: {key: value} (a field unset on one branch: None)
+        keys = next((list(v) for v in keyed.values() if isinstance(v, dict)), [])
+        return [tools.values(spec.name, {f: v[key] if isinstance(v, dict) else v for f, v in keyed.items()})
+                for key in keys]
 
 
 class VariantsSource(FieldSource):
@@ -344,7 +366,7 @@ class AttributeSource(FieldSource):
 
 #: Every result-field source, by name, in the order a declared field is matched against them.
 RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
-    ViewSource(), VariantsSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
+    ViewSource(), RowViewsSource(), VariantsSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
     UsedFieldSource(), AttributeSource())}
 
 

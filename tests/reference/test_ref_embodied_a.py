@@ -34,12 +34,9 @@ WAVE = Wave(
         "BrakingCeilingsScenario",
         # embodied_d.toml (its budget is a TakeoverBudgetScenario, whose nested results bind outputs of its own)
         "CommandAuthenticationScenario",
+        "DetectionShortfallScenario",
     ),
     not_ported={
-        "DetectionShortfallScenario": "its result's rows field is a list of DetectionShortfallRow objects (seven fields "
-        "each, one per detected group); a result view shows a keyed output as a list of numbers (lists) or one nested "
-        "view (views), not a list of nested views, and the result harness compares every field, so the class needs "
-        "that engine construct first (the per-group terms themselves are closed forms: ceil(ln p_miss/ln(1 - p)) frames)",
         "ClearanceQueryScenario": "its result's rows field is a dict of ClearanceQueryRow objects keyed by the pitch "
         "rounded to whole centimetres (eight fields each); a result view has no dict of nested views, and the octree "
         "depth and sphere-scan cell counts per pitch are integer searches (calc_octree_depth, calc_sphere_scan_cells) "
