@@ -67,7 +67,7 @@ class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
     __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
-                 "sets", "variants", "row_views")
+                 "sets", "variants", "row_views", "row_keys")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -84,6 +84,7 @@ class _Layout:
         self.sets = dict(spec.sets)
         self.variants = dict(spec.variants)
         self.row_views = dict(spec.row_views)
+        self.row_keys = dict(spec.row_keys)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}

@@ -245,9 +245,24 @@ def test_a_list_of_row_views_one_per_key(tmp_path):
     assert [row.spare.to("m").magnitude for row in r.rows] == pytest.approx([9.375, 8.5, 9.375])
 
 
-def test_a_row_view_field_that_is_not_keyed_is_refused(tmp_path):
-    text = USER.replace('fields = ["travel", "spare"]', 'fields = ["travel", "room"]')
-    with pytest.raises(DerivationError, match=r"result\.row_views\.rows: field 'room' does not show an output keyed by one index"):
+def test_row_views_keyed_by_an_outputs_value_and_an_unkeyed_field_in_every_row(tmp_path):
+    text = USER.replace('fields = ["travel", "spare"]', 'fields = ["travel", "room"]').replace(
+        'fields = ["rows", "room"]', 'fields = ["rows", "room"]\nrow_keys = { rows = "label" }').replace(
+        '[types.Speeds.outputs.room]', '[types.Speeds.inputs.unit_speed]\nsymbol = "v_1"\nunit = "m/s"\ndefault = "1 m/s"\n'
+        '[types.Speeds.outputs.label]\nunit = "1"\nstyle = "dict"\nequation = "floor(v / v_1 + 1/2)"\n'
+        '[types.Speeds.outputs.room]')
+    cat = load_derivations(write(tmp_path, text))
+    rows = cat.classes["Speeds"](speeds=["1 m/s", "2.4 m/s"], delay="500 ms", decel="4 m/s**2", clear="10 m").result.rows
+    # keyed by the speed rounded to whole m/s (ints, as mlsysim's round gives): 1 and 2
+    assert list(rows) == [1, 2] and all(type(k) is int for k in rows)
+    # 2.4 m/s: 1.2 + 5.76/8 = 1.92 m; the unkeyed room (the clear distance) is the same in every row
+    assert rows[2].travel.to("m").magnitude == pytest.approx(1.92)
+    assert rows[1].room.to("m").magnitude == rows[2].room.to("m").magnitude == pytest.approx(10)
+
+
+def test_a_row_view_without_a_keyed_field_is_refused(tmp_path):
+    text = USER.replace('fields = ["travel", "spare"]', 'fields = ["room"]')
+    with pytest.raises(DerivationError, match=r"result\.row_views\.rows: its keyed outputs must be keyed by one and the same index"):
         load_derivations(write(tmp_path, text)).check()
 
 

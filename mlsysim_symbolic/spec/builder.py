@@ -607,6 +607,7 @@ class TypeBuilder:
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
         variants = self.result_variants(raw.get("variants") or {}, names, where)
         row_views = self.result_row_views(raw.get("row_views") or {}, names, views, where)
+        row_keys = self.result_row_keys(raw.get("row_keys") or {}, row_views, where)
         fields = []
         declared = Declared(views, tables, self.uses.replaced, dict(variants), dict(row_views))
         for field in names:
@@ -683,11 +684,29 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views)
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views,
+                          row_keys)
+
+    def result_row_keys(self, raw: Any, row_views: tuple[tuple[str, ResultSpec], ...],
+                        where: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """``row_keys = { rows = "pitch_key" }``: the row views of a field shown as a dict keyed by that output's value at
+        each row's key (a number output keyed by the rows' index)."""
+        views = dict(row_views)
+        if not isinstance(raw, Mapping) or set(raw) - set(views):
+            raise self.fail("result.row_keys must be a table of row_views fields -> a keyed output naming each row", *where)
+        for field, name in raw.items():
+            out = self.t.outputs.get(str(name))
+            keyed = {self.t.outputs[o].indices for _, s, o in views[field].fields
+                     if str(s) == "output" and self.t.outputs[o].indices}
+            if out is None or out.arguments or not out.kind.numeric or (out.indices,) != tuple(keyed):
+                raise self.fail(f"result.row_keys.{field}: {name!r} is not a number output keyed by the rows' index",
+                                *where, "row_keys")
+        return tuple((str(k), str(v)) for k, v in raw.items())
 
     def result_row_views(self, raw: Any, names: list[str], views: Any, where: tuple[str, ...]) -> tuple[tuple[str, ResultSpec], ...]:
         """``row_views = { rows = { name, fields, from, ... } }``: a list field of nested views, one per key of one index
-        in key order, each field an output keyed by that index alone (mlsysim's list of row results)."""
+        in key order, each field an output keyed by that index alone or the same in every row (an output without keys,
+        or an input's echo): mlsysim's list of row results."""
         if not isinstance(raw, Mapping) or set(raw) - set(names) or set(raw) & set(views):
             raise self.fail("result.row_views must be a table of result fields (not in result.views) -> a nested result "
                             "view over outputs keyed by one index", *where)
@@ -698,13 +717,15 @@ class TypeBuilder:
             indices = set()
             for name, source, ours in spec.fields:
                 result = self.t.outputs.get(ours)
+                if str(source) == "input" or (str(source) == "output" and result is not None and not result.indices):
+                    continue   # the same in every row
                 if str(source) != "output" or result is None or result.arguments or len(result.indices) != 1:
-                    raise self.fail(f"result.row_views.{field}: field {name!r} does not show an output keyed by one "
-                                    "index (each row shows the keyed outputs at its key)", *at)
+                    raise self.fail(f"result.row_views.{field}: field {name!r} shows neither an output keyed by one "
+                                    "index, an output without keys nor an input", *at)
                 indices.add(result.indices[0])
             if len(indices) != 1:
-                raise self.fail(f"result.row_views.{field}: its outputs must be keyed by one and the same index "
-                                f"(they are keyed by {', '.join(sorted(indices))})", *at)
+                raise self.fail(f"result.row_views.{field}: its keyed outputs must be keyed by one and the same index "
+                                f"(they are keyed by {', '.join(sorted(indices)) or 'none'})", *at)
             out.append((str(field), spec))
         return tuple(out)
 

@@ -134,6 +134,7 @@ class ResultSpec:
     variants: tuple[tuple[str, tuple[str, tuple[tuple[str, str], ...]]], ...] = ()
     # lists of nested views over outputs keyed by one index, one view per key in key order: (field, view)
     row_views: tuple[tuple[str, ResultSpec], ...] = ()
+    row_keys: tuple[tuple[str, str], ...] = ()   # row views shown as a dict keyed by a keyed output's values: (field, output)
 
 
 @dataclass(frozen=True)

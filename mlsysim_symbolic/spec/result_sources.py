@@ -109,7 +109,10 @@ class ViewSource(FieldSource):
 
 class RowViewsSource(FieldSource):
     """A list of nested result views, one per key of an index in key order, each showing the keyed outputs at that key
-    (mlsysim's ``DetectionShortfallResult.rows``, a list of ``DetectionShortfallRow``)."""
+    and the unkeyed fields alike in every row (mlsysim's ``DetectionShortfallResult.rows``, a list of
+    ``DetectionShortfallRow``); with ``row_keys``, a dict of them keyed by a keyed output's value at each key
+    (mlsysim's ``ClearanceQueryResult.rows``, by the pitch rounded to whole centimetres; a later row of the same value
+    replaces an earlier one, as a dict built in key order does)."""
 
     name = "row views"
 
@@ -123,8 +126,22 @@ class RowViewsSource(FieldSource):
         spec = layout.row_views[field]
         keyed = dict(tools.view(spec, planner))   # each field: {key: value} (a field unset on one branch: None)
         keys = next((list(v) for v in keyed.values() if isinstance(v, dict)), [])
-        return [tools.values(spec.name, {f: v[key] if isinstance(v, dict) else v for f, v in keyed.items()})
+        rows = [tools.values(spec.name, {f: v[key] if isinstance(v, dict) else v for f, v in keyed.items()})
                 for key in keys]
+        if field not in layout.row_keys:
+            return rows
+        labels = planner.member(layout.row_keys[field])
+        return {_whole(labels[key]): row for key, row in zip(keys, rows)}
+
+
+def _whole(value: Any) -> Any:
+    """A dict key as mlsysim's ``round(...)`` gives it: an int where the value is whole.
+
+    >>> _whole(2.0), _whole(2.5)
+    (2, 2.5)
+    """
+    value = getattr(value, "magnitude", value)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 class VariantsSource(FieldSource):

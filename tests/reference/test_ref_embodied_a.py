@@ -35,12 +35,9 @@ WAVE = Wave(
         # embodied_d.toml (its budget is a TakeoverBudgetScenario, whose nested results bind outputs of its own)
         "CommandAuthenticationScenario",
         "DetectionShortfallScenario",
+        "ClearanceQueryScenario",
     ),
     not_ported={
-        "ClearanceQueryScenario": "its result's rows field is a dict of ClearanceQueryRow objects keyed by the pitch "
-        "rounded to whole centimetres (eight fields each); result.row_views gives a list of row views in key order, "
-        "not a dict keyed by a value rounded from the key, and the octree depth and sphere-scan cell counts per pitch "
-        "are integer searches (calc_octree_depth, calc_sphere_scan_cells) not yet written as bounded constructs",
         "BrakingBlendScenario": "reserve_use is the largest growth of travel plus the resident S-curve stop over the "
         "blend's ticks 0..n, n = ceil(T/tick) with T = 1.875 a/j: 529 ticks in the named scenario, each an S-curve stop "
         "(a piecewise of a square root) at the blended speed; as a list input up to the window_ticks output it would be "

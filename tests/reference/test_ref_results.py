@@ -189,7 +189,7 @@ KEYS = [
     'WarehouseFixedWindowAtAisleSpeed', 'WarehouseFixedWindowAtCrawl', 'WarehouseArmOpenMugStop', 'PackagingCellTransit',
     'PackagingCellRestrictedMode', 'PackagingCellHalfProcessing', 'PackagingCellHalfBrake', 'PackagingCellQualifiedBrake',
     'WarehouseRemoteCommandAuthentication', 'WarehouseTakeoverCeilingLadder',
-    'WarehouseGroupDetectionShortfall',
+    'WarehouseGroupDetectionShortfall', 'WarehousePermissionClearanceQuery',
     # embodied_free.toml (embodied AI and robotics, the classes with no site or machine)
     'DenseFogVisibility', 'AluminumLinkWarming', 'HydraulicFluidSlickTraction', 'WarehouseServoCanFdArmBus',
     'WarehouseServoCanFdBaseBus', 'WarehouseServoCanFdOneBus', 'WarehouseServoEtherCat',
