@@ -67,7 +67,7 @@ class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
     __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
-                 "sets", "points")
+                 "sets", "points", "variants", "row_views", "row_keys")
 
     def __init__(self, spec: ResultSpec) -> None:
         self.fields = tuple(f for f, _, _ in spec.fields)
@@ -83,6 +83,9 @@ class _Layout:
         self.ranked = frozenset(spec.ranked)
         self.sets = dict(spec.sets)
         self.points = {f: point_unit(u) for f, u in spec.points}
+        self.variants = dict(spec.variants)
+        self.row_views = dict(spec.row_views)
+        self.row_keys = dict(spec.row_keys)
 
 
 _LAYOUTS: dict[int, tuple[ResultSpec, _Layout]] = {}
@@ -196,4 +199,4 @@ class ResultView:
 
 
 #: What the field sources of :mod:`.spec.result_sources` need from this layer, found once.
-_TOOLS = ResultTools(view=ResultView, planner=Planner, shown=_shown, input_value=input_value)
+_TOOLS = ResultTools(view=ResultView, values=ResultView.from_values, planner=Planner, shown=_shown, input_value=input_value)

@@ -168,7 +168,8 @@ TWICE = ScenarioType.from_mapping("Twice", {
 
 
 def test_result_source_table():
-    assert list(RESULT_SOURCES) == ["view", "table", "member", "output", "by option", "input", "used result", "attribute"]
+    assert list(RESULT_SOURCES) == ["view", "row views", "variants", "table", "member", "output", "by option", "input", "used result",
+                                   "used field", "attribute"]
     for name, source in RESULT_SOURCES.items():
         assert isinstance(source, FieldSource) and source.name == name and source == name and str(source) == name
         for method in ("claims", "compute", "named", "outputs"):

@@ -467,7 +467,8 @@ def test_predicate_and_label_answers(given, late, which, time_ms):
 
 # ---------------------------------------------------------------------- result_sources.py
 def test_result_sources_in_the_order_they_are_tried():
-    assert list(RESULT_SOURCES) == ["view", "table", "member", "output", "by option", "input", "used result", "attribute"]
+    assert list(RESULT_SOURCES) == ["view", "row views", "variants", "table", "member", "output", "by option", "input", "used result",
+                                   "used field", "attribute"]
     assert all(source_named(name) is RESULT_SOURCES[name] and str(RESULT_SOURCES[name]) == name for name in RESULT_SOURCES)
 
 

@@ -214,6 +214,10 @@ class Binding:
                 continue
             self._bound.scalars[sym] = to_base_checked(q.magnitude, var, var.name)
 
+    def scenario_planner(self, name: str) -> Any:
+        """The planner of the scenario bound to the scenario input ``name`` (None where it is unset)."""
+        return self._subs.get(name)
+
     def changed(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """The inputs a variant binds: the given ones, with ``changes`` applied through each input's kind."""
         given = {k: v for k, v in self._given.items() if v is not None}

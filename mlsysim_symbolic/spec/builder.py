@@ -95,8 +95,10 @@ class TypeBuilder:
         self.read_notes()
         self.read_inputs()
         self.read_arguments()
+        raw_outputs = self.data.get("outputs")
         self.uses = Composition(self.t, self.data.get("uses") or {}, self.types, self.fail,
-                                parse=lambda text: parse_equation(text, self.names))
+                                parse=lambda text: parse_equation(text, self.names),
+                                outputs=frozenset(raw_outputs) if isinstance(raw_outputs, Mapping) else frozenset())
         self.read_output_variables()
         self.read_equations()
         self.t.check_cycles(self.fail)
@@ -436,6 +438,7 @@ class TypeBuilder:
         units.update({var.symbol: var.unit for var in self.out_vars.values()})
         self.uses.units = units
         self.uses.taken = set(self.names)
+        self.uses.bind_outputs(self.out_vars, self.out_kinds)   # a used input bound to an output of ours
         for out_name, raw in (self.data.get("outputs") or {}).items():
             var = self.out_vars[out_name]
             kind = self.out_kinds[out_name]
@@ -449,6 +452,7 @@ class TypeBuilder:
                                              style=style, choice=raw.get("choice"), kind=kind, cases=cases,
                                              rule=kind.declared(raw, "rule"), over=kind.declared(raw, "over"))
         self.refuse_uses_of_conditions()
+        self.uses.check_output_binds(t)
 
     def parse(self, out_name: str, text: Any, *, condition: bool = False) -> sympy.Expr:
         if not isinstance(text, str):
@@ -601,8 +605,11 @@ class TypeBuilder:
         if not isinstance(views, Mapping) or set(views) - set(names):
             raise self.fail("result.views must be a table of result fields -> a nested result view", *where)
         nested = tuple((field, self.result_spec(view, (*where, "views", field))) for field, view in views.items())
+        variants = self.result_variants(raw.get("variants") or {}, names, where)
+        row_views = self.result_row_views(raw.get("row_views") or {}, names, views, where)
+        row_keys = self.result_row_keys(raw.get("row_keys") or {}, row_views, where)
         fields = []
-        declared = Declared(views, tables, self.uses.replaced)
+        declared = Declared(views, tables, self.uses.replaced, dict(variants), dict(row_views))
         for field in names:
             source = str(renames.get(field, field))
             found = source_of(t, field, source, declared)   # a view, a table, a member, an output ... (spec/result_sources.py)
@@ -689,8 +696,88 @@ class TypeBuilder:
                           tuple((k, tuple((kk, str(vv)) for kk, vv in v.items())) for k, v in tables.items()),
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
-                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()),
-                          tuple((k, str(v)) for k, v in points.items()))
+                          tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views,
+                          row_keys, points=tuple((k, str(v)) for k, v in points.items()))
+
+    def result_row_keys(self, raw: Any, row_views: tuple[tuple[str, ResultSpec], ...],
+                        where: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """``row_keys = { rows = "pitch_key" }``: the row views of a field shown as a dict keyed by that output's value at
+        each row's key (a number output keyed by the rows' index)."""
+        views = dict(row_views)
+        if not isinstance(raw, Mapping) or set(raw) - set(views):
+            raise self.fail("result.row_keys must be a table of row_views fields -> a keyed output naming each row", *where)
+        for field, name in raw.items():
+            out = self.t.outputs.get(str(name))
+            keyed = {self.t.outputs[o].indices for _, s, o in views[field].fields
+                     if str(s) == "output" and self.t.outputs[o].indices}
+            if out is None or out.arguments or not out.kind.numeric or (out.indices,) != tuple(keyed):
+                raise self.fail(f"result.row_keys.{field}: {name!r} is not a number output keyed by the rows' index",
+                                *where, "row_keys")
+        return tuple((str(k), str(v)) for k, v in raw.items())
+
+    def result_row_views(self, raw: Any, names: list[str], views: Any, where: tuple[str, ...]) -> tuple[tuple[str, ResultSpec], ...]:
+        """``row_views = { rows = { name, fields, from, ... } }``: a list field of nested views, one per key of one index
+        in key order, each field an output keyed by that index alone or the same in every row (an output without keys,
+        or an input's echo): mlsysim's list of row results."""
+        if not isinstance(raw, Mapping) or set(raw) - set(names) or set(raw) & set(views):
+            raise self.fail("result.row_views must be a table of result fields (not in result.views) -> a nested result "
+                            "view over outputs keyed by one index", *where)
+        out = []
+        for field, view in raw.items():
+            at = (*where, "row_views", field)
+            spec = self.result_spec(view, at)
+            indices = set()
+            for name, source, ours in spec.fields:
+                result = self.t.outputs.get(ours)
+                if str(source) == "input" or (str(source) == "output" and result is not None and not result.indices):
+                    continue   # the same in every row
+                if str(source) != "output" or result is None or result.arguments or len(result.indices) != 1:
+                    raise self.fail(f"result.row_views.{field}: field {name!r} shows neither an output keyed by one "
+                                    "index, an output without keys nor an input", *at)
+                indices.add(result.indices[0])
+            if len(indices) != 1:
+                raise self.fail(f"result.row_views.{field}: its keyed outputs must be keyed by one and the same index "
+                                f"(they are keyed by {', '.join(sorted(indices)) or 'none'})", *at)
+            out.append((str(field), spec))
+        return tuple(out)
+
+    def result_variants(self, raw: Any, names: list[str], where: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+        """``variants = { rows = { of = "base", set = { takeover = "ladder_takeover" } } }``: a dict field of the scenario
+        input ``of``'s result, one per key, at a variant whose inputs take that key's value of keyed outputs of ours
+        (all keyed by one index, each of the input's dimension)."""
+        t = self.t
+        if not isinstance(raw, Mapping) or set(raw) - set(names):
+            raise self.fail("result.variants must be a table of result fields -> { of = scenario input, set = { its "
+                            "input = our keyed output } }", *where)
+        out: list[tuple[str, Any]] = []
+        for field, table in raw.items():
+            at = (*where, "variants", field)
+            if not isinstance(table, Mapping) or set(table) != {"of", "set"} or not isinstance(table["set"], Mapping) \
+                    or not table["set"]:
+                raise self.fail(f"result.variants.{field} must be {{ of = a scenario input, set = {{ its input = our "
+                                "keyed output, ... }} }}", *at)
+            of = str(table["of"])
+            spec = t.inputs.get(of)
+            if spec is None or not kind_of(spec).nests or spec.sub_type is None or spec.sub_type.result is None:
+                raise self.fail(f"result.variants.{field}: {of!r} is not a scenario input whose type has a result view", *at)
+            indices = set()
+            for used, ours in table["set"].items():
+                given = spec.sub_type.inputs.get(str(used))
+                result = t.outputs.get(str(ours))
+                if given is None or given.variable is None:
+                    raise self.fail(f"result.variants.{field}: {spec.sub_type.name} has no quantity input {used!r}", *at)
+                if result is None or result.arguments or len(result.indices) != 1 or not result.kind.numeric \
+                        or result.style == "list":
+                    raise self.fail(f"result.variants.{field}: {ours!r} is not a number output keyed by one index, "
+                                    "without arguments", *at)
+                if result.variable.unit.dimensionality != given.variable.unit.dimensionality:
+                    raise self.fail(f"result.variants.{field}: {ours} is in {result.variable.unit_text} but "
+                                    f"{spec.sub_type.name}.{used} is in {given.variable.unit_text}", *at)
+                indices.add(result.indices[0])
+            if len(indices) != 1:
+                raise self.fail(f"result.variants.{field}: the outputs set must be keyed by one and the same index", *at)
+            out.append((str(field), (of, tuple((str(u), str(o)) for u, o in table["set"].items()))))
+        return tuple(out)
 
     def settle_styles(self) -> None:
         """Each output's keys (indices), free arguments and style (property, method, dict or list)."""

@@ -3,7 +3,10 @@
 The composed output enters T's equations as one symbol (``M = M_batch + M_w``), and stands for the
 other type's tree over T's own inputs, so ``expand=True`` reaches T's leaves.  ``replace`` puts an equation of
 T's inputs in place of one leaf of the used type (``replace = { R = "R * k" }``: the used roofline at a peak rate
-scaled by k), so one type can compose another at several points of its inputs.
+scaled by k), so one type can compose another at several points of its inputs.  ``bind`` may also name an output
+of T (``bind = { delay = "total_delay" }``: the used budget at a delay T computes) or, for a scenario input of the
+used type, a scenario input of T of the same type (``bind = { site = "site" }``); a use bound that way keeps its
+nested result view (the used type's result at the values bound), which a use with ``replace`` has not.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from ..dimensions import unit_of
 from ..errors import DimensionError, EquationError, InputError
 from ..variables import ScenarioOutput, Variable
 from .definitions import InputSpec
-from .kinds import kind_of
+from .kinds import QuantityKind, kind_of
 from .reader import Fail, check_fields
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ class Composition(Mapping):
     """
 
     def __init__(self, owner: ScenarioType, raw: Mapping[str, Any], types: Mapping[str, ScenarioType], fail: Fail,
-                 parse: Callable[[str], sympy.Expr] | None = None):
+                 parse: Callable[[str], sympy.Expr] | None = None, outputs: frozenset[str] | set[str] = frozenset()):
         self.owner = owner
         self.fail = fail
         self.subs: dict[str, tuple[ScenarioType, dict[sympy.Symbol, sympy.Symbol], dict[str, str]]] = {}
@@ -44,6 +47,9 @@ class Composition(Mapping):
         self.taken: set[str] = set()
         self.units: dict[sympy.Symbol, pint.Unit] = {}
         self.replaced: set[str] = set()   # uses with a replace table (their nested result view would not show it)
+        # (use, used type's input, our output) of each input bound to an output of ours: resolved once our outputs'
+        # symbols are declared (:meth:`bind_outputs`), before any equation composes it
+        self.to_outputs: list[tuple[str, str, str]] = []
         for use, spec in raw.items():
             if not isinstance(spec, Mapping) or "type" not in spec:
                 raise fail(f"uses.{use} needs a 'type'", "uses", use)
@@ -61,9 +67,14 @@ class Composition(Mapping):
             for sub_in, parent_in in bind.items():
                 if sub_in not in sub.inputs:
                     raise fail(f"uses.{use}: {type_name} has no input {sub_in!r}; inputs: {', '.join(sub.inputs)}", "uses", use)
+                if parent_in not in owner.inputs and parent_in in outputs:
+                    self._output_bindable(use, sub.inputs[sub_in], parent_in)
+                    self.to_outputs.append((use, str(sub_in), str(parent_in)))
+                    continue
                 if parent_in not in owner.inputs:
-                    raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is not an input of {owner.name}", "uses", use)
-                self._bind(use, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
+                    raise fail(f"uses.{use}: binds {sub_in} to {parent_in!r}, which is neither an input nor an output of "
+                               f"{owner.name}", "uses", use)
+                self._bind(use, sub, sub.inputs[sub_in], owner.inputs[parent_in], mapping, choice_map)
             self._replace(use, sub, dict(spec.get("replace") or {}), mapping, parse)
             owner.uses[use] = type_name
             owner.use_binds[use] = (sub, {str(k): str(v) for k, v in bind.items()})
@@ -99,9 +110,57 @@ class Composition(Mapping):
             mapping[sym] = expr
             self.replaced.add(use)
 
-    def _bind(self, use: str, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
+    def _output_bindable(self, use: str, sub: InputSpec, output: str) -> None:
+        """Only a quantity input without keys may stand for an output of ours (a number of one dimension)."""
+        if type(kind_of(sub)) is not QuantityKind or sub.variable is None or sub.index:
+            raise self.fail(f"uses.{use}: binds {sub.name} to the output {output}, but {sub.name} is a {sub.kind} input; "
+                            "only a quantity input without keys can be bound to an output", "uses", use)
+
+    def bind_outputs(self, variables: Mapping[str, Variable], kinds: Mapping[str, Any]) -> None:
+        """Each used input bound to an output of ours (``bind = { delay = "total_delay" }``) stands for that output's
+        symbol, of the input's dimension (checked here, at load); expanding a composed output then reaches through
+        our output to our leaves."""
+        for use, sub_in, output in self.to_outputs:
+            sub, mapping, _ = self.subs[use]
+            spec, var = sub.inputs[sub_in], variables[output]
+            if not kinds[output].numeric:
+                raise self.fail(f"uses.{use}: binds {sub_in} to the output {output}, a {kinds[output]}; only a number "
+                                "can be bound", "uses", use)
+            assert spec.variable is not None
+            if spec.variable.unit.dimensionality != var.unit.dimensionality:
+                raise self.fail(f"uses.{use}: binds {sub_in} (in {spec.variable.unit_text}) to the output {output}, "
+                                f"which is in {var.unit_text}: they disagree in dimension", "uses", use)
+            mapping[spec.variable.symbol] = var.symbol
+
+    def check_output_binds(self, owner: ScenarioType) -> None:
+        """An output bound to a used input is one number: no arguments, no keys (checked once its equation is read)."""
+        for use, sub_in, output in self.to_outputs:
+            out = owner.outputs[output]
+            if out.arguments or out.indices:
+                what = f"arguments ({', '.join(out.arguments)})" if out.arguments else f"keys ({', '.join(out.indices)})"
+                raise self.fail(f"uses.{use}: binds {sub_in} to the output {output}, which takes {what}; only an output "
+                                "without arguments or keys can be bound", "uses", use)
+
+    def _bind_scenario(self, use: str, used: ScenarioType, sub: InputSpec, parent: InputSpec, mapping: dict) -> None:
+        """A scenario input of the used type bound to one of ours of the same type: each of its outputs and fields the
+        used type reads stands for the same one of our input (a leaf of ours, bound by our scenario)."""
+        if sub.sub_type is None or parent.sub_type is None or sub.sub_type.name != parent.sub_type.name:
+            raise self.fail(f"uses.{use}: cannot bind the {getattr(sub.sub_type, 'name', '?')} input {sub.name} to "
+                            f"{parent.name}, a {getattr(parent.sub_type, 'name', '?')}", "uses", use)
+        for sym, var in [(s, v) for s, v in used.leaves.items() if v.scenario_input == sub.name]:
+            assert var.stands_for is not None
+            field = var.stands_for.output
+            try:
+                mapping[sym] = self.scenario_output(parent.name, field)
+            except EquationError as exc:
+                raise self.fail(f"uses.{use}: binds {sub.name} to {parent.name}: {exc}", "uses", use) from None
+
+    def _bind(self, use: str, used: ScenarioType, sub: InputSpec, parent: InputSpec, mapping: dict, choice_map: dict) -> None:
         if sub.kind != parent.kind:
             raise self.fail(f"uses.{use}: cannot bind {sub.kind} input {sub.name} to {parent.kind} input {parent.name}", "uses", use)
+        if kind_of(sub).nests:
+            self._bind_scenario(use, used, sub, parent, mapping)
+            return
         if kind_of(sub).chooses:
             if set(sub.options) - set(parent.options):
                 raise self.fail(f"uses.{use}: choice {parent.name} lacks options {sorted(set(sub.options) - set(parent.options))} of {sub.name}", "uses", use)

@@ -130,6 +130,11 @@ class ResultSpec:
     tuples: tuple[tuple[str, str], ...] = ()   # outputs over two indexes shown {outer key: tuple over the index}: (field, index)
     ranked: tuple[str, ...] = ()   # dict fields mlsysim orders by value, least first (a ranking; stable on ties)
     sets: tuple[tuple[str, str], ...] = ()   # predicates over two indexes shown {outer key: set of the index's keys}
+    # dicts of a scenario input's result at a variant per key: (field, (scenario input, ((its input, our keyed output), ...)))
+    variants: tuple[tuple[str, tuple[str, tuple[tuple[str, str], ...]]], ...] = ()
+    # lists of nested views over outputs keyed by one index, one view per key in key order: (field, view)
+    row_views: tuple[tuple[str, ResultSpec], ...] = ()
+    row_keys: tuple[tuple[str, str], ...] = ()   # row views shown as a dict keyed by a keyed output's values: (field, output)
     points: tuple[tuple[str, str], ...] = ()   # temperatures mlsysim gives on an offset scale: (field, 'degC')
 
 

@@ -1,14 +1,14 @@
 """Result-field sources: where each field of a result view (mlsysim's ``scenario.result``) comes from.
 
 One class per source, registered in one table in the order the builder tries them: a field is a nested view, a
-dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
-echo of an input, a composed type's own result, or a text field of a registry entry.  The builder reads each
+list of nested views (one per key), a dict of a scenario input's results at variants of it, a dict of inputs or outputs, a tuple of outputs, an output, an output by each option of its choice argument, an
+echo of an input, a composed type's own result (or one field of it), or a text field of a registry entry.  The builder reads each
 declared field into ``(field, source, name)`` with the first source that :meth:`~FieldSource.claims` it;
 :mod:`mlsysim_symbolic.results` then asks that source to :meth:`~FieldSource.compute` the field.  Adding a
 source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads as its name (``str``, ``==``).
 
 >>> list(RESULT_SOURCES)
-['view', 'table', 'member', 'output', 'by option', 'input', 'used result', 'attribute']
+['view', 'row views', 'variants', 'table', 'member', 'output', 'by option', 'input', 'used result', 'used field', 'attribute']
 >>> RESULT_SOURCES["member"].equation, RESULT_SOURCES["input"].equation, str(RESULT_SOURCES["input"])
 (True, False, 'input')
 """
@@ -16,7 +16,7 @@ source is a subclass here plus a line in :data:`RESULT_SOURCES`.  A source reads
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import MissingInputError
@@ -36,6 +36,8 @@ class Declared:
     views: Mapping[str, Any]
     tables: Mapping[str, Any]
     replaced: frozenset[str] | set[str]
+    variants: Mapping[str, Any] = field(default_factory=dict)
+    row_views: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class ResultTools:
     planner, a planner of a type over given inputs, a value as mlsysim shows it, and an input as a result repeats it."""
 
     view: Callable[[ResultSpec, Any], Any]
+    values: Callable[[str, dict[str, Any]], Any]   # a view of fields already computed (its class name, field -> value)
     planner: Callable[[ScenarioType, dict[str, Any]], Any]
     shown: Callable[[Any, str | None], Any]
     input_value: Callable[[Any, str], Any]
@@ -102,6 +105,69 @@ class ViewSource(FieldSource):
 
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         return tools.view(layout.views[field], planner)
+
+
+class RowViewsSource(FieldSource):
+    """A list of nested result views, one per key of an index in key order, each showing the keyed outputs at that key
+    and the unkeyed fields alike in every row (mlsysim's ``DetectionShortfallResult.rows``, a list of
+    ``DetectionShortfallRow``); with ``row_keys``, a dict of them keyed by a keyed output's value at each key
+    (mlsysim's ``ClearanceQueryResult.rows``, by the pitch rounded to whole centimetres; a later row of the same value
+    replaces an earlier one, as a dict built in key order does)."""
+
+    name = "row views"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.row_views
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        spec = layout.row_views[field]
+        keyed = dict(tools.view(spec, planner))   # each field: {key: value} (a field unset on one branch: None)
+        keys = next((list(v) for v in keyed.values() if isinstance(v, dict)), [])
+        rows = [tools.values(spec.name, {f: v[key] if isinstance(v, dict) else v for f, v in keyed.items()})
+                for key in keys]
+        if field not in layout.row_keys:
+            return rows
+        labels = planner.member(layout.row_keys[field])
+        return {_whole(labels[key]): row for key, row in zip(keys, rows)}
+
+
+def _whole(value: Any) -> Any:
+    """A dict key as mlsysim's ``round(...)`` gives it: an int where the value is whole.
+
+    >>> _whole(2.0), _whole(2.5)
+    (2, 2.5)
+    """
+    value = getattr(value, "magnitude", value)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+class VariantsSource(FieldSource):
+    """A dict of a scenario input's own result, one per key, each at a variant of that scenario whose inputs take the
+    key's values of keyed outputs of ours (mlsysim's ``{k: base.variant(takeover=t + transport).result for k, t in
+    responses.items()}``, ``TakeoverLadderResult.rows``)."""
+
+    name = "variants"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        return field in declared.variants
+
+    def named(self, field: str, source: str) -> str:
+        return field
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        scenario_input, changes = layout.variants[field]
+        base = planner.scenario_planner(scenario_input)
+        if base is None:
+            return None
+        sub = base.type
+        assert sub.result is not None
+        values = {used: planner.member(ours) for used, ours in changes}
+        keys = list(next(iter(values.values())))
+        return {key: tools.view(sub.result, tools.planner(sub, base.changed({used: v[key] for used, v in values.items()})))
+                for key in keys}
 
 
 class TableSource(FieldSource):
@@ -257,7 +323,9 @@ class InputSource(FieldSource):
 
 
 class UsedResultSource(FieldSource):
-    """A composed type's own result view over the inputs bound to it (mlsysim's nested result)."""
+    """A composed type's own result view at the values bound to it (mlsysim's nested result): each of its inputs bound
+    to an input of ours takes that input as given (a scenario input the same scenario), each bound to an output of
+    ours takes that output's value; an input left unset (or an output whose optional inputs are unset) stays unset."""
 
     name = "used result"
 
@@ -267,7 +335,34 @@ class UsedResultSource(FieldSource):
     def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
         sub, bind = planner.type.use_binds[name]
         assert sub.result is not None
-        return tools.view(sub.result, tools.planner(sub, {s: planner.given[p] for s, p in bind.items()}))
+        given = {}
+        for used, ours in bind.items():
+            if ours in planner.type.outputs:
+                try:
+                    given[used] = planner.member(ours)
+                except MissingInputError:
+                    given[used] = None
+            else:
+                given[used] = planner.given.get(ours)
+        return tools.view(sub.result, tools.planner(sub, given))
+
+
+class UsedFieldSource(FieldSource):
+    """One field of a composed type's result view (``from = { stop_distance = "budget.stop_distance" }``): a result
+    that is the used type's own, field by field (mlsysim's ``PackagingCellScenario.result``, a StoppingBudgetResult)."""
+
+    name = "used field"
+
+    def claims(self, t: ScenarioType, field: str, source: str, declared: Declared) -> bool:
+        use, _, attr = source.partition(".")
+        if not (use in t.use_binds and use not in declared.replaced and attr):
+            return False
+        result = t.use_binds[use][0].result
+        return result is not None and attr in {f for f, _, _ in result.fields}
+
+    def compute(self, tools: ResultTools, layout: Any, planner: Any, field: str, name: str, plain: str | None) -> Any:
+        use, _, attr = name.partition(".")
+        return getattr(RESULT_SOURCES["used result"].compute(tools, layout, planner, field, use, plain), attr)
 
 
 class AttributeSource(FieldSource):
@@ -290,8 +385,8 @@ class AttributeSource(FieldSource):
 
 #: Every result-field source, by name, in the order a declared field is matched against them.
 RESULT_SOURCES: dict[str, FieldSource] = {s.name: s for s in (
-    ViewSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
-    AttributeSource())}
+    ViewSource(), RowViewsSource(), VariantsSource(), TableSource(), MemberSource(), OutputSource(), ByOptionSource(), InputSource(), UsedResultSource(),
+    UsedFieldSource(), AttributeSource())}
 
 
 def source_named(name: str) -> FieldSource:

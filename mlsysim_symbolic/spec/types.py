@@ -152,12 +152,17 @@ class ScenarioType:
                     if sym in self.output_symbols:
                         visit(self.output_symbols[sym])
                     elif sym in self.composed:
-                        leaves.update(self.composed[sym].free_symbols)
+                        found = set(self.composed[sym].free_symbols)
                         if sym in self.composed_forms:   # and the leaves of the used output's other alternatives
                             sub, output, mapping, _ = self.composed_forms[sym]
                             for s in sub.closure(output)[0]:   # a replaced leaf stands for an expression
                                 if s in mapping:
-                                    leaves.update(mapping[s].free_symbols)
+                                    found.update(mapping[s].free_symbols)
+                        for s in found:   # a used input bound to an output of ours: that output's leaves
+                            if s in self.output_symbols:
+                                visit(self.output_symbols[s])
+                            else:
+                                leaves.add(s)
                     elif sym in self.leaves:
                         leaves.add(sym)
 
@@ -191,12 +196,24 @@ class ScenarioType:
 
     # ------------------------------------------------------------------ queries
     def direct_outputs(self, name: str) -> list[str]:
+        """The outputs ``name`` reads: in its equations, and through a used type's output whose inputs are bound to
+        outputs of ours (``bind = { delay = "total_delay" }``)."""
         deps: list[str] = []
         for branch in self.outputs[name].branches:
             for sym in branch.expr.free_symbols:
-                if sym in self.output_symbols and self.output_symbols[sym] not in deps:
-                    deps.append(self.output_symbols[sym])
+                for dep in ((sym,) if sym not in self.composed else self.composed_reads(sym)):
+                    if dep in self.output_symbols and self.output_symbols[dep] not in deps:
+                        deps.append(self.output_symbols[dep])
         return deps
+
+    def composed_reads(self, sym: sympy.Symbol) -> tuple[sympy.Symbol, ...]:
+        """The symbols of ours a composed output's tree can read, through every alternative of the used output."""
+        found = set(self.composed[sym].free_symbols)
+        if sym in self.composed_forms:
+            _, _, mapping, _ = self.composed_forms[sym]
+            for value in mapping.values():
+                found.update(value.free_symbols)
+        return tuple(sorted(found, key=str))
 
     def leaf_symbols(self, name: str, choices: Mapping[str, str] | None = None) -> set[sympy.Symbol]:
         """Leaves of output ``name`` outside any ``sum``/``prod`` (those inside are reduced away; a ``*_upto``
@@ -251,8 +268,9 @@ class ScenarioType:
             for sym in expr.free_symbols:
                 if sym in self.leaf_index:
                     found = True
-                elif sym in self.composed:   # a used type's output: keyed only if a leaf it maps to is
-                    found = found or any(s in self.leaf_index for s in self.composed[sym].free_symbols)
+                elif sym in self.composed:   # a used type's output: keyed only if a leaf (or an output) it maps to is
+                    found = found or any(s in self.leaf_index or (s in self.output_symbols and self.may_be_keyed(
+                        self.output_symbols[s], memo)) for s in self.composed[sym].free_symbols)
                 elif sym in self.output_symbols:
                     found = found or self.may_be_keyed(self.output_symbols[sym], memo)
         memo[name] = found
@@ -284,7 +302,11 @@ class ScenarioType:
             if sym in self.output_symbols:
                 subs[sym] = self.expand(self.output_symbols[sym], choices, available, composed)
             elif sym in self.composed:
-                subs[sym] = composed(sym) if composed is not None else self.composed[sym]
+                tree = composed(sym) if composed is not None else self.composed[sym]
+                # a used input bound to an output of ours: that output's tree too
+                inner = {s: self.expand(self.output_symbols[s], choices, available, composed)
+                         for s in tree.free_symbols if s in self.output_symbols}
+                subs[sym] = tree.xreplace(inner) if inner else tree
         result = expr.xreplace(subs) if subs else expr
         if key is not None:
             self._expanded[key] = result

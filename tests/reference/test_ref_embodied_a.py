@@ -32,19 +32,12 @@ WAVE = Wave(
         "DriveBusScenario",
         "GearRatioCostScenario",
         "BrakingCeilingsScenario",
+        # embodied_d.toml (its budget is a TakeoverBudgetScenario, whose nested results bind outputs of its own)
+        "CommandAuthenticationScenario",
+        "DetectionShortfallScenario",
+        "ClearanceQueryScenario",
     ),
     not_ported={
-        "CommandAuthenticationScenario": "its budget is a TakeoverBudgetScenario, whose result (speed, machine.spare, "
-        "deadline, deadline_after_admission) it reads; that class is in the other wave-33 helper's list (emb-b) and not "
-        "in the catalog this branch starts from, so there is no type to take as the scenario input",
-        "DetectionShortfallScenario": "its result's rows field is a list of DetectionShortfallRow objects (seven fields "
-        "each, one per detected group); a result view shows a keyed output as a list of numbers (lists) or one nested "
-        "view (views), not a list of nested views, and the result harness compares every field, so the class needs "
-        "that engine construct first (the per-group terms themselves are closed forms: ceil(ln p_miss/ln(1 - p)) frames)",
-        "ClearanceQueryScenario": "its result's rows field is a dict of ClearanceQueryRow objects keyed by the pitch "
-        "rounded to whole centimetres (eight fields each); a result view has no dict of nested views, and the octree "
-        "depth and sphere-scan cell counts per pitch are integer searches (calc_octree_depth, calc_sphere_scan_cells) "
-        "not yet written as bounded constructs",
         "BrakingBlendScenario": "reserve_use is the largest growth of travel plus the resident S-curve stop over the "
         "blend's ticks 0..n, n = ceil(T/tick) with T = 1.875 a/j: 529 ticks in the named scenario, each an S-curve stop "
         "(a piecewise of a square root) at the blended speed; as a list input up to the window_ticks output it would be "

@@ -33,24 +33,13 @@ WAVE = Wave(
         "ProposerTrafficScenario",
         "RailHoldUpScenario",
         "TrajectoryDeadlinesScenario",
+        # embodied_d.toml (a use bound to outputs of ours keeps its nested result view)
+        "TakeoverBudgetScenario",
+        "SpillLimitedStopScenario",
+        "PackagingCellScenario",
+        "TakeoverCeilingLadderScenario",
     ),
     not_ported={
-        "TakeoverBudgetScenario": "its result holds four of mlsysim's StoppingBudgetResult (machine, machine_with_dispatch, "
-        "with_takeover, with_takeover_and_dispatch): StoppingBudgetScenario at the site's pre-brake delay plus the "
-        "dispatch-to-admission allocation and/or the takeover. A composed type's nested result view binds the used "
-        "type's inputs to inputs of ours (uses.bind), and these delays are outputs (site.tau_delay + T_Sigma); a use "
-        "with replace could set them but has no nested result view. Needs an engine feature: a nested result over a "
-        "use with replace (or bind to an output)",
-        "TakeoverCeilingLadderScenario": "its result's rows are a dict of TakeoverBudgetResult, one per response "
-        "(base.variant(takeover=...).result): TakeoverBudgetScenario is not ported (see its reason)",
-        "SpillLimitedStopScenario": "its result's stop is mlsysim's JerkLimitedStopResult at the spill-limited "
-        "deceleration g·h_f/R, an output of ours: a nested result view binds the used type's inputs to our inputs only, "
-        "and a use with replace (which could set the deceleration) has no nested view; the same engine feature as "
-        "TakeoverBudgetScenario",
-        "PackagingCellScenario": "its result is mlsysim's StoppingBudgetResult (34 fields) of a budget whose delay is the "
-        "sum of four allocations (an output) and whose physical margin is the reserve: our StoppingBudgetScenario takes "
-        "the margins only from a site, and a nested result binds inputs only; needs a physical_margin input on "
-        "StoppingBudgetScenario and the engine feature of TakeoverBudgetScenario",
     },
     skipped={
         ("SharedDramReadScenario", "memory"): "returns mlsysim's MemoryHierarchy object of the SoC (a registry record, "

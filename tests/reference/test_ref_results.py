@@ -184,6 +184,14 @@ KEYS = [
     'IntentBackboneDecoderFamilies', 'PandaClassJointSeamBridge', 'PandaClassJointSeamBridgeCompressed',
     'PandaClassJointSeamBridgeHalved', 'WristCameraGraspAgeProfile', 'RackEndMisdatedUpdateConsistency',
     'WarehouseSharedDieThermalThrottle',
+    # embodied_d.toml (embodied AI and robotics, wave 33 group D: results holding another class's result at our outputs)
+    'WarehouseInLoopTakeoverAtAisleSpeed', 'WarehouseOutOfLoopTakeoverAtAisleSpeed',
+    'WarehouseInLoopTakeoverAtRequestSpeed', 'WarehouseInLoopTakeoverAtRetiredSlowdown',
+    'WarehouseInLoopTakeoverAtFastSlowdown', 'WarehouseOutOfLoopTakeoverAtCrawl', 'WarehouseOutOfLoopTakeoverAtCrawlP99',
+    'WarehouseFixedWindowAtAisleSpeed', 'WarehouseFixedWindowAtCrawl', 'WarehouseArmOpenMugStop', 'PackagingCellTransit',
+    'PackagingCellRestrictedMode', 'PackagingCellHalfProcessing', 'PackagingCellHalfBrake', 'PackagingCellQualifiedBrake',
+    'WarehouseRemoteCommandAuthentication', 'WarehouseTakeoverCeilingLadder',
+    'WarehouseGroupDetectionShortfall', 'WarehousePermissionClearanceQuery',
     # embodied_free.toml (embodied AI and robotics, the classes with no site or machine)
     'DenseFogVisibility', 'AluminumLinkWarming', 'HydraulicFluidSlickTraction', 'WarehouseServoCanFdArmBus',
     'WarehouseServoCanFdBaseBus', 'WarehouseServoCanFdOneBus', 'WarehouseServoEtherCat',
