@@ -3,7 +3,8 @@ reach ``mlsysim_symbolic/``).
 
 - Tests that compile LaTeX carry the marker ``tex`` (doctests too: those that call ``compile_pdf``).  Without
   pdflatex they skip, saying how to run them; with ``MLSYSIM_REQUIRE_TEX=1`` (``.ci/run``'s second phase) they
-  run and a skip of one of them is a failure.  ``python -m pytest -m tex`` runs them alone.
+  run and a skip of one of them is a failure.  ``python -m pytest -m tex`` runs them alone.  Tests that render the
+  docs site in a headless browser carry ``browser`` and are handled alike (Chromium; ``MLSYSIM_REQUIRE_BROWSER=1``).
 - Tests marked ``thorough`` (the same checks over more inputs: more property examples, the mutation test over
   every type, the command line over every named scenario) are left out of the README's command so that it runs in
   minutes; ``python -m pytest -m thorough`` runs them alone (``.ci/run`` does, after the README's command), and
@@ -16,6 +17,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+from dataclasses import dataclass
 
 import pytest
 from _pytest.doctest import DoctestItem, DoctestModule
@@ -25,6 +27,32 @@ TEX_DOCTEST = "compile_pdf("
 NEEDS_TEX = ("pdflatex is not installed, so the LaTeX compile tests (marker tex) skip: install TeX "
              "(Debian: apt-get install texlive-latex-base texlive-latex-recommended texlive-science), "
              "then run them alone with `python -m pytest -m tex`, or run .ci/run")
+
+
+@dataclass(frozen=True)
+class SystemNeed:
+    """Tests that need a program of the system (marker ``marker``): they skip without it, saying how to install it,
+    unless ``env`` is ``1`` (``.ci/run`` sets it where it installs the program), when a skip fails."""
+
+    marker: str
+    programs: tuple[str, ...]
+    env: str
+    how: str
+
+    def present(self) -> bool:
+        return any(shutil.which(program) for program in self.programs)
+
+    def required(self) -> bool:
+        return os.environ.get(self.env) == "1"
+
+
+NEEDS = (
+    SystemNeed("tex", ("pdflatex",), "MLSYSIM_REQUIRE_TEX", NEEDS_TEX),
+    SystemNeed("browser", ("chromium", "chromium-browser", "google-chrome"), "MLSYSIM_REQUIRE_BROWSER",
+               "no Chromium is installed, so the tests that render the docs site in a headless browser (marker browser) "
+               "skip: install it (Debian: apt-get install chromium), then run them with `python -m pytest -m browser`, "
+               "or run .ci/run"),
+)
 
 
 THOROUGH = "thorough"
@@ -43,7 +71,7 @@ def pytest_configure(config):
 
 
 def tex_required() -> bool:
-    return os.environ.get("MLSYSIM_REQUIRE_TEX") == "1"
+    return NEEDS[0].required()
 
 
 def pytest_collection_modifyitems(config, items):
@@ -57,21 +85,24 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if isinstance(item, DoctestItem) and any(TEX_DOCTEST in example.source for example in item.dtest.examples):
             item.add_marker(pytest.mark.tex)
-    if shutil.which("pdflatex") is None and not tex_required():
-        skip = pytest.mark.skip(reason=NEEDS_TEX)
-        for item in items:
-            if item.get_closest_marker("tex") is not None:
-                item.add_marker(skip)
+    for need in NEEDS:
+        if not need.present() and not need.required():
+            skip = pytest.mark.skip(reason=need.how)
+            for item in items:
+                if item.get_closest_marker(need.marker) is not None:
+                    item.add_marker(skip)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """With ``MLSYSIM_REQUIRE_TEX=1`` a ``tex`` test that skips (for whatever reason) fails: TeX is there to be used."""
+    """With ``MLSYSIM_REQUIRE_TEX=1`` a ``tex`` test that skips (for whatever reason) fails: TeX is there to be used
+    (and so for each of :data:`NEEDS`)."""
     outcome = yield
     report = outcome.get_result()
-    if report.skipped and tex_required() and item.get_closest_marker("tex") is not None:
-        report.outcome = "failed"
-        report.longrepr = f"{item.nodeid} skipped although MLSYSIM_REQUIRE_TEX=1 requires it to run: {report.longrepr}"
+    for need in NEEDS:
+        if report.skipped and need.required() and item.get_closest_marker(need.marker) is not None:
+            report.outcome = "failed"
+            report.longrepr = f"{item.nodeid} skipped although {need.env}=1 requires it to run: {report.longrepr}"
 
 
 @pytest.hookimpl(hookwrapper=True)
