@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pint
-
 from ..errors import FormatError, FormatTypeError
 from ..units import ureg
 from .display import number, value_of
@@ -26,7 +24,7 @@ from .inputs import DisplayUnit, finite, magnitude_in, quantity_of, require_quan
 from .markdown import MarkdownStr
 from .precision import INTEGER_TOL
 from .quantities import TIME_WORDS
-from .quantity import resolve_unit, shown_in
+from .quantity import resolve_unit
 from .scales import resolve_scale
 from .span import endpoint_precisions, joined, ordered
 from .suffix import denominator, quantity_suffix
@@ -90,8 +88,8 @@ def fmt_qty_range(lo: Any, hi: Any, display_unit: Any = None, *, unit: Any = Non
     low_q, high_q = require_quantity(lo, formatter=name), require_quantity(hi, formatter=name)
     shown = resolve_unit(display_unit, unit, formatter=name)
     low, high = (magnitude_in(end, shown.unit, formatter=name) for end in (low_q, high_q))
-    return _span(low, high, precision, commas, "", formatter=name) + \
-        quantity_suffix(shown, formatter=name, unit_label=unit_label, per=per)
+    text = _span(low, high, precision, commas, "", formatter=name)
+    return MarkdownStr(text + quantity_suffix(shown, formatter=name, unit_label=unit_label, per=per))
 
 
 def _time_word(shown: DisplayUnit, low: float, high: float) -> str:
