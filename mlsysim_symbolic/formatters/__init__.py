@@ -4,12 +4,15 @@ Each formatter takes a Quantity of this package's registry or of another pint re
 through its unit text) and returns a :class:`~.markdown.MarkdownStr`.  Importing this subpackage imports no
 formatter: a name is looked up in :data:`~.names.FORMATTERS` and its module imported on first use.
 
-Differences from mlsysim (each tested in ``tests/reference/test_ref_formatters.py``): ``fmt_eur`` takes plain
-numbers only (our registry has no euro unit); a display unit given as the text ``"kB"`` prints ``KB`` (our registry
-reads ``KB`` and ``kB`` as pint's kilobyte; mlsysim's ladder unit prints ``KB``; a Unit object of mlsysim's keeps
-its own text); a number given as text raises ``TypeError`` (mlsysim reads it with ``float``); bytes stay a
-dimension, so ``fmt_usd(5 dollar, per="GB")`` raises ``TypeError`` where mlsysim (whose bytes are counts of bits)
-prints ``\\$40,000,000,000/GB``.  Counted kinds (``param``, ``token``, ``sample``, ``request``) are dropped where
+Differences from mlsysim (each tested in ``tests/reference/test_ref_formatters.py``): the euro is its own currency
+(mlsysim's ``EUR`` is a 1:1 alias of its dollar), so ``fmt_eur`` takes a plain number or a euro Quantity and refuses
+a dollar one (``TypeError``), and ``fmt_usd``/``fmt_usd_range`` refuse a euro one, where mlsysim converts 1:1;
+``fmt_range``'s ``unit=`` is text (mlsysim writes the ``str`` of any object given); a display unit given as the
+text ``"kB"`` prints ``KB`` (our registry reads ``KB`` and ``kB`` as pint's kilobyte; mlsysim's ladder unit prints
+``KB``; a Unit object of mlsysim's keeps its own text); a number given as text raises ``TypeError`` (mlsysim reads
+it with ``float``); bytes stay a dimension, so ``fmt_usd(5 dollar, per="GB")`` raises ``TypeError`` where mlsysim
+(whose bytes are counts of bits) prints ``\\$40,000,000,000/GB``, and a byte Quantity is no parameter or token count
+(``fmt_params(1 GB)``: mlsysim's ``8B``).  Counted kinds (``param``, ``token``, ``sample``, ``request``) are dropped where
 only that makes a conversion possible, as mlsysim has none.  Errors are the package's own: ``FormatError`` (a
 ``ValueError``) where mlsysim raises ``ValueError``, ``FormatTypeError`` (a ``TypeError``) where it raises
 ``TypeError`` or pint's ``DimensionalityError``.

@@ -16,7 +16,8 @@ from .labels import text_atom
 
 __all__ = ["denominator", "quantity_suffix"]
 
-_CURRENCY = ureg.dollar.dimensionality
+#: The currencies (the dollar, the euro): shown by fmt_usd / fmt_eur, never as a unit suffix.
+_CURRENCIES = (ureg.dollar.dimensionality, ureg.EUR.dimensionality)
 
 
 def denominator(per: Any, *, formatter: str, allowed: Collection[str] | None = None) -> str:
@@ -52,7 +53,8 @@ def quantity_suffix(unit: DisplayUnit, *, formatter: str, unit_label: str | None
     """
     if extra_suffix and per is not None:
         raise FormatError(formatter, "give extra_suffix= or per=, not both")
-    if unit.unit.dimensionality == _CURRENCY:
-        raise FormatError(formatter, "currency is shown by fmt_usd (its dollar sign escaped for prose), not a unit suffix")
+    if unit.unit.dimensionality in _CURRENCIES:
+        raise FormatError(formatter, "currency is shown by fmt_usd (its dollar sign escaped for prose) or fmt_eur, "
+                                     "not a unit suffix")
     label = unit.label if unit_label is None else text_atom(unit_label, formatter=formatter, what="unit_label")
     return f" {label}{denominator(per, formatter=formatter)}{extra_suffix}"

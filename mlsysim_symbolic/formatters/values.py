@@ -16,7 +16,7 @@ from typing import Any
 
 import pint
 
-from ..errors import FormatError, FormatTypeError, UnitError
+from ..errors import FormatError, UnitError
 from ..units import Q_, parse_unit, ureg
 from .display import number, value_of
 from .inputs import display_unit, finite, magnitude_in, quantity_of
@@ -27,7 +27,7 @@ from .scales import resolve_scale
 from .suffix import denominator
 
 __all__ = ["PERCENT_STYLES", "USD_DENOMINATORS", "USD_MARKERS", "fmt_eur", "fmt_int", "fmt_percent", "fmt_unit",
-           "fmt_usd", "fmt_val"]
+           "fmt_usd", "fmt_val", "percent_ratio"]
 
 #: fmt_percent's styles: the text after the percentage.
 PERCENT_STYLES: dict[str, str] = {"number": "", "prose": " percent", "symbol": "%"}
@@ -91,7 +91,14 @@ def fmt_unit(quantity: Any, default: str = "-") -> MarkdownStr:
     return MarkdownStr(unit_label(quantity.units))
 
 
-def _ratio(ratio: Any, *, max_ratio: float, allow_negative: bool, formatter: str) -> float:
+def percent_ratio(ratio: Any, *, max_ratio: float, allow_negative: bool, formatter: str) -> float:
+    """A percentage's 0-1 ratio (a number or a dimensionless Quantity), checked to lie in ``[0, max_ratio]``
+    (``[-max_ratio, max_ratio]`` with ``allow_negative``): an already-scaled 0-100 value raises
+    :class:`~mlsysim_symbolic.errors.FormatError`.
+
+    >>> percent_ratio(Q_(0.25, ""), max_ratio=1.5, allow_negative=False, formatter="fmt_percent")
+    0.25
+    """
     quantity = quantity_of(ratio, formatter=formatter)
     value = finite(ratio, formatter=formatter, what="ratio") if quantity is None else \
         magnitude_in(quantity, ureg.dimensionless, formatter=formatter)
@@ -111,7 +118,7 @@ def fmt_percent(ratio: Any, precision: int | None = None, commas: bool = False, 
     >>> fmt_percent(-0.2, allow_negative=True), fmt_percent(3.0, max_ratio=4, style="symbol")
     ('-20', '300%')
     """
-    value = _ratio(ratio, max_ratio=max_ratio, allow_negative=allow_negative, formatter="fmt_percent")
+    value = percent_ratio(ratio, max_ratio=max_ratio, allow_negative=allow_negative, formatter="fmt_percent")
     if style not in PERCENT_STYLES:
         raise FormatError("fmt_percent", f"style must be one of {list(PERCENT_STYLES)}, got {style!r}")
     percent = value * 100
@@ -181,16 +188,18 @@ def fmt_usd(amount: Any, *, precision: int = 0, commas: bool = True, approx: boo
 
 def fmt_eur(amount: Any, *, precision: int = 0, commas: bool = True, scale: str | None = None,
             approx: bool = False) -> MarkdownStr:
-    """A euro amount in the ``EUR 1,200`` prose style, ``scale`` as for :func:`fmt_usd`.  Our registry has no euro
-    unit: the amount is a plain number (a Quantity raises :class:`~mlsysim_symbolic.errors.FormatTypeError`).
+    """A euro amount (a number, or a Quantity in euros) in the ``EUR 1,200`` prose style, ``scale`` as for
+    :func:`fmt_usd`.  The euro is its own currency: a dollar Quantity (or any other) raises
+    :class:`~mlsysim_symbolic.errors.FormatTypeError`, as no exchange rate is assumed.
 
-    >>> fmt_eur(4.2e6, precision=1, scale="M", approx=True)
-    '~EUR 4.2M'
+    >>> fmt_eur(4.2e6, precision=1, scale="M", approx=True), fmt_eur(Q_(2.5, "kEUR"), precision=1, scale="K")
+    ('~EUR 4.2M', 'EUR 2.5K')
     """
-    if isinstance(amount, pint.Quantity):
-        raise FormatTypeError("fmt_eur", "takes a plain euro amount (our unit registry has no euro unit)")
+    quantity = quantity_of(amount, formatter="fmt_eur")
+    euros = finite(amount, formatter="fmt_eur") if quantity is None else \
+        magnitude_in(quantity, ureg.EUR, formatter="fmt_eur")
     divisor, scale_text = resolve_scale(scale, formatter="fmt_eur")
-    euros = finite(amount, formatter="fmt_eur") / divisor
+    euros = euros / divisor
     prefix = "~EUR " if approx else "EUR "
     if precision == 0:
         return fmt_int(euros, commas=commas, prefix=prefix, suffix=scale_text)

@@ -5,7 +5,8 @@ text (and our result a MarkdownStr), or, where mlsysim raises, ours raises with 
 (``ValueError`` / ``TypeError``).  Derandomized: the same draws every run.
 
 Display units are drawn as text and as Unit objects of the call's registry.  Documented differences (each tested
-below): fmt_eur takes plain numbers only (our registry has no euro unit);
+below): fmt_eur takes a plain number or a euro Quantity, and refuses a dollar one (mlsysim's euro is a 1:1 alias of
+its dollar; ours is its own currency); fmt_range's ``unit=`` is text (mlsysim writes any object's ``str``);
 a display unit spelled ``"kB"`` as text prints ``KB`` (our registry reads ``KB`` and ``kB`` as one unit, and
 mlsysim's memory ladder prints ``KB``); a plain number given as text raises TypeError (mlsysim: float(text)).
 """
@@ -37,7 +38,6 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=50,
                 suppress_health_check=[HealthCheck.too_slow])
 
 DOMAIN = "phase 2: a Domain entry of mlsysim_symbolic/formatters/domains.py"
-RANGE = "phase 2: the range and count formatters (mlsysim.fmt.ranges)"
 
 #: mlsysim's fmt_* formatters not ported yet, with the reason.
 NOT_PORTED: dict[str, str] = {
@@ -99,23 +99,6 @@ NOT_PORTED: dict[str, str] = {
     "fmt_water": DOMAIN,
     "fmt_water_intensity": DOMAIN,
     "fmt_water_rate": DOMAIN,
-    "fmt_count": RANGE,
-    "fmt_count_range": RANGE,
-    "fmt_fps": RANGE,
-    "fmt_multiple": RANGE,
-    "fmt_multiple_range": RANGE,
-    "fmt_params": RANGE,
-    "fmt_percent_range": RANGE,
-    "fmt_pp": RANGE,
-    "fmt_qty_range": RANGE,
-    "fmt_range": RANGE,
-    "fmt_rate": RANGE,
-    "fmt_ratio": RANGE,
-    "fmt_sci_flops": RANGE,
-    "fmt_sci_qty": RANGE,
-    "fmt_time_range": RANGE,
-    "fmt_tokens": RANGE,
-    "fmt_usd_range": RANGE,
 }
 
 
@@ -221,7 +204,7 @@ DRAWS: dict[str, st.SearchStrategy[tuple[tuple[Any, ...], dict[str, Any]]]] = {
         st.tuples(numbers().map(lambda v: (v,)), _kw(per=st.sampled_from(_PERS + ["GB"]), **_USD_KW)),
         st.tuples(numbers().map(lambda v: (Qty(v, "dollar"),)), _kw(per=st.sampled_from(_PERS), **_USD_KW)),
         st.tuples(numbers().map(lambda v: (Qty(v, "dollar/GB"),)), _kw(per=st.sampled_from([None, "GB"]), **_USD_KW))),
-    "fmt_eur": st.tuples(numbers().map(lambda v: (v,)),
+    "fmt_eur": st.tuples(st.one_of(numbers(), numbers().map(lambda v: Qty(v, "EUR"))).map(lambda v: (v,)),
                          _kw(precision=st.sampled_from([0, 1, 2]), commas=st.booleans(), approx=st.booleans(),
                              scale=st.sampled_from([None, "K", "M", "thousand", "Q"]))),
     "fmt_sci": st.tuples(st.one_of(numbers(-30, 30), numbers().map(lambda v: Qty(v, "s"))).map(lambda v: (v,)),
@@ -265,6 +248,118 @@ DRAWS["fmt_time"] = st.one_of(
                   attributive=st.booleans(), per=st.sampled_from([None, "token", "day"]),
                   marker=st.sampled_from(["", "+", "!"]), approx=st.booleans(), lower_bound=st.booleans(),
                   allow_negative=st.booleans(), trim_trailing_zeros=st.booleans())))
+
+# ---- the range, count, rate and ratio formatters (mlsysim.fmt.ranges)
+def pairs(values: st.SearchStrategy[Any]) -> st.SearchStrategy[tuple[Any, Any]]:
+    """Two endpoints: mostly in order (hi >= lo), sometimes as drawn (inverted ranges are refused)."""
+    def key(v: Any) -> float:
+        return float(v.magnitude if isinstance(v, Qty) else v)
+    return st.one_of(st.tuples(values, values).map(lambda p: tuple(sorted(p, key=key))), st.tuples(values, values))
+
+
+#: Whole counts over many decades, with the auto scale's boundaries (999,999,999 shows as 1B).
+counts = st.one_of(st.integers(0, 10**16), st.builds(lambda m, e: m * 10**e, st.integers(1, 999), st.integers(0, 13)),
+                   st.sampled_from([999, 999_950, 999_999_999, 1_499_999, 999_999_999_999_999, 10**15, 1e9, 2.5, -3]),
+                   numbers())
+_SCALES = st.sampled_from([None, "K", "M", "B", "T", "million", "Billion", "X", 5])
+_LABELS = dict(label=st.sampled_from([None, "GPU", "query", "batch", "GB", "req/s", " node", ""]),
+               plural_label=st.sampled_from([None, "batches", "FPS"]))
+_SCALED_KW = dict(precision=st.sampled_from([None, 0, 1, 2, -1]), commas=st.booleans(),
+                  scale_style=st.sampled_from(["symbol", "word", "big"]), attributive=st.booleans(),
+                  approx=st.booleans(), lower_bound=st.booleans())
+_RANGE_PRECISIONS = st.sampled_from([None, 0, 1, 2, (0, 1), [1, 2], (1,), (None, 2), (1, None)])
+_NUMBER_OR_SCALAR = st.one_of(numbers(), numbers().map(lambda v: Qty(v, "")), numbers().map(lambda v: Qty(v, "GB/MB")),
+                              numbers().map(lambda v: Qty(v, "param")))
+DRAWS["fmt_count"] = st.tuples(st.one_of(counts, numbers().map(lambda v: Qty(v, "param"))).map(lambda v: (v,)),
+                               _kw(scale=_SCALES, precision=st.sampled_from([0, 1, None, 2]), commas=st.booleans(),
+                                   suffix=st.sampled_from(["", " racks"]), approx=st.booleans(),
+                                   lower_bound=st.booleans(), allow_fractional=st.booleans(),
+                                   scale_style=st.sampled_from(["symbol", "word", "big"]), attributive=st.booleans(),
+                                   **_LABELS))
+DRAWS["fmt_count_range"] = st.tuples(pairs(counts), _kw(scale=_SCALES, precision=st.sampled_from([0, 1, None]),
+                                                        commas=st.booleans(), allow_fractional=st.booleans(),
+                                                        **_LABELS))
+DRAWS["fmt_params"] = st.tuples(st.one_of(counts, st.builds(Qty, counts, st.sampled_from(["param", "Bparam", "Mparam",
+                                                                                          "", "token", "s"])))
+                                .map(lambda v: (v,)),
+                                _kw(scale=st.sampled_from(["auto", None, "K", "M", "B", "T", "billion", "X"]),
+                                    **_SCALED_KW))
+DRAWS["fmt_tokens"] = st.tuples(st.one_of(counts, st.builds(Qty, counts, st.sampled_from(["token", "Mtoken", "Ktoken",
+                                                                                          "", "param", "flop"])))
+                                .map(lambda v: (v,)),
+                                _kw(scale=st.sampled_from(["auto", None, "K", "M", "B", "T", "trillion", "X"]),
+                                    **_SCALED_KW))
+DRAWS["fmt_rate"] = st.tuples(st.tuples(st.one_of(numbers(), numbers().map(lambda v: Qty(v, "1/s"))),
+                                        st.sampled_from(["QPS", "tokens/s", "false wake/month", "km/h", "MACs/cycle",
+                                                         "GB/s", " QPS", "", 5])),
+                              _kw(precision=st.sampled_from([0, 1, None]), commas=st.booleans(),
+                                  scale=st.sampled_from([None, "K", "M", "thousand", "X"]),
+                                  allow_negative=st.booleans()).flatmap(
+                                      lambda kw: markers.map(lambda m: {**kw, **m})))
+DRAWS["fmt_fps"] = st.tuples(numbers(-2, 5).map(lambda v: (v,)),
+                             _kw(precision=st.sampled_from([0, 1, 2, None]), commas=st.booleans(),
+                                 allow_negative=st.booleans()).flatmap(lambda kw: markers.map(lambda m: {**kw, **m})))
+DRAWS["fmt_ratio"] = st.tuples(_NUMBER_OR_SCALAR.map(lambda v: (v,)),
+                               _kw(precision=st.sampled_from([1, 0, None, 2]), commas=st.booleans(),
+                                   allow_negative=st.booleans()))
+DRAWS["fmt_multiple"] = st.tuples(_NUMBER_OR_SCALAR.map(lambda v: (v,)),
+                                  _kw(precision=st.sampled_from([None, 0, 1, 2]), commas=st.booleans()).flatmap(
+                                      lambda kw: markers.map(lambda m: {**kw, **m})))
+DRAWS["fmt_multiple_range"] = st.tuples(pairs(st.one_of(st.floats(0.05, 1000), numbers(-3, 4).map(abs),
+                                                        st.floats(0.05, 1000).map(lambda v: Qty(v, "")),
+                                                        st.just(Qty(2, "param")), st.just(-1.5))),
+                                        _kw(precision=_RANGE_PRECISIONS, commas=st.booleans()))
+DRAWS["fmt_pp"] = st.tuples(st.one_of(numbers(-4, 4), numbers().map(lambda v: Qty(v, "")),
+                                      st.sampled_from([1, -1, 1.0004, 0.99999, Qty(3, "s")])).map(lambda v: (v,)),
+                            _kw(precision=st.sampled_from([None, 0, 1, 2]), commas=st.booleans(),
+                                style=st.sampled_from(["prose", "symbol", "word"]), attributive=st.booleans()))
+DRAWS["fmt_percent_range"] = st.tuples(pairs(st.one_of(numbers(-6, 1), st.floats(-2, 2), numbers().map(
+                                           lambda v: Qty(v, "")))),
+                                       _kw(precision=_RANGE_PRECISIONS, commas=st.booleans(),
+                                           style=st.sampled_from(["number", "prose", "symbol", "word"]),
+                                           max_ratio=st.sampled_from([1.0, 1.5, 200.0]), allow_negative=st.booleans()))
+DRAWS["fmt_range"] = st.tuples(pairs(st.one_of(numbers(-4, 8), st.builds(Qty, numbers(-4, 8),
+                                                                         st.sampled_from(["GB", "dollar"])))),
+                               _kw(precision=st.sampled_from([1, 0, None, 2]), commas=st.booleans(),
+                                   unit=st.sampled_from(["", "GB", "percent", "%"]),
+                                   kind=st.sampled_from(["number", "usd", "percent"])))
+_RANGE_UNITS = ["byte", "KB", "MB", "GB", "GiB"]
+DRAWS["fmt_qty_range"] = st.one_of(
+    st.tuples(st.tuples(*[st.builds(Qty, numbers(-2, 10), st.sampled_from(_RANGE_UNITS))] * 2,
+                        st.one_of(st.sampled_from(_RANGE_UNITS), st.sampled_from(_RANGE_UNITS).map(UnitOf))),
+              _kw(precision=_RANGE_PRECISIONS, commas=st.booleans(), unit_label=st.sampled_from([None, "bytes", " GB"]),
+                  per=st.sampled_from([None, "token", "/s"]))),
+    st.tuples(pairs(st.builds(Qty, numbers(0, 12).map(abs), st.just("byte"))),
+              st.fixed_dictionaries({"unit": st.sampled_from(["GB", UnitOf("MB")])}, optional={"precision": _RANGE_PRECISIONS})),
+    st.sampled_from(["dollar", "EUR"]).map(lambda u: ((Qty(3, u), Qty(4, u), u), {})),   # currency: not a unit suffix
+    st.just(((3, 4, "GB"), {})),   # plain numbers: Quantities are required
+    st.just(((Qty(3, "ms"), Qty(4, "ms"), "GB"), {})))
+_TIME_RANGE_UNITS = ["s", "ms", "us", "ns", "min", "h", "day", "week"]
+DRAWS["fmt_time_range"] = st.tuples(
+    st.tuples(*[st.one_of(numbers(-3, 4).map(abs), st.builds(Qty, numbers(-3, 4).map(abs),
+                                                             st.sampled_from(_TIME_RANGE_UNITS + ["GB"])))] * 2,
+              st.one_of(st.sampled_from(_TIME_RANGE_UNITS + ["byte"]), st.sampled_from(_TIME_RANGE_UNITS).map(UnitOf))),
+    _kw(precision=_RANGE_PRECISIONS, commas=st.booleans(), style=st.sampled_from(["symbol", "word", "long"])))
+DRAWS["fmt_time_range"] = st.one_of(DRAWS["fmt_time_range"],
+                                    st.tuples(pairs(st.sampled_from([1, 1.0, 2, 0.5])).map(lambda p: (*p, "h")),
+                                              st.just({"style": "word"})))
+DRAWS["fmt_usd_range"] = st.tuples(pairs(st.one_of(numbers(-3, 12), st.builds(Qty, numbers(-3, 12), st.just("dollar")))),
+                                   _kw(precision=st.sampled_from([0, 1, 2]), commas=st.booleans(), approx=st.booleans(),
+                                       scale=st.sampled_from([None, "K", "M", "million", "X"]),
+                                       per=st.sampled_from([None, "month", "GB", "/GB", "s"]),
+                                       repeat_symbol=st.booleans()))
+_SCI_UNITS = ["byte", "KB", "GB", "GiB"]
+DRAWS["fmt_sci_qty"] = st.tuples(st.tuples(st.one_of(st.builds(Qty, numbers(-20, 25), st.sampled_from(_SCI_UNITS)),
+                                                     st.just(2.5), st.just(Qty(3, "ms"))),
+                                           st.one_of(st.sampled_from(_SCI_UNITS), st.sampled_from(_SCI_UNITS).map(UnitOf))),
+                                 _kw(precision=st.sampled_from([0, 1, 2, 4, -1]),
+                                     unit_label=st.sampled_from([None, "bytes", " GB"]),
+                                     per=st.sampled_from([None, "token", "/s"])))
+DRAWS["fmt_sci_flops"] = st.tuples(st.one_of(st.builds(Qty, numbers(-3, 30), st.sampled_from(["flop", "TFLOP", "GFLOP",
+                                                                                             "byte"])),
+                                             numbers()).map(lambda v: (v,)),
+                                   _kw(unit=st.sampled_from([None, "TFLOP", "PFLOP", "flop", UnitOf("EFLOP"), "s"]),
+                                       precision=st.sampled_from([0, 1, 2, 3, -1])))
 
 _DOMAIN_KW = dict(precision=precisions, commas=st.booleans())
 _MARKED_KW = dict(approx=st.booleans(), lower_bound=st.booleans(), upper_bound=st.booleans(),
@@ -328,11 +423,23 @@ def test_formatters_are_exported_lazily_at_the_top_level():
 
 
 # ---------------------------------------------------------------------- documented differences
-def test_fmt_eur_takes_plain_numbers_only():
-    """mlsysim converts a Quantity to its EUR unit; our registry has no euro, so a Quantity is refused (TypeError)."""
-    assert formatters.fmt_eur(1200) == theirs.fmt_eur(1200) == "EUR 1,200"
+def test_fmt_eur_takes_euros_only():
+    """mlsysim's EUR is a 1:1 alias of its dollar (itself a plain count), so its fmt_eur prints a dollar amount, or any
+    count, as euros; ours has the euro as its own currency: a euro Quantity (of either registry) prints as mlsysim's,
+    a dollar Quantity is refused (TypeError, as pint's conversion error) since no exchange rate is assumed."""
+    for euros in (their_units.ureg.Quantity(1200, "EUR"), Q_(1200, "EUR"), Q_(1.2, "kEUR"), 1200):
+        assert formatters.fmt_eur(euros) == theirs.fmt_eur(1200) == "EUR 1,200"
+    dollars = their_units.ureg.Quantity(1200, "dollar")
+    assert theirs.fmt_eur(dollars) == theirs.fmt_eur(their_units.ureg.Quantity(1200, "count")) == "EUR 1,200"
+    for amount in (dollars, Q_(1200, "dollar"), Q_(1200, "")):
+        with pytest.raises(TypeError, match="cannot show"):
+            formatters.fmt_eur(amount)
+    # the other way round: a euro amount is not dollars (mlsysim reads it 1:1)
+    assert theirs.fmt_usd_range(their_units.ureg.Quantity(3, "EUR"), 4) == "\\$3–\\$4"
     with pytest.raises(TypeError):
-        formatters.fmt_eur(Q_(1200, "dollar"))
+        formatters.fmt_usd_range(Q_(3, "EUR"), 4)
+    with pytest.raises(ValueError, match="dollar Quantity"):
+        formatters.fmt_usd(Q_(3, "EUR"))
 
 
 def test_a_kB_display_unit_given_as_text_prints_KB():
@@ -365,6 +472,70 @@ def test_a_plain_dollar_amount_is_not_converted_per_byte():
     with pytest.raises(TypeError):
         formatters.fmt_usd(value, per="GB")
     assert formatters.fmt_usd(5, per="GB") == theirs.fmt_usd(5, per="GB") == "\\$5/GB"
+
+
+def test_fmt_range_unit_is_text():
+    """fmt_range writes its ``unit=`` text after the range; mlsysim writes the ``str`` of any object given there, ours
+    refuses a non-text unit (TypeError) rather than guess its label."""
+    assert formatters.fmt_range(5, 10, precision=0, unit="GB") == theirs.fmt_range(5, 10, precision=0, unit="GB") == "5–10 GB"
+    assert theirs.fmt_range(5, 10, precision=0, unit=their_units.ureg.Unit("GB")) == "5–10 GB"
+    with pytest.raises(TypeError, match="unit is the text"):
+        formatters.fmt_range(5, 10, precision=0, unit=their_units.ureg.Unit("GB"))
+
+
+def test_a_byte_quantity_is_not_a_count():
+    """mlsysim's bytes are plain numbers of bits, so its ``fmt_params(1 GB)`` counts 8e9 parameters; ours refuses
+    to read bytes as a count (TypeError, as pint's conversion error)."""
+    gigabyte = their_units.ureg.Quantity(1, "GB")
+    assert theirs.fmt_params(gigabyte) == "8B" and theirs.fmt_tokens(gigabyte) == "8,000,000,000"
+    for formatter in (formatters.fmt_params, formatters.fmt_tokens):
+        with pytest.raises(TypeError, match="cannot show"):
+            formatter(gigabyte)
+    assert formatters.fmt_params(8e9) == theirs.fmt_params(8e9) == "8B"
+
+
+#: Calls of the range, count, rate and ratio formatters at the edges the draws may miss, compared with mlsysim's.
+EDGES = [
+    ("fmt_params", (999_999_999,), {}), ("fmt_params", (999_999_999_999_999,), {}), ("fmt_params", (1_499_999,), {}),
+    ("fmt_params", (Qty(150, "Mparam"),), {"scale": "B"}), ("fmt_params", (15_000,), {"scale": "B"}),
+    ("fmt_params", (7e9,), {"scale": "billion", "attributive": True}),
+    ("fmt_params", (7e9,), {"scale": "B", "scale_style": "word", "attributive": True}),
+    ("fmt_tokens", (999_950,), {"scale": "auto"}), ("fmt_tokens", (Qty(8192, "token"),), {}),
+    ("fmt_tokens", (2.5,), {}), ("fmt_tokens", (-3,), {}),
+    ("fmt_count", (1,), {"label": "query"}), ("fmt_count", (3,), {"label": "query"}), ("fmt_count", (3,), {"label": "day"}),
+    ("fmt_count", (3,), {"label": "box"}), ("fmt_count", (3,), {"label": "GB"}), ("fmt_count", (3,), {"plural_label": "x"}),
+    ("fmt_count", (2.5,), {"label": "GPU"}), ("fmt_count", (2.5,), {"label": "GPU", "allow_fractional": True, "precision": 1}),
+    ("fmt_count", (5_300_000,), {"scale": "million", "precision": 1}), ("fmt_count", (5,), {"scale_style": "word"}),
+    ("fmt_count_range", (1, 1), {"label": "GPU"}), ("fmt_count_range", (1, 2), {"label": "mouse", "plural_label": "mice"}),
+    ("fmt_count_range", (2e6, 5e6), {"scale": "M"}), ("fmt_count_range", (5, 2), {}),
+    ("fmt_pp", (-1,), {}), ("fmt_pp", (1.04,), {"precision": 1}), ("fmt_pp", (1000.5,), {"commas": True}),
+    ("fmt_pp", (1,), {"style": "symbol", "attributive": True}), ("fmt_pp", (Qty(0.5, ""),), {}),
+    ("fmt_multiple", (0.999,), {}), ("fmt_multiple", (-2,), {}), ("fmt_multiple", (Qty(3, "GB/MB"),), {}),
+    ("fmt_multiple", (2,), {"approx": True, "lower_bound": True}), ("fmt_ratio", (Qty(2, "param"),), {}),
+    ("fmt_multiple_range", (2, 4.5), {"precision": (0, 1)}), ("fmt_multiple_range", (2, 4), {"precision": (0,)}),
+    ("fmt_multiple_range", (2, 4), {"precision": (0, None)}),
+    ("fmt_percent_range", (0.1, 0.255), {}), ("fmt_percent_range", (0.05, 0.125), {"precision": (0, 1), "style": "symbol"}),
+    ("fmt_percent_range", (0.5, 0.2), {}), ("fmt_percent_range", (0.1, 20), {}),
+    ("fmt_range", (0.10, 0.50), {"kind": "usd", "precision": 2}), ("fmt_range", (2, 4), {"precision": 0, "unit": "%"}),
+    ("fmt_range", (4, 2), {}), ("fmt_range", (1, 2), {"kind": "percent"}),
+    ("fmt_rate", (1,), {"unit": "false wake/month"}), ("fmt_rate", (2.5e6, "tokens/s"), {"scale": "M", "precision": 1}),
+    ("fmt_rate", (3, "GB/s"), {}), ("fmt_rate", (-3, "QPS"), {}), ("fmt_rate", (3, 5), {}),
+    ("fmt_fps", (29.5,), {}), ("fmt_fps", (-2.5,), {"allow_negative": True}), ("fmt_fps", (29.97,), {"precision": None}),
+    ("fmt_time_range", (1, 1, "h"), {"style": "word"}), ("fmt_time_range", (Qty(90, "s"), Qty(2, "min"), "min"), {}),
+    ("fmt_time_range", (1, 2, "GB"), {}), ("fmt_time_range", (1, 2, UnitOf("ms")), {"style": "word"}),
+    ("fmt_usd_range", (10, 20), {"repeat_symbol": False, "precision": 1, "scale": "K"}),
+    ("fmt_usd_range", (Qty(1.5, "dollar"), Qty(2.25, "dollar")), {"precision": 2, "per": "month"}),
+    ("fmt_usd_range", (1, 2), {"per": "s"}),
+    ("fmt_sci_flops", (Qty(3, "TFLOP"),), {"unit": UnitOf("GFLOP")}), ("fmt_sci_flops", (3e12,), {}),
+    ("fmt_sci_qty", (Qty(6.02e23, "byte"), "TB"), {"per": "s"}), ("fmt_sci_qty", (Qty(3, "GB"),), {}),
+    ("fmt_qty", (Qty(3.5, "EUR"), "EUR"), {}), ("fmt_qty_range", (Qty(3.5, "EUR"), Qty(4.5, "EUR"), "EUR"), {}),
+    ("fmt_eur", (Qty(1234.5, "EUR"),), {"precision": 1, "approx": True}), ("fmt_eur", (Qty(3, "s"),), {}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs"), EDGES)
+def test_range_and_count_edges_are_mlsysims(name, args, kwargs):
+    compare(name, args, kwargs)
 
 
 def test_draw_balance_report():
