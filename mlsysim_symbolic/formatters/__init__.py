@@ -20,7 +20,8 @@ picks by substrings of the unit's text: 2 m³ in liters prints ``2000 m³``, 2 K
 label (``fmt_jerk``'s ``m/s³``) is mlsysim's whatever the unit, as there.  ``fmt_mass`` shows a negative mass of a
 tonne or more in ``t`` (mlsysim: in ``kg``, its ladder compares signed kilograms).  A ``degF`` temperature is
 refused (``TypeError``: our registry has no Fahrenheit).  A ``degC`` value is read on its own scale
-(:mod:`.points`), as mlsysim shows it.
+(:mod:`.points`), as mlsysim shows it.  A liter converts without mlsysim's float noise (its liter is 0.1³ m³):
+8389 m³ at ``precision=0`` is ``8,389,000 L`` where mlsysim refuses 8388999.999999998 as not whole.
 
 >>> from mlsysim_symbolic import formatters
 >>> from mlsysim_symbolic.units import Q_

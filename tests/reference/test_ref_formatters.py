@@ -9,7 +9,7 @@ below): fmt_eur takes plain numbers only (our registry has no euro unit);
 a display unit spelled ``"kB"`` as text prints ``KB`` (our registry reads ``KB`` and ``kB`` as one unit, and
 mlsysim's memory ladder prints ``KB``); a plain number given as text raises TypeError (mlsysim: float(text)).
 Phase 2's domain formatters (fn/fmt-dom-b): a label chosen by the display unit names that unit; negative masses
-of a tonne or more show in t; degF is refused (not in our registry).
+of a tonne or more show in t; degF is refused (not in our registry); a liter converts without mlsysim's float noise.
 """
 
 from __future__ import annotations
@@ -484,3 +484,17 @@ def test_fmt_mass_flow_rate_is_fmt_mass_flow_under_another_name():
     value = their_units.ureg.Quantity(7.5, "kg/h")
     assert formatters.fmt_mass_flow_rate(value, unit="kg/h") == formatters.fmt_mass_flow(value, unit="kg/h") == \
         theirs.fmt_mass_flow_rate(value, unit="kg/h") == "7.5 kg/h"
+
+
+def test_a_liter_converts_without_float_noise():
+    """mlsysim's liter is pint's decimeter cubed (0.1³ m³ = 0.0010000000000000002 m³), ours m³/1000 (units.txt):
+    8389 m³ is 8388999.999999998 L there (refused at precision=0 as not whole) and 8389000 L here."""
+    assert their_units.ureg.Quantity(1, "L").to("m**3").magnitude == 0.0010000000000000002
+    with pytest.raises(ValueError):
+        theirs.fmt_water(their_units.ureg.Quantity(8389, "m**3"), precision=0)
+    for world in ("mlsysim", "ours"):
+        assert formatters.fmt_water(_made(Qty(8389, "m**3"), world), precision=0) == "8,389,000 L"
+    # a rounding tie on the other side of the noise: 0.0005 L is 5.000000000000001e-07 m³ there, 5e-07 here
+    assert theirs.fmt_volume(their_units.ureg.Quantity(0.0005, "L")) == "0.000001 m³"
+    with pytest.raises(ValueError, match="hides the value"):
+        formatters.fmt_volume(Q_(0.0005, "L"))
