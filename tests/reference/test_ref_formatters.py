@@ -498,3 +498,8 @@ def test_a_liter_converts_without_float_noise():
     assert theirs.fmt_volume(their_units.ureg.Quantity(0.0005, "L")) == "0.000001 m³"
     with pytest.raises(ValueError, match="hides the value"):
         formatters.fmt_volume(Q_(0.0005, "L"))
+    # and a whole number of liters is not whole there: shown with decimals there, refused with them here
+    assert theirs.fmt_volumetric_flow(their_units.ureg.Quantity(685, "m**3/s"), unit="L/min", precision=3) == \
+        "41100000.000 l/min"
+    with pytest.raises(ValueError, match="whole number"):
+        formatters.fmt_volumetric_flow(Q_(685, "m**3/s"), unit="L/min", precision=3)
