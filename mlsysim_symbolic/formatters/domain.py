@@ -7,7 +7,7 @@ what every mlsysim domain formatter does, in its order:
 2. with ``checks_value``, a value of another dimension raises :class:`~mlsysim_symbolic.errors.FormatError`
    (else its conversion raises :class:`~mlsysim_symbolic.errors.FormatTypeError`, as pint's does);
 3. the display unit is ``unit=`` when given, else the ladder's rung for the value (a ladder chosen by a true flag
-   keyword, e.g. ``binary=True``, first), else ``default``;
+   keyword, e.g. ``binary=True``, first), else ``default`` (unit text, or a :class:`Picker` choosing from the value);
 4. with ``checks_unit``, a display unit of another dimension raises :class:`~mlsysim_symbolic.errors.FormatError`;
 5. the value in that unit must be of the record's ``sign`` (:data:`SIGNS`);
 6. it is shown at ``precision`` (``None``: auto, trimmed: :mod:`.precision`), followed by the label (``label``, or
