@@ -17,6 +17,15 @@ only that makes a conversion possible, as mlsysim has none.  Errors are the pack
 ``ValueError``) where mlsysim raises ``ValueError``, ``FormatTypeError`` (a ``TypeError``) where it raises
 ``TypeError`` or pint's ``DimensionalityError``.
 
+Domain formatters: a label chosen by the display unit (``fmt_volume``, ``fmt_power_rate``, ``fmt_temperature_rate``,
+``fmt_thermal_resistance`` ...) names the unit shown, the unit's own label outside the formatter's table (mlsysim
+picks by substrings of the unit's text: 2 m³ in liters prints ``2000 m³``, 2 K/s in °C/min ``120 °C/s``); a fixed
+label (``fmt_jerk``'s ``m/s³``) is mlsysim's whatever the unit, as there.  ``fmt_mass`` shows a negative mass of a
+tonne or more in ``t`` (mlsysim: in ``kg``, its ladder compares signed kilograms).  A ``degF`` temperature is
+refused (``TypeError``: our registry has no Fahrenheit).  A ``degC`` value is read on its own scale
+(:mod:`.points`), as mlsysim shows it.  A liter converts without mlsysim's float noise (its liter is 0.1³ m³):
+8389 m³ at ``precision=0`` is ``8,389,000 L`` where mlsysim refuses 8388999.999999998 as not whole.
+
 >>> from mlsysim_symbolic import formatters
 >>> from mlsysim_symbolic.units import Q_
 >>> formatters.fmt_memory(Q_(80e9, "byte")), formatters.fmt_qty(Q_(2.5, "GB/s"), "MB/s", precision=0)

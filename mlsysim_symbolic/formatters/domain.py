@@ -7,7 +7,7 @@ what every mlsysim domain formatter does, in its order:
 2. with ``checks_value``, a value of another dimension raises :class:`~mlsysim_symbolic.errors.FormatError`
    (else its conversion raises :class:`~mlsysim_symbolic.errors.FormatTypeError`, as pint's does);
 3. the display unit is ``unit=`` when given, else the ladder's rung for the value (a ladder chosen by a true flag
-   keyword, e.g. ``binary=True``, first), else ``default``;
+   keyword, e.g. ``binary=True``, first), else ``default`` (unit text, or a :class:`Picker` choosing from the value);
 4. with ``checks_unit``, a display unit of another dimension raises :class:`~mlsysim_symbolic.errors.FormatError`;
 5. the value in that unit must be of the record's ``sign`` (:data:`SIGNS`);
 6. it is shown at ``precision`` (``None``: auto, trimmed: :mod:`.precision`), followed by the label (``label``, or
@@ -33,7 +33,9 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+import pint
 
 from ..errors import FormatError, FormatTypeError
 from ..units import Q_, parse_unit, uncounted
@@ -43,7 +45,7 @@ from .markdown import MarkdownStr
 from .precision import resolve_precision
 from .suffix import quantity_suffix
 
-__all__ = ["KEYWORDS", "SIGNS", "Domain", "Ladder", "Rung", "build"]
+__all__ = ["KEYWORDS", "PLAIN", "SIGNS", "Domain", "Ladder", "Picker", "Reading", "Rung", "build"]
 
 #: The optional keywords a domain formatter may take (beyond ``unit``, ``precision``, ``commas``), with their
 #: defaults.  ``approx``/``lower_bound``/``upper_bound``/``per`` decorate the display; a flag naming one of a
@@ -95,6 +97,27 @@ class Ladder:
         return display_unit(chosen.unit, formatter=formatter)
 
 
+class Picker(Protocol):
+    """A default display unit chosen from the value (a :class:`Ladder`, or a choice by the value's own unit)."""
+
+    def pick(self, quantity: Any, *, formatter: str) -> DisplayUnit:
+        """The display unit of ``quantity`` (ours)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a record reads what it is given: its value (as a Quantity of ours) and a display unit.  :data:`PLAIN`
+    reads Quantities and units that convert by a factor; a temperature point on an offset scale (``degC``) needs
+    the reading of :mod:`.points`, which keeps it on its scale."""
+
+    quantity: Callable[..., pint.Quantity]
+    unit: Callable[..., DisplayUnit]
+
+
+#: The reading of every record that shows no temperature point.
+PLAIN = Reading(require_quantity, display_unit)
+
+
 @dataclass(frozen=True)
 class Domain:
     """One domain formatter.
@@ -107,12 +130,13 @@ class Domain:
     ``commas``: the default of ``commas=``; when the call's ``commas`` is ``None``, ``auto_commas(display unit,
     magnitude)`` decides (mlsysim's fmt_length: commas for km and for 1,000 m and more).  ``checks_value``/``checks_unit``: a value/display unit of another
     dimension raises ``FormatError`` (a ``ValueError``, as mlsysim's explicit checks) rather than the conversion's
-    ``FormatTypeError``.  ``sign``: a key of :data:`SIGNS`.  ``doc``: the formatter's docstring.
+    ``FormatTypeError``.  ``sign``: a key of :data:`SIGNS`.  ``reading``: how the value and display unit are
+    read (:class:`Reading`).  ``doc``: the formatter's docstring.
     """
 
     name: str
     dimension: str
-    default: str | Ladder
+    default: str | Ladder | Picker
     label: str | Callable[[DisplayUnit], str | None] | None = None
     keywords: tuple[str, ...] = ()
     ladders: Mapping[str, Ladder] = field(default_factory=dict)
@@ -121,6 +145,7 @@ class Domain:
     checks_value: bool = False
     checks_unit: bool = False
     sign: str = "any"
+    reading: Reading = PLAIN
     doc: str = ""
 
     def __post_init__(self) -> None:
@@ -142,11 +167,11 @@ class Domain:
     def display(self, quantity: Any, unit: Any, flags: Mapping[str, Any]) -> DisplayUnit:
         """The display unit: ``unit``, the ladder of a true flag, or the default."""
         if unit is not None:
-            return display_unit(unit, formatter=self.name)
+            return self.reading.unit(unit, formatter=self.name)
         chosen = next((ladder for flag, ladder in self.ladders.items() if flags.get(flag)), self.default)
-        if isinstance(chosen, Ladder):
+        if not isinstance(chosen, str):
             return chosen.pick(quantity, formatter=self.name)
-        return display_unit(chosen, formatter=self.name)
+        return self.reading.unit(chosen, formatter=self.name)
 
     def unit_label(self, shown: DisplayUnit) -> str | None:
         """The label replacing the display unit's own, if any."""
@@ -162,7 +187,7 @@ class Domain:
 
     def show(self, quantity: Any, arguments: Mapping[str, Any]) -> MarkdownStr:
         """The formatter's text for ``quantity`` and its bound ``arguments`` (the steps of the module's docstring)."""
-        value = require_quantity(quantity, formatter=self.name)
+        value = self.reading.quantity(quantity, formatter=self.name)
         if self.checks_value:
             self.check_dimension(value, "the value")
         shown = self.display(value, arguments["unit"], arguments)

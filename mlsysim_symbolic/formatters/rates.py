@@ -18,7 +18,7 @@ from .markdown import MarkdownStr
 from .scales import resolve_scale
 from .values import fmt_int
 
-__all__ = ["RATE_UNITS", "fmt_fps", "fmt_rate"]
+__all__ = ["RATE_UNITS", "fmt_fps", "fmt_rate", "fmt_token_rate"]
 
 #: The rate units fmt_rate writes (mlsysim's list; a singular ``false wake/month`` so that 1 reads right).
 RATE_UNITS: frozenset[str] = frozenset({
@@ -75,3 +75,15 @@ def fmt_fps(value: Any, *, precision: int | None = 0, commas: bool = False, appr
                        upper_bound=upper_bound)
     return fmt_rate(rate, "FPS", precision=precision, commas=commas, approx=approx, lower_bound=lower_bound,
                     upper_bound=upper_bound, allow_negative=allow_negative)
+
+
+def fmt_token_rate(value: Any, *, unit: str = "tokens/s", precision: int | None = 0, commas: bool = True,
+                   scale: str | None = None, approx: bool = False, lower_bound: bool = False, upper_bound: bool = False,
+                   allow_negative: bool = False) -> MarkdownStr:
+    """A model's token generation or ingestion rate: :func:`fmt_rate` in ``tokens/s`` (whole, with commas) by default.
+
+    >>> fmt_token_rate(1235), fmt_token_rate(2.5e6, scale="M", precision=1)
+    ('1,235 tokens/s', '2.5M tokens/s')
+    """
+    return fmt_rate(value, unit, precision=precision, commas=commas, scale=scale, approx=approx,
+                    lower_bound=lower_bound, upper_bound=upper_bound, allow_negative=allow_negative)
