@@ -61,10 +61,12 @@ SIGNS: dict[str, tuple[Callable[[float], bool], str]] = {
 
 @dataclass(frozen=True)
 class Rung:
-    """One unit of a ladder: used for magnitudes (in the ladder's base unit) of at least ``at_least``."""
+    """One unit of a ladder: used for magnitudes (in the ladder's base unit) of at least ``at_least``; a ``signed``
+    rung compares the signed magnitude (a negative value never reaches it), the others its absolute value."""
 
     unit: str
     at_least: float
+    signed: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,22 +77,34 @@ class Ladder:
     >>> from mlsysim_symbolic.units import Q_
     >>> Ladder.of("byte", ("KB", 0), ("MB", 1e6)).pick(Q_(-3e6, "byte"), formatter="f").label
     'MB'
+
+    ``signed_from`` names the first rung compared with the signed magnitude (mlsysim's energy and emissions
+    ladders: a negative value past the second rung stays on it):
+
+    >>> grams = Ladder.of("g", ("g", 0), ("kg", 1e3), ("t", 1e6), signed_from="t")
+    >>> grams.pick(Q_(-3e6, "g"), formatter="f").label, grams.pick(Q_(3e6, "g"), formatter="f").label
+    ('kg', 't')
     """
 
     base: str
     rungs: tuple[Rung, ...]
 
     @classmethod
-    def of(cls, base: str, *rungs: tuple[str, float]) -> Ladder:
-        """A ladder from ``(unit text, at_least)`` pairs."""
-        return cls(base, tuple(Rung(unit, at_least) for unit, at_least in rungs))
+    def of(cls, base: str, *rungs: tuple[str, float], signed_from: str | None = None) -> Ladder:
+        """A ladder from ``(unit text, at_least)`` pairs; the rungs from ``signed_from`` on are ``signed``."""
+        units = [unit for unit, _ in rungs]
+        if signed_from is not None and signed_from not in units:
+            raise ValueError(f"ladder of {base}: signed_from {signed_from!r} is none of its rungs {units}")
+        first_signed = units.index(signed_from) if signed_from is not None else len(units)
+        return cls(base, tuple(Rung(unit, at_least, signed=index >= first_signed)
+                               for index, (unit, at_least) in enumerate(rungs)))
 
     def pick(self, quantity: Any, *, formatter: str) -> DisplayUnit:
         """The display unit of ``quantity`` (ours) on this ladder."""
-        size = abs(magnitude_in(quantity, parse_unit(self.base), formatter=formatter))
+        value = magnitude_in(quantity, parse_unit(self.base), formatter=formatter)
         chosen = self.rungs[0]
         for rung in self.rungs:
-            if size >= rung.at_least:
+            if (value if rung.signed else abs(value)) >= rung.at_least:
                 chosen = rung
         return display_unit(chosen.unit, formatter=formatter)
 
