@@ -50,8 +50,9 @@ LABEL_RULES: dict[str, LabelRules] = {
     "acceleration": LabelRules((Equal("standard_gravity", "g"),)),   # not pint's g_0
     "angular_acceleration": LabelRules((Same("rad/s**2", "rad/s²"), Same("deg/s**2", "deg/s²"))),
     "angular_velocity": LabelRules((Same("rad/s", "rad/s"), Same("deg/s", "deg/s"))),
+    # the farad keeps its own label F (mlsysim labels F only the unit spelled exactly F: kF stays kF)
     "capacitance": LabelRules((Spelled(("pF",), "pF"), Spelled(("nF",), "nF"), Spelled(("µF", "μF", "uF"), "μF"),
-                               Spelled(("mF",), "mF"), Spelled(("F",), "F"))),
+                               Spelled(("mF",), "mF"))),
     "charge": LabelRules((Spelled(("mAh",), "mAh"), Spelled(("Ah",), "Ah"), Spelled(("C",), "C"))),
     "energy_per_op": LabelRules((Same("pJ/flop", "pJ/op"),)),
     "force_rate": LabelRules((Same("N/s", "N/s"), Same("N/ms", "N/ms"))),
