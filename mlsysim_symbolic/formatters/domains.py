@@ -33,12 +33,13 @@ LADDERS: dict[str, Ladder] = {
     "bandwidth": Ladder.of("byte/s", ("MB/s", 0), ("GB/s", 1e9), ("TB/s", 1e12)),
     "capacitance": Ladder.of("F", ("nF", 0), ("uF", 1e-6), ("mF", 1e-3), ("F", 1)),
     "charge": Ladder.of("mAh", ("mAh", 0), ("Ah", 1e3)),
-    # mlsysim compares the signed magnitude past the second rung: a large negative energy stays in Wh, mass in kg
-    "emissions": Ladder.of("g", ("g", 0), ("kg", 1e3), ("t", 1e6), signed_from="t"),
-    "energy": Ladder.of("J", ("J", 0), ("Wh", 3600), ("kWh", 3.6e6), ("MWh", 3.6e9), ("GWh", 3.6e12),
-                        signed_from="kWh"),
-    "flop_rate": Ladder.of("GFLOP/s", ("GFLOP/s", 0), ("TFLOP/s", 1e3), ("PFLOP/s", 1e6), ("EFLOP/s", 1e9),
-                           ("ZFLOP/s", 1e12)),
+    # stepwise: each threshold in the unit of the rung below (mlsysim's converted comparisons, float for float);
+    # signed past the second rung (mlsysim compares the signed value there: a large negative energy stays in Wh)
+    "emissions": Ladder.of("g", ("g", 0), ("kg", 1e3), ("t", 1e3), signed_from="t", stepwise=True),
+    "energy": Ladder.of("J", ("J", 0), ("Wh", 3600), ("kWh", 1e3), ("MWh", 1e3), ("GWh", 1e3), signed_from="kWh",
+                        stepwise=True),
+    "flop_rate": Ladder.of("GFLOP/s", ("GFLOP/s", 0), ("TFLOP/s", 1e3), ("PFLOP/s", 1e3), ("EFLOP/s", 1e3),
+                           ("ZFLOP/s", 1e3), stepwise=True),
     "flops": Ladder.of("flop", ("KFLOP", 0), ("MFLOP", 1e6), ("GFLOP", 1e9), ("TFLOP", 1e12), ("PFLOP", 1e15),
                        ("EFLOP", 1e18), ("ZFLOP", 1e21)),
     "frequency": Ladder.of("Hz", ("Hz", 0), ("kHz", 1e3), ("MHz", 1e6), ("GHz", 1e9)),

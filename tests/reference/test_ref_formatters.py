@@ -444,6 +444,7 @@ GROUP_A_CASES = [
     ("fmt_energy", (Qty(-3e9, "J"),), {}), ("fmt_energy", (Qty(3e9, "J"),), {}),
     ("fmt_energy", (Qty(-3599, "J"),), {}), ("fmt_energy", (Qty(3600, "J"),), {}),
     ("fmt_energy", (Qty(-2e15, "J"),), {"per": "day"}), ("fmt_energy", (Qty(7.2e13, "J"),), {"approx": True}),
+    ("fmt_energy", (Qty(1, "MWh"),), {}), ("fmt_energy", (Qty(1, "GWh"),), {}),
     ("fmt_emissions", (Qty(-3e6, "g"),), {}), ("fmt_emissions", (Qty(3e6, "g"),), {}),
     ("fmt_emissions", (Qty(-999, "g"),), {}), ("fmt_emissions", (Qty(1000, "g"),), {"lower_bound": True}),
     ("fmt_flops", (Qty(999_999, "flop"),), {}), ("fmt_flops", (Qty(1e6, "flop"),), {}),
@@ -504,6 +505,7 @@ def test_group_a_labels_and_ladders_by_hand():
     """A few of the cases above against text written out by hand (mlsysim's rules read from its source)."""
     assert formatters.fmt_energy(Q_(-3e9, "J")) == "-833333.3 Wh"     # -3e9 J / 3600 J/Wh, a signed rung not reached
     assert formatters.fmt_emissions(Q_(3e6, "g")) == "3 t"
+    assert formatters.fmt_energy(Q_(1, "MWh")) == "1000 kWh"   # 3.6e9 J times pint's 1/3.6e6 kWh/J is 999.9999999999999
     assert formatters.fmt_charge(Q_(500, "C"), unit="kC") == "0.5 C"  # "C" is in "kC"
     assert formatters.fmt_heat_capacity(Q_(4186, "J/K"), unit="MJ/K") == "0.004 J/K"
     assert formatters.fmt_angular_velocity(Q_(3, "rad/s"), unit="Hz") == "3 rad/s"   # 1 Hz is 1 rad/s: radians are ratios
@@ -536,3 +538,28 @@ def test_a_kiloflop_display_unit_prints_KFLOP():
     assert theirs.fmt_flops(value) == formatters.fmt_flops(value) == "3 KFLOP"
     assert theirs.fmt_flops(value, unit="kiloflop") == "3 kflop"
     assert formatters.fmt_flops(value, unit="kiloflop") == formatters.fmt_flops(value, unit="KFLOP") == "3 KFLOP"
+
+
+#: Group A's ladders at their thresholds, given in each rung's unit (mlsysim converts, then compares: 1 MWh is
+#: 999.9999999999999 kWh there, shown as 1000 kWh): formatter -> (base unit, thresholds in it, units to give them in).
+LADDER_EDGES: dict[str, tuple[str, list[float], list[str]]] = {
+    "fmt_energy": ("J", [3600, 3.6e6, 3.6e9, 3.6e12], ["J", "Wh", "kWh", "MWh", "GWh", "kJ", "MJ"]),
+    "fmt_emissions": ("g", [1e3, 1e6], ["g", "kg", "t"]),
+    "fmt_flop_rate": ("GFLOP/s", [1e3, 1e6, 1e9, 1e12], ["GFLOP/s", "TFLOP/s", "PFLOP/s", "EFLOP/s", "flop/s"]),
+    "fmt_flops": ("flop", [1e6, 1e9, 1e12, 1e15, 1e18, 1e21], ["flop", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "ZFLOP"]),
+    "fmt_bandwidth": ("byte/s", [1e9, 1e12], ["byte/s", "MB/s", "GB/s", "TB/s", "Gbps"]),
+    "fmt_frequency": ("Hz", [1e3, 1e6, 1e9], ["Hz", "kHz", "MHz", "GHz"]),
+    "fmt_area": ("m**2", [0.01], ["m**2", "mm**2", "cm**2"]),
+    "fmt_capacitance": ("F", [1e-6, 1e-3, 1], ["F", "mF", "uF", "nF", "pF"]),
+    "fmt_charge": ("mAh", [1e3], ["mAh", "Ah", "C"]),
+    "fmt_heat_capacity": ("J/K", [1e3], ["J/K", "kJ/K"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LADDER_EDGES))
+def test_group_a_ladders_at_their_thresholds_are_mlsysims(name):
+    base, thresholds, units = LADDER_EDGES[name]
+    for threshold, unit, sign in [(t, u, s) for t in thresholds for u in units for s in (1, -1)]:
+        magnitude = sign * their_units.ureg.Quantity(threshold, base).to(unit).magnitude
+        for value in (magnitude, round(magnitude, 9)):
+            compare(name, (Qty(value, unit),), {})
