@@ -124,6 +124,10 @@ def unscaled_unit(text: str, *, formatter: str) -> pint.Unit:
 
     >>> round(float(Q_(2, "dimensionless").to(unscaled_unit("dB", formatter="fmt_decibel")).magnitude), 4)
     3.0103
+    >>> unscaled_unit("GB", formatter="fmt_qty")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FormatError: fmt_qty: unit 'GB' converts by a factor: read it with parse_unit
     """
     try:
         parse_unit(text)
