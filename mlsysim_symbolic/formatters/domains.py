@@ -2,8 +2,8 @@
 
 A new domain formatter is an entry of :data:`DOMAINS` (and its name in :data:`~.names.FORMATTERS`); a ladder of
 auto-scaled units is declared once here with :meth:`~.domain.Ladder.of` (``(unit text, at_least)`` pairs, the
-thresholds in the ladder's base unit); labels some display units get are rules of :data:`LABEL_RULES`; another
-name of a formatter is an entry of :data:`ALIASES`.
+thresholds in the ladder's base unit, or in the unit of the rung below for a ``stepwise`` ladder); labels some
+display units get are rules of :data:`LABEL_RULES`; another name of a formatter is an entry of :data:`ALIASES`.
 
 >>> from mlsysim_symbolic.units import Q_
 >>> from mlsysim_symbolic.formatters.domains import fmt_memory, fmt_power, fmt_torque
@@ -11,6 +11,9 @@ name of a formatter is an entry of :data:`ALIASES`.
 ('1.5 KB', '80 GiB', '2.5 PB/day')
 >>> fmt_power(Q_(700, "W")), fmt_power(Q_(1.2e7, "W"), approx=True), fmt_torque(Q_(2.5, "N*m"), precision=2)
 ('700 W', '~12 MW', '2.50 N·m')
+>>> from mlsysim_symbolic.formatters.domains import fmt_battery_capacity, fmt_capacitance, fmt_energy
+>>> fmt_energy(Q_(1, "MWh")), fmt_energy(Q_(-2, "MWh")), fmt_battery_capacity(Q_(5000, "mAh")), fmt_capacitance(Q_(4.7e-6, "F"))
+('1000 kWh', '-2000000 Wh', '5 Ah', '4.7 μF')
 """
 
 from __future__ import annotations
@@ -46,18 +49,19 @@ LADDERS: dict[str, Ladder] = {
     "heat_capacity": Ladder.of("J/K", ("J/K", 0), ("kJ/K", 1e3)),
 }
 
-#: The labels some formatters give some display units (mlsysim's choices: :mod:`.label_rules`).
+#: The labels some formatters give some display units (mlsysim's choices: :mod:`.label_rules`).  A ``Spelled``
+#: rule reads the unit's short pretty text, as mlsysim's ``str(unit)`` is (``µF``, never ``microfarad``).
 LABEL_RULES: dict[str, LabelRules] = {
     "acceleration": LabelRules((Equal("standard_gravity", "g"),)),   # not pint's g_0
     "angular_acceleration": LabelRules((Same("rad/s**2", "rad/s²"), Same("deg/s**2", "deg/s²"))),
     "angular_velocity": LabelRules((Same("rad/s", "rad/s"), Same("deg/s", "deg/s"))),
     # the farad keeps its own label F (mlsysim labels F only the unit spelled exactly F: kF stays kF)
-    "capacitance": LabelRules((Spelled(("pF",), "pF"), Spelled(("nF",), "nF"), Spelled(("µF", "μF", "uF"), "μF"),
+    "capacitance": LabelRules((Spelled(("pF",), "pF"), Spelled(("nF",), "nF"), Spelled(("µF",), "μF"),
                                Spelled(("mF",), "mF"))),
     "charge": LabelRules((Spelled(("mAh",), "mAh"), Spelled(("Ah",), "Ah"), Spelled(("C",), "C"))),
     "energy_per_op": LabelRules((Same("pJ/flop", "pJ/op"),)),
     "force_rate": LabelRules((Same("N/s", "N/s"), Same("N/ms", "N/ms"))),
-    "heat_capacity": LabelRules((Spelled(("kilo", "kJ"), "kJ/K"),), otherwise="J/K"),
+    "heat_capacity": LabelRules((Spelled(("kJ",), "kJ/K"),), otherwise="J/K"),
 }
 
 _MARKED = ("approx", "lower_bound", "upper_bound", "per")
