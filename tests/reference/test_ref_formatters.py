@@ -9,7 +9,8 @@ below): fmt_eur takes plain numbers only (our registry has no euro unit);
 a display unit spelled ``"kB"`` as text prints ``KB`` (our registry reads ``KB`` and ``kB`` as one unit, and
 mlsysim's memory ladder prints ``KB``); a plain number given as text raises TypeError (mlsysim: float(text));
 a value without bytes or bits shown per byte or bit raises TypeError (mlsysim's bytes are plain numbers of bits); a
-kiloflop display unit prints ``KFLOP``.
+kiloflop display unit prints ``KFLOP``; a converted value may differ from mlsysim's in its last bit (our registry's
+definitions), so on a rounding tie it may round the other way.
 """
 
 from __future__ import annotations
@@ -563,3 +564,20 @@ def test_group_a_ladders_at_their_thresholds_are_mlsysims(name):
         magnitude = sign * their_units.ureg.Quantity(threshold, base).to(unit).magnitude
         for value in (magnitude, round(magnitude, 9)):
             compare(name, (Qty(value, unit),), {})
+
+
+def test_a_conversion_may_differ_from_mlsysims_in_the_last_bit():
+    """Conversions go through our registry's definitions (the liter a thousandth of a cubic metre, pint's a cubic
+    decimetre), so a converted value can differ from mlsysim's in its last bit, and on a rounding tie it rounds the
+    other way: 0.05 g/L is exactly the float 0.05 kg/m³ here (shown 0.1 at one decimal), 0.049999999999999996 in
+    mlsysim (0.0 at one decimal, so its auto precision takes two)."""
+    assert Q_(0.05, "g/L").to("kg/m**3").magnitude == 0.05
+    assert their_units.ureg.Quantity(0.05, "g/L").to("kg/m**3").magnitude == 0.049999999999999996
+    value = their_units.ureg.Quantity(0.05, "g/L")
+    assert theirs.fmt_density(value) == "0.05 kg/m³"
+    assert formatters.fmt_density(value) == formatters.fmt_density(Q_(0.05, "g/L")) == "0.1 kg/m³"
+    assert formatters.fmt_density(value, precision=2) == theirs.fmt_density(value, precision=2) == "0.05 kg/m³"
+    flow = their_units.ureg.Quantity(0.0005, "L/s")   # 5e-07 m³/s here, 5.000000000000001e-07 there
+    assert theirs.fmt_flow_rate(flow) == "0.000001 m³/s"
+    with pytest.raises(ValueError, match="hides the value"):
+        formatters.fmt_flow_rate(flow)
