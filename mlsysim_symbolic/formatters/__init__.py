@@ -12,7 +12,13 @@ text ``"kB"`` prints ``KB`` (our registry reads ``KB`` and ``kB`` as pint's kilo
 ``KB``; a Unit object of mlsysim's keeps its own text); a number given as text raises ``TypeError`` (mlsysim reads
 it with ``float``); bytes stay a dimension, so ``fmt_usd(5 dollar, per="GB")`` raises ``TypeError`` where mlsysim
 (whose bytes are counts of bits) prints ``\\$40,000,000,000/GB``, and a byte Quantity is no parameter or token count
-(``fmt_params(1 GB)``: mlsysim's ``8B``).  Counted kinds (``param``, ``token``, ``sample``, ``request``) are dropped where
+(``fmt_params(1 GB)``: mlsysim's ``8B``).  A value without bytes or bits is not shown per byte or bit
+(``fmt_arithmetic_intensity(300 flop)``, ``fmt_energy_per_bit(300 pJ)``, ``fmt_bandwidth(300 / s)`` raise
+``TypeError``; mlsysim shows 2400 FLOP/byte, 300 pJ/bit, 0.00004 MB/s); a display unit given as the text
+``"kiloflop"`` prints ``KFLOP`` (mlsysim: ``kflop``; its FLOP ladder prints ``KFLOP``, which our registry reads
+as the kiloflop); a value converted through our registry's definitions may differ from mlsysim's in its last bit
+and so round the other way on a tie (``fmt_density(0.05 g/L)``: ``0.1 kg/m³`` here, ``0.05 kg/m³`` in mlsysim,
+whose cubic decimetre liter gives 0.049999999999999996).  Counted kinds (``param``, ``token``, ``sample``, ``request``) are dropped where
 only that makes a conversion possible, as mlsysim has none.  Errors are the package's own: ``FormatError`` (a
 ``ValueError``) where mlsysim raises ``ValueError``, ``FormatTypeError`` (a ``TypeError``) where it raises
 ``TypeError`` or pint's ``DimensionalityError``.

@@ -63,37 +63,60 @@ SIGNS: dict[str, tuple[Callable[[float], bool], str]] = {
 
 @dataclass(frozen=True)
 class Rung:
-    """One unit of a ladder: used for magnitudes (in the ladder's base unit) of at least ``at_least``."""
+    """One unit of a ladder, reached by magnitudes of at least ``at_least`` in ``measure`` (``None``: the ladder's
+    base unit); a ``signed`` rung compares the signed magnitude (a negative value never reaches it), the others its
+    absolute value."""
 
     unit: str
     at_least: float
+    signed: bool = False
+    measure: str | None = None
 
 
 @dataclass(frozen=True)
 class Ladder:
-    """Auto-scaled display units: the rung with the largest ``at_least`` not above the value's magnitude in
-    ``base`` (the first rung below them all).  Rungs are given in ascending ``at_least``.
+    """Auto-scaled display units: the value climbs from the first rung while it reaches the next one (its
+    magnitude in ``base``, converted to the rung's ``measure`` when it has one).  Rungs are given in ascending order.
 
     >>> from mlsysim_symbolic.units import Q_
     >>> Ladder.of("byte", ("KB", 0), ("MB", 1e6)).pick(Q_(-3e6, "byte"), formatter="f").label
     'MB'
+
+    ``signed_from`` names the first rung compared with the signed magnitude (mlsysim's energy and emissions
+    ladders: a negative value past the second rung stays on it); ``stepwise`` measures each rung's threshold in the
+    unit of the rung below it, as mlsysim's energy ladder does (1 MWh is 999.9999999999999 kWh there, so it shows
+    1000 kWh):
+
+    >>> grams = Ladder.of("g", ("g", 0), ("kg", 1e3), ("t", 1e3), signed_from="t", stepwise=True)
+    >>> grams.pick(Q_(-3e6, "g"), formatter="f").label, grams.pick(Q_(3e6, "g"), formatter="f").label
+    ('kg', 't')
     """
 
     base: str
     rungs: tuple[Rung, ...]
 
     @classmethod
-    def of(cls, base: str, *rungs: tuple[str, float]) -> Ladder:
-        """A ladder from ``(unit text, at_least)`` pairs."""
-        return cls(base, tuple(Rung(unit, at_least) for unit, at_least in rungs))
+    def of(cls, base: str, *rungs: tuple[str, float], signed_from: str | None = None,
+           stepwise: bool = False) -> Ladder:
+        """A ladder from ``(unit text, at_least)`` pairs: the rungs from ``signed_from`` on are ``signed``; with
+        ``stepwise``, each rung's ``at_least`` is measured in the unit of the rung below it (else in ``base``)."""
+        units = [unit for unit, _ in rungs]
+        if signed_from is not None and signed_from not in units:
+            raise ValueError(f"ladder of {base}: signed_from {signed_from!r} is none of its rungs {units}")
+        first_signed = units.index(signed_from) if signed_from is not None else len(units)
+        return cls(base, tuple(Rung(unit, at_least, signed=index >= first_signed,
+                                    measure=units[index - 1] if stepwise and index else None)
+                               for index, (unit, at_least) in enumerate(rungs)))
 
     def pick(self, quantity: Any, *, formatter: str) -> DisplayUnit:
         """The display unit of ``quantity`` (ours) on this ladder."""
-        size = abs(magnitude_in(quantity, parse_unit(self.base), formatter=formatter))
+        base = Q_(magnitude_in(quantity, parse_unit(self.base), formatter=formatter), parse_unit(self.base))
         chosen = self.rungs[0]
-        for rung in self.rungs:
-            if size >= rung.at_least:
-                chosen = rung
+        for rung in self.rungs[1:]:
+            value = base.magnitude if rung.measure is None else base.to(parse_unit(rung.measure)).magnitude
+            if (value if rung.signed else abs(value)) < rung.at_least:
+                break
+            chosen = rung
         return display_unit(chosen.unit, formatter=formatter)
 
 

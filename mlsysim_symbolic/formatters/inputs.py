@@ -25,11 +25,12 @@ from typing import Any
 
 import pint
 
-from ..errors import FormatError, FormatTypeError, UnitError
+from ..errors import FormatError, FormatTypeError, UnitError, UnscaledUnitError
 from ..units import Q_, carry_in, parse_unit, uncounted, ureg
 from .labels import unit_label
 
-__all__ = ["DisplayUnit", "display_unit", "finite", "magnitude_in", "quantity_of", "require_quantity"]
+__all__ = ["DisplayUnit", "display_unit", "finite", "magnitude_in", "quantity_of", "require_quantity",
+           "unscaled_unit"]
 
 
 def finite(value: Any, *, formatter: str, what: str = "value") -> float:
@@ -64,6 +65,8 @@ def quantity_of(value: Any, *, formatter: str) -> pint.Quantity | None:
         return None
     try:
         return carry_in(value)
+    except UnscaledUnitError:   # a level in dB: a formatter only converts it, which pint does in its own unit
+        return Q_(value.magnitude, unscaled_unit(format(value.units, "D"), formatter=formatter))
     except UnitError as error:
         raise FormatTypeError(formatter, f"unit {value.units} is not known to mlsysim_symbolic") from error
 
@@ -103,12 +106,36 @@ def display_unit(unit: Any, *, formatter: str) -> DisplayUnit:
     if isinstance(unit, pint.Quantity):
         unit = unit.units
     if isinstance(unit, str):
-        parsed = parse_unit(unit) if unit else ureg.dimensionless
+        try:
+            parsed = parse_unit(unit) if unit else ureg.dimensionless
+        except UnscaledUnitError:
+            parsed = unscaled_unit(unit, formatter=formatter)
         return DisplayUnit(parsed, unit_label(parsed))
     if isinstance(unit, pint.Unit):
         ours = quantity_of(unit._REGISTRY.Quantity(1, unit), formatter=formatter).units
         return DisplayUnit(ours, unit_label(unit))
     raise FormatTypeError(formatter, f"a display unit must be unit text or a pint Unit, got {type(unit).__name__}")
+
+
+def unscaled_unit(text: str, *, formatter: str) -> pint.Unit:
+    """The unit ``text`` names where it does not convert by a factor (a decibel, a degC): the engine refuses it
+    (:func:`mlsysim_symbolic.units.parse_unit`), but a formatter only converts a value into or out of it, which
+    pint does exactly (``2`` is ``3.0103 dB``).
+
+    >>> round(float(Q_(2, "dimensionless").to(unscaled_unit("dB", formatter="fmt_decibel")).magnitude), 4)
+    3.0103
+    >>> unscaled_unit("GB", formatter="fmt_qty")
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FormatError: fmt_qty: unit 'GB' converts by a factor: read it with parse_unit
+    """
+    try:
+        parse_unit(text)
+    except UnscaledUnitError:
+        return ureg.parse_units(text.strip())
+    except UnitError as error:
+        raise FormatTypeError(formatter, f"unit {text!r} is not known to mlsysim_symbolic") from error
+    raise FormatError(formatter, f"unit {text!r} converts by a factor: read it with parse_unit")
 
 
 def magnitude_in(quantity: pint.Quantity, unit: pint.Unit, *, formatter: str) -> float:

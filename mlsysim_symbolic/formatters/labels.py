@@ -31,6 +31,9 @@ LABELS: dict[str, str] = {
 #: as its own unit (its memory ladder's) where ours reads ``KB`` as pint's kilobyte ``kB``; the others are the
 #: symbols of pint's default definitions (mlsysim's) that our ``units.txt`` spells otherwise.
 OUR_SPELLINGS: dict[str, str] = {"kB": "KB", "mo": "month", "yr": "a", "FLOP": "flop", "L": "l"}
+#: mlsysim's ``KFLOP`` (its FLOP ladder's, where ours reads ``KFLOP`` as a kiloflop) and pint's ``bit`` (no symbol;
+#: ours is ``b``).
+OUR_SPELLINGS.update({"kFLOP": "KFLOP", **{f"{prefix}b": f"{prefix}bit" for prefix in ("", "k", "M", "G", "T", "P")}})
 _SYMBOL = re.compile(r"[A-Za-zµμ_]+")
 
 #: Display markers: keyword -> the text put before the number.  At most one is given.
@@ -46,6 +49,8 @@ def normalize_label(label: str, *, ours: bool = True) -> str:
 
     >>> normalize_label("µs/token"), normalize_label("kB", ours=False), normalize_label("FLOP/mo")
     ('μs/token', 'kB', 'flop/month')
+    >>> normalize_label("pJ/b"), normalize_label("Gb/s"), normalize_label("kFLOP")
+    ('pJ/bit', 'Gb/s', 'KFLOP')
     """
     if ours:
         label = _SYMBOL.sub(lambda symbol: OUR_SPELLINGS.get(symbol[0], symbol[0]), label)
