@@ -146,8 +146,17 @@ def parse_unit(text: str) -> pint.Unit:
 
 
 def _unscaled_parts(unit: pint.Unit) -> list[str]:
-    """The parts of ``unit`` that do not convert by a factor (degC's offset, the decibel's logarithm)."""
-    return [name for name in unit._units if not ureg._is_multiplicative(name)]
+    """The parts of ``unit`` that do not convert by a factor (degC's offset, the decibel's logarithm; pint's
+    ``delta_decibel`` of ``dB/m``, a name its own check cannot resolve, is no factor either)."""
+    return [name for name in unit._units if not _multiplicative(name)]
+
+
+@lru_cache(maxsize=256)
+def _multiplicative(name: str) -> bool:
+    try:
+        return bool(ureg._is_multiplicative(name))
+    except (AssertionError, KeyError, pint.UndefinedUnitError):   # pint asserts on a delta of a logarithmic unit
+        return False
 
 
 def _refuse_unscaled(unit: pint.Unit, text: str) -> None:

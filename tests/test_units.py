@@ -162,7 +162,7 @@ def test_offset_and_log_units_are_refused_in_declared_units() -> None:
     from mlsysim_symbolic.errors import UnscaledUnitError
     from mlsysim_symbolic.units import base_ratio
 
-    for text in ("degC", "dB"):   # (in a product pint reads degC as a difference: degC/s is delta_degC/s)
+    for text in ("degC", "dB", "dB/m", "1/dB"):   # (in a product pint reads degC as a difference: degC/s is delta_degC/s)
         with pytest.raises(UnscaledUnitError) as info:
             parse_unit(text)
         assert text in str(info.value) and "kelvin" in str(info.value)
