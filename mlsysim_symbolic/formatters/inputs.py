@@ -128,11 +128,19 @@ def unscaled_unit(text: str, *, formatter: str) -> pint.Unit:
     Traceback (most recent call last):
     ...
     mlsysim_symbolic.errors.FormatError: fmt_qty: unit 'GB' converts by a factor: read it with parse_unit
+    >>> unscaled_unit("dB/m", formatter="fmt_decibel")   # (mlsysim: pint's bare AssertionError)
+    Traceback (most recent call last):
+    ...
+    mlsysim_symbolic.errors.FormatError: fmt_decibel: unit 'dB/m' combines a unit that does not scale by a factor (a decibel, a degC) with others: show the level or the temperature alone
     """
     try:
         parse_unit(text)
     except UnscaledUnitError:
-        return ureg.parse_units(text.strip())
+        unit = ureg.parse_units(text.strip())
+        if len(unit._units) == 1 and next(iter(unit._units.values())) == 1:
+            return unit
+        raise FormatError(formatter, f"unit {text!r} combines a unit that does not scale by a factor (a decibel, a "
+                                     "degC) with others: show the level or the temperature alone") from None
     except UnitError as error:
         raise FormatTypeError(formatter, f"unit {text!r} is not known to mlsysim_symbolic") from error
     raise FormatError(formatter, f"unit {text!r} converts by a factor: read it with parse_unit")
