@@ -26,7 +26,18 @@ from typing import Any
 import pint
 
 from .errors import InputError, UnitError
-from .registry import GRID_FIELDS, HARDWARE_FIELDS, WORKLOAD_FIELDS, Entry, Grid, Hardware, Workload, field_quantity, make_entry
+from .registry import (
+    GRID_FIELDS,
+    HARDWARE_FIELDS,
+    HARDWARE_VIEWS,
+    WORKLOAD_FIELDS,
+    Entry,
+    Grid,
+    Hardware,
+    Workload,
+    field_quantity,
+    make_entry,
+)
 from .units import Q_
 
 #: mlsysim 0.3.0 workload field (all workload classes) -> our field.  ``source.*`` is the entry's Source.
@@ -44,16 +55,7 @@ WORKLOAD_MAP: dict[str, str] = {
 HARDWARE_MAP: dict[str, str] = {
     "name": "name", "release_year": "release_year", "metadata.description": "description",
     **{f"metadata.provenance.{k}": f"source.{k}" for k in ("ref", "url", "kind", "verified", "notes")},
-    "compute.peak_flops": "peak_flops", "compute.precision_flops": "precision_flops",
-    **{f"compute.{k}": k for k in (
-        "sm_count", "clock_rate", "core_count", "fp32_cores_per_sm", "tensor_cores_per_sm", "systolic_array_dim",
-        "max_threads_per_sm", "max_registers_per_thread", "warp_size")},
-    "memory.capacity": "memory_capacity", "memory.bandwidth": "memory_bandwidth",
-    **{f"memory.{k}": k for k in (
-        "sram_capacity", "sram_bandwidth", "flash_capacity", "flash_bandwidth", "l2_cache", "register_file_per_sm",
-        "shared_memory_per_sm", "bus_width", "pin_data_rate", "hbm_stacks")},
-    **{f"storage.{k}": f"storage_{k}" for k in ("capacity", "bandwidth", "latency")},
-    **{f"{link}.{k}": f"{link}.{k}" for link in ("interconnect", "nvlink") for k in ("name", "bandwidth", "latency", "direction")},
+    **{f"{view}.{theirs}": ours for view, fields in HARDWARE_VIEWS.items() for theirs, ours in fields.items()},
     **{k: k for k in (
         "tdp", "tdp_min", "tdp_max", "die_area", "transistor_count", "die_to_die_bandwidth", "battery_capacity",
         "unit_cost", "unit_cost_max", "accelerator_count", "dispatch_tax")},

@@ -314,10 +314,80 @@ class Workload(Entry):
         return (self.fields["parameters"] * Q_(width, "B/param")).to("B")
 
 
+#: mlsysim 0.3.0's nested views of a ``HardwareNode`` -> (its field -> our flat field, dotted into a subtable):
+#: ``hw.compute.peak_flops`` is our ``peak_flops``, ``hw.memory.capacity`` our ``memory_capacity``,
+#: ``hw.interconnect.bandwidth`` our ``interconnect.bandwidth``.  ``interop.HARDWARE_MAP`` reads mlsysim's objects
+#: through the same table.
+HARDWARE_VIEWS: dict[str, dict[str, str]] = {
+    "compute": {k: k for k in (
+        "peak_flops", "precision_flops", "sm_count", "clock_rate", "core_count", "fp32_cores_per_sm",
+        "tensor_cores_per_sm", "systolic_array_dim", "max_threads_per_sm", "max_registers_per_thread", "warp_size")},
+    "memory": {"capacity": "memory_capacity", "bandwidth": "memory_bandwidth", **{k: k for k in (
+        "sram_capacity", "sram_bandwidth", "flash_capacity", "flash_bandwidth", "l2_cache", "register_file_per_sm",
+        "shared_memory_per_sm", "bus_width", "pin_data_rate", "hbm_stacks")}},
+    "storage": {k: f"storage_{k}" for k in ("capacity", "bandwidth", "latency")},
+    **{link: {k: f"{link}.{k}" for k in ("name", "bandwidth", "latency", "direction")} for link in ("interconnect", "nvlink")},
+}
+
+
+class FieldView(Mapping[str, Any]):
+    """One of mlsysim's nested views of an entry (``hw.compute``, ``hw.memory``): its fields as attributes (and as a
+    read-only mapping), each read from the entry's flat fields; a field the entry does not state is ``None``, as
+    mlsysim's optional fields are.
+
+    >>> h100 = hardware()["H100"]
+    >>> h100.compute.peak_flops == h100.peak_flops, h100.memory.capacity, h100.interconnect.bandwidth
+    (True, <Quantity(80.0, 'gibibyte')>, <Quantity(64, 'gigabyte / second')>)
+    """
+
+    __slots__ = ("_entry", "_view", "_fields")
+
+    def __init__(self, entry: Entry, view: str, fields: Mapping[str, str]) -> None:
+        object.__setattr__(self, "_entry", entry)
+        object.__setattr__(self, "_view", view)
+        object.__setattr__(self, "_fields", fields)
+
+    def __getattr__(self, item: str) -> Any:
+        fields = object.__getattribute__(self, "_fields")
+        if item not in fields:
+            entry = object.__getattribute__(self, "_entry")
+            raise AttributeError(f"{type(entry).__name__} {entry.key!r}: {self._view} has no field {item!r}"
+                                 + did_you_mean(item, sorted(fields)) + f" Fields: {', '.join(fields)}")
+        return self._entry.get(fields[item])
+
+    def __getitem__(self, item: str) -> Any:
+        if item not in self._fields:
+            raise KeyError(item)
+        return self._entry.get(self._fields[item])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __setattr__(self, item: str, value: Any) -> None:
+        raise self._entry._refuse("set", f"{self._view}.{item}")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.items() if v is not None)
+        return f"{self._view}({shown})"
+
+
 class Hardware(Entry):
-    """An accelerator or device: peak rates per precision, memory, power, with provenance."""
+    """An accelerator or device: peak rates per precision, memory, power, with provenance.  mlsysim's nested views
+    (``compute``, ``memory``, ``storage``, ``interconnect``, ``nvlink``: :data:`HARDWARE_VIEWS`) read the same fields."""
 
     schema = HARDWARE_FIELDS
+
+
+def _view_property(view: str, fields: Mapping[str, str]) -> property:
+    return property(lambda entry: FieldView(entry, view, fields), doc=f"mlsysim's ``HardwareNode.{view}``, read from our fields.")
+
+
+for _view, _fields in HARDWARE_VIEWS.items():   # properties: found before Entry.__getattr__, so no other read pays
+    setattr(Hardware, _view, _view_property(_view, _fields))
+del _view, _fields
 
 
 class Grid(Entry):

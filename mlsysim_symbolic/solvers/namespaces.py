@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pint
+
 from ..errors import FrozenEntryError, UnknownEntryError
 from ..registry import Entry, clusters, fabrics, hardware, nodes, workloads
 
@@ -93,12 +95,23 @@ class Group(_ReadOnly):
             return members[key]
         raise UnknownEntryError("entry", key, members, owner=self._label)
 
-    def list(self) -> list[str]:
+    def keys(self) -> list[str]:
         """The keys of the group's entries, in registry order."""
         return list(self._members())
 
+    def list(self, sort_by: str | None = None, reverse: bool = False) -> list[Entry]:
+        """The group's entries as mlsysim's ``Registry.list``: by key (its attribute order), or by the field
+        ``sort_by`` names (a dotted path of mlsysim's, ``"compute.peak_flops"``: :func:`sort_key`), least first
+        unless ``reverse``.
+
+        >>> [h.name for h in Hardware.Cloud.list(sort_by="compute.peak_flops", reverse=True)][:2]
+        ['NVIDIA GB200 NVL72', 'Cerebras CS-3 (WSE-3)']
+        """
+        members = self._members()
+        return ordered([members[k] for k in sorted(members)], sort_by, reverse)
+
     def __dir__(self) -> list[str]:
-        return [*self._members(), "list"]
+        return [*self._members(), "keys", "list"]
 
     def __repr__(self) -> str:
         return f"<{self._label}: {', '.join(self._members())}>"
@@ -123,15 +136,56 @@ class Namespace(_ReadOnly):
             return self._groups[group]
         raise UnknownEntryError("group", group, self._groups, owner=self._label)
 
-    def list(self) -> list[str]:
+    def groups(self) -> list[str]:
         """The group names."""
         return list(self._groups)
 
+    def list(self, sort_by: str | None = None, reverse: bool = False) -> list[Entry]:
+        """Every entry of every group, as mlsysim's ``Registry.list`` recurses into its groups (in their attribute
+        order, an entry two groups share listed once), then ordered as :meth:`Group.list` orders.
+
+        >>> len(Hardware.list()) == len({id(h) for g in Hardware.groups() for h in getattr(Hardware, g).list()})
+        True
+        """
+        seen: set[int] = set()
+        entries = []
+        for group in sorted(self._groups):
+            for entry in self._groups[group].list():
+                if id(entry) not in seen:
+                    seen.add(id(entry))
+                    entries.append(entry)
+        return ordered(entries, sort_by, reverse)
+
     def __dir__(self) -> list[str]:
-        return [*self._groups, "list"]
+        return [*self._groups, "groups", "list"]
 
     def __repr__(self) -> str:
         return f"<{self._label}: {', '.join(self._groups)}>"
+
+
+def sort_key(entry: Entry, path: str) -> Any:
+    """The value mlsysim sorts ``entry`` by for ``sort_by=path``: the field at the dotted path (its nested views,
+    ``compute.peak_flops``, read from our fields), a Quantity by its magnitude in base units, and 0 where a part of
+    the path is missing or the field is unset (as mlsysim's ``getattr(value, part, 0)`` and its ``None`` give).
+
+    >>> sort_key(Hardware.Cloud.H100, "compute.peak_flops"), sort_key(Hardware.Cloud.H100, "no.such")
+    (989000000000000.0, 0)
+    """
+    value: Any = entry
+    for part in path.split("."):
+        value = getattr(value, part, 0)
+    if value is None:
+        return 0
+    if isinstance(value, pint.Quantity):
+        return value.to_base_units().magnitude
+    return value
+
+
+def ordered(entries: list[Entry], sort_by: str | None, reverse: bool) -> list[Entry]:
+    """``entries`` in their order, or stably sorted by :func:`sort_key` of ``sort_by`` (``reverse``: largest first)."""
+    if not sort_by:
+        return entries
+    return sorted(entries, key=lambda entry: sort_key(entry, sort_by), reverse=reverse)
 
 
 def _workloads() -> Any:

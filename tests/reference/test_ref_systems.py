@@ -172,8 +172,8 @@ def test_the_systems_file_is_a_registry_not_a_derivation_file() -> None:
 
 # ---------------------------------------------------------------------- the namespace
 def test_systems_namespace_reads_as_mlsysims() -> None:
-    assert Systems.list() == ["Fabrics", "Nodes", "Clusters"]
-    assert Systems.Clusters.list() == list(THEIR_CLUSTERS)
+    assert Systems.groups() == ["Fabrics", "Nodes", "Clusters"]
+    assert Systems.Clusters.keys() == list(THEIR_CLUSTERS)
     assert Systems.Clusters.Research_256 is clusters()["Research_256"]
     assert Systems.Clusters.Frontier_8K.fabric is Systems.Fabrics.InfiniBand_NDR
     assert Systems.Nodes.DGX_H100.accelerator is hardware()["H100"]
