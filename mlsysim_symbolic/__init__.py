@@ -13,6 +13,7 @@ One declaration of a scenario gives numbers with units, LaTeX and sensitivities:
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .catalog import Scenarios, load_derivations
@@ -68,7 +69,8 @@ __all__ = [
     "workloads",
 ]
 _STATIC_ALL = __all__
-_NAMESPACES = frozenset({"Hardware", "Models", "Systems"})
+_NAMESPACES = frozenset({"Hardware", "Models", "Systems", "Workload", "TransformerWorkload", "SparseTransformerWorkload",
+                         "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload"})
 del __all__   # computed on access by __getattr__: it also lists the type names (from metadata, nothing built)
 
 
@@ -97,10 +99,10 @@ def __getattr__(name: str) -> Any:
         return [*_STATIC_ALL, *FORMATTERS, *_shipped().info]
     if name.startswith("__"):
         raise AttributeError(name)
-    if name in _NAMESPACES:   # mlsysim's registry namespaces: the solver layer is imported when first named
-        from .solvers import namespaces
+    if name in _NAMESPACES:   # mlsysim's registry namespaces and workload classes: the solver layer, when first named
+        from .solvers import __name__ as solvers  # imports the subpackage (no attribute lookup on this module)
 
-        return getattr(namespaces, name)
+        return getattr(sys.modules[solvers], name)
     if name.startswith("calc_"):   # mlsysim's function face: the tables are read, and the function built, on first use
         from .functions import function, function_names
 

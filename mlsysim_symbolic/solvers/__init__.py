@@ -32,10 +32,21 @@ from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTra
 from .serving import InferenceScalingModel, ServingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .training import TrainingMemoryModel
+from .workload_classes import (
+    CNNWorkload,
+    DiffusionWorkload,
+    EmbodiedWorkload,
+    SparseTransformerWorkload,
+    SSMWorkload,
+    TransformerWorkload,
+    Workload,
+)
 
 Scenarios.extend(Applications)   # mlsysim's application scenarios by its names: Scenarios.ChatbotServing
 
 __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel"]
+           "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
+           "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "EmbodiedWorkload"]

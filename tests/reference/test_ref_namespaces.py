@@ -60,3 +60,21 @@ def test_every_device_reads_through_mlsysims_nested_views():
                     assert got == expected, (theirs.name, view, field)
                 else:
                     assert_same(got, expected, f"{theirs.name}.{view}.{field}")
+
+
+def test_isinstance_answers_as_mlsysim_for_every_model():
+    """``isinstance(model, TransformerWorkload)`` (and each of mlsysim's workload classes) gives mlsysim's answer for
+    our entry of every model, and for mlsysim's own object."""
+    import mlsysim_symbolic
+    from mlsysim_symbolic.solvers.workload_classes import CLASSES
+
+    models = {m.name: m for m in Models.list()}
+    theirs_all = mlsysim.Models.list()
+    assert len(theirs_all) == len(models)
+    for theirs in theirs_all:
+        ours = models[theirs.name]
+        for name, cls in CLASSES.items():
+            expected = isinstance(theirs, getattr(__import__("mlsysim.models.types", fromlist=[name]), name))
+            assert isinstance(ours, cls) is expected, (theirs.name, name)
+            assert isinstance(theirs, cls) is expected, (theirs.name, name)
+            assert getattr(mlsysim_symbolic, name) is cls
