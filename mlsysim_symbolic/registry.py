@@ -391,9 +391,50 @@ del _view, _fields
 
 
 class Grid(Entry):
-    """A regional power grid or a datacenter on one: carbon intensity, PUE and WUE, with provenance."""
+    """A regional power grid or a datacenter on one: carbon intensity, PUE and WUE, with provenance.
+
+    mlsysim's ``GridProfile`` and ``Datacenter`` fields read the same figures, as mlsysim gives them (plain numbers in
+    its stated units): ``carbon_intensity_g_kwh``, ``renewable_pct``, ``lat``, ``lon``; a datacenter's ``grid`` is
+    the grid entry it sits on.
+
+    >>> grids()["Quebec"].carbon_intensity_g_kwh, grids()["Quebec_Hydro"].grid.name
+    (20.0, 'Quebec (Hydro)')
+    """
 
     schema = GRID_FIELDS
+
+    def _plain(self, field: str, unit: str) -> float | None:
+        if self.info.get("category") == "datacenter":   # mlsysim's Datacenter has no such field (its grid has)
+            raise _NoField(self, {"carbon_intensity": "carbon_intensity_g_kwh", "renewable_share": "renewable_pct",
+                                  "latitude": "lat", "longitude": "lon"}[field])
+        value = self.fields.get(field)
+        return None if value is None else float(value.to(unit).magnitude)
+
+    @property
+    def carbon_intensity_g_kwh(self) -> float | None:
+        """mlsysim's ``GridProfile.carbon_intensity_g_kwh``: the carbon intensity in g/kWh, a plain number."""
+        return self._plain("carbon_intensity", "g/kWh")
+
+    @property
+    def renewable_pct(self) -> float | None:
+        """mlsysim's ``GridProfile.renewable_pct``: the renewable share in percent, a plain number."""
+        return self._plain("renewable_share", "percent")
+
+    @property
+    def lat(self) -> float | None:
+        """mlsysim's ``GridProfile.lat`` (degrees)."""
+        return self._plain("latitude", "")
+
+    @property
+    def lon(self) -> float | None:
+        """mlsysim's ``GridProfile.lon`` (degrees)."""
+        return self._plain("longitude", "")
+
+    @property
+    def grid(self) -> Grid | None:
+        """A datacenter's grid (mlsysim's ``Datacenter.grid``): the grid entry its ``grid`` key names; None for a grid."""
+        key = self.info.get("grid")
+        return None if key is None else grids()[key]
 
 
 class SystemEntry(Entry):

@@ -26,7 +26,7 @@ from .analysis import SensitivitySolver, SynthesisSolver
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
-from .namespaces import Hardware, Models, Systems
+from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
@@ -49,4 +49,4 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
-           "EmbodiedWorkload"]
+           "EmbodiedWorkload", "Infrastructure"]

@@ -32,7 +32,7 @@ from typing import Any
 import pint
 
 from ..errors import FrozenEntryError, UnknownEntryError
-from ..registry import Entry, clusters, fabrics, hardware, nodes, workloads
+from ..registry import Entry, clusters, fabrics, grids, hardware, nodes, workloads
 
 #: mlsysim 0.3.0's group of ``Models`` -> the ``registry`` field of our workload entries.
 MODEL_GROUPS: dict[str, str] = {
@@ -212,6 +212,15 @@ def _clusters() -> Any:
 #: NetworkEnergy, Pods, Racks, Reliability and Orchestration are not: refused by name).
 SYSTEMS_GROUPS: dict[str, Callable[[], Mapping[str, Entry]]] = {"Fabrics": _fabrics, "Nodes": _nodes, "Clusters": _clusters}
 
+def _grids() -> Any:
+    return grids()
+
+
+#: mlsysim 0.3.0's groups of ``Infrastructure`` that are ported -> the ``category`` of our grid entries (its Capacity,
+#: FacilityCooling, Pricing and Racks are not: refused by name).
+INFRASTRUCTURE_GROUPS: dict[str, str] = {"Grids": "grid", "Datacenters": "datacenter"}
+
 Models = Namespace("Models", MODEL_GROUPS, _workloads, "registry")
 Hardware = Namespace("Hardware", HARDWARE_GROUPS, _hardware, "category")
 Systems = Namespace("Systems", SYSTEMS_GROUPS)
+Infrastructure = Namespace("Infrastructure", INFRASTRUCTURE_GROUPS, _grids, "category")
