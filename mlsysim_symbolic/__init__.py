@@ -69,7 +69,7 @@ __all__ = [
     "workloads",
 ]
 _STATIC_ALL = __all__
-_NAMESPACES = frozenset({"Hardware", "Infrastructure", "Models", "Systems", "Workload", "TransformerWorkload", "SparseTransformerWorkload",
+_NAMESPACES = frozenset({"Hardware", "Infrastructure", "Models", "Systems", "Fleet", "NetworkFabric", "Node", "Workload", "TransformerWorkload", "SparseTransformerWorkload",
                          "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload"})
 del __all__   # computed on access by __getattr__: it also lists the type names (from metadata, nothing built)
 

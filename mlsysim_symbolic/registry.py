@@ -783,6 +783,28 @@ def _checked(registry: Registry, table: str, path: Path) -> None:
             raise DerivationError(problem, path=str(path))
 
 
+def make_system_entry(cls: type[SystemEntry], key: str, raw: Mapping[str, Any]) -> Entry:
+    """A fabric, node or cluster stated inline (mlsysim's ``NetworkFabric(...)``, ``Node(...)``, ``Fleet(...)``),
+    checked as the registry read checks one: a field outside the schema refused by name, a reference given as a key
+    resolved in our registry (or given as an entry of its class), mlsysim's required fields and counts checked.
+
+    >>> ib = make_system_entry(Fabric, "IB", {"bandwidth": "400 Gbps", "latency": "5 us", "oversubscription_ratio": 1.0})
+    >>> fleet = make_system_entry(Cluster, "Mine", {"node": "DGX_H100", "count": 4, "fabric": ib})
+    >>> fleet.total_accelerators, fleet.fabric.bandwidth_gbs
+    (32, 50.0)
+    """
+    stated = {k: v for k, v in raw.items() if v is not None}
+    probe = cls(key=key, name=str(stated.get("name", key)), fields={})
+    for name, loader in cls.references.items():
+        if name in stated:
+            stated[name] = _reference_value(probe, name, stated[name], loader)
+    entry = make_entry(cls, key, stated, cls.schema, strict=True)
+    problem = _problem(entry, cls.table)
+    if problem is not None:
+        raise InputError(problem)
+    return entry
+
+
 def _reference_value(entry: Entry, field: str, value: Any, loader: str) -> Entry:
     """A reference given to ``with_fields``: a key of the default registry, or an entry of that registry's class."""
     load, expected = {"hardware": (hardware, Hardware), "nodes": (nodes, Node), "fabrics": (fabrics, Fabric)}[loader]

@@ -31,6 +31,7 @@ from .operations import CheckpointModel, CompressionModel, DataModel, Reliabilit
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
 from .sustainability import EconomicsModel, SustainabilityModel
+from .system_classes import Fleet, NetworkFabric, Node
 from .training import TrainingMemoryModel
 from .workload_classes import (
     CNNWorkload,
@@ -49,4 +50,4 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
-           "EmbodiedWorkload", "Infrastructure"]
+           "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]

@@ -102,3 +102,37 @@ def test_grids_and_datacenters_read_as_mlsysims():
         assert centres[theirs.name].grid.name == theirs.grid.name
     with pytest.raises(Exception, match="unknown group 'Pricing'"):
         _ = Infrastructure.Pricing
+
+
+def test_fleets_built_as_mlsysims_code_builds_them_solve_as_mlsysims():
+    """NetworkFabric, Node and Fleet called with mlsysim's keywords give our checked entries, and a solver given them
+    answers as mlsysim's given its own (the fleet reliability of four 8-GPU nodes on one NDR fabric)."""
+    import mlsysim_symbolic
+    from mlsysim_symbolic.solvers import ReliabilityModel
+
+    def build(ns, hardware):
+        fabric = ns.NetworkFabric(name="IB NDR", bandwidth=ns.Q_(400, "Gbps"), latency=ns.Q_(5, "us"))
+        node = ns.Node(name="DGX", accelerator=hardware, accelerators_per_node=8, intra_node_bw=ns.Q_(450, "GB/s"),
+                       nics_per_node=8)
+        return ns.Fleet(name="Four DGX", node=node, count=4, fabric=fabric)
+
+    from mlsysim.systems import types as their_types
+
+    class Theirs:   # mlsysim's constructors under the names mlsysim's code uses
+        NetworkFabric, Node, Fleet, Q_ = their_types.NetworkFabric, their_types.Node, their_types.Fleet, mlsysim.Q_
+
+    ours = build(mlsysim_symbolic, mlsysim.Hardware.Cloud.H100)   # mlsysim's own device, carried in
+    theirs = build(Theirs, mlsysim.Hardware.Cloud.H100)
+    assert isinstance(ours, mlsysim_symbolic.Fleet) and ours.total_accelerators == theirs.total_accelerators == 32
+    assert_same(ours.fabric.bandwidth, theirs.fabric.bandwidth, "fabric.bandwidth")
+    our_result = ReliabilityModel().solve(ours, job_duration_hours=24.0)
+    from mlsysim.engine.solvers import ReliabilityModel as TheirReliabilityModel
+
+    their_result = TheirReliabilityModel().solve(theirs, job_duration_hours=24.0)
+    for field in ("fleet_mtbf", "failure_probability", "optimal_checkpoint_interval", "expected_failures", "goodput_ratio"):
+        assert_same(getattr(our_result, field), getattr(their_result, field), field)
+    with pytest.raises(ValueError, match="psu_redundancy|redundan"):
+        mlsysim_symbolic.Node(name="x", accelerator="H100", accelerators_per_node=8, intra_node_bw="450 GB/s",
+                              psus_per_node=2, psu_redundancy=3)
+    with pytest.raises(ValueError, match="speed"):
+        mlsysim_symbolic.NetworkFabric(name="x", bandwidth="400 Gbps", speed=3)
