@@ -182,8 +182,14 @@ def markdown_index(catalog: Catalog | None = None, *, family: str | None = None,
     from .catalog import catalog as shipped
 
     cat = catalog if catalog is not None else shipped()
-    lines = ["# mlsysim_symbolic scenario types", "",
-             f"{len(cat.types)} scenario types and {len(cat.declared)} named scenarios, by family.", ""]
+    if family is None:
+        lines = ["# mlsysim_symbolic scenario types", "",
+                 f"{len(cat.types)} scenario types and {len(cat.declared)} named scenarios, by family.", ""]
+    else:   # a family's own page: its title, and what its types are
+        named = sum(1 for d in cat.declared.values() if d.type_name in cat.families.get(family, ()))
+        lines = [f"# {cat.titles.get(family, family)}", "",
+                 f"{len(cat.families.get(family, ()))} scenario types and {named} named scenarios of the family "
+                 f"`{family}`; the [index](index.md) lists every family.", ""]
     for fam in sorted(cat.families):
         if family is not None and fam != family:
             continue
@@ -374,7 +380,13 @@ def build_reference(out_dir: str | Path, catalog: Catalog | None = None, *, type
         shutil.copyfile(shipped_file, assets / shipped_file.name)
         written.append(assets / shipped_file.name)
     reference = out / "reference"
-    for md in write_docs(reference, cat, types=types):
+    pages = write_docs(reference, cat, types=types)
+    for fam in sorted(cat.families):   # a page per family: its types, what each answers, its named scenarios
+        if any(types is None or n in types for n in cat.families[fam]):
+            family_page = reference / f"family_{fam}.md"
+            family_page.write_text(markdown_index(cat, family=fam, types=types), encoding="utf-8")
+            pages.insert(-1, family_page)
+    for md in pages:
         page = md.with_suffix(".html")
         text = md.read_text(encoding="utf-8")
         title = text.splitlines()[0].lstrip("# ").strip() if text else md.stem
@@ -428,7 +440,7 @@ def build_site(out_dir: str | Path, *, notebooks: str | Path | None = None, cata
     items = "".join(f'<li><a href="notebooks/{n}.html">{html.escape(t)}</a> (<a href="notebooks/{n}.ipynb">executed notebook</a>)</li>'
                     for n, t in titles.items())
     families = "".join(
-        f"<li>{html.escape(cat.titles.get(fam, fam))}: "
+        f'<li><a href="reference/family_{fam}.html">{html.escape(cat.titles.get(fam, fam))}</a>: '
         + ", ".join(f'<a href="reference/{n}.html">{html.escape(n)}</a>' for n in cat.families[fam] if types is None or n in types)
         + "</li>" for fam in sorted(cat.families) if any(types is None or n in types for n in cat.families[fam]))
     pages = {p.name for p in written}

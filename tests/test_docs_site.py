@@ -74,8 +74,10 @@ def test_the_index_links_every_page(site, site_types):
         assert f"notebooks/{name}.html" in links
     assert "reference/index.html" in links
     assert all((out / link).is_file() for link in links), [link for link in links if not (out / link).is_file()]
-    # every type page of the site, its index, and the solvers and applications pages
-    assert len([link for link in links if link.startswith("reference/")]) == len(site_types) + 3
+    # every type page of the site, its index, the solvers and applications pages, and a page per family
+    families = {f for f, members in catalog().families.items() if set(members) & set(site_types)}
+    assert {f"reference/family_{f}.html" for f in families} <= set(links)
+    assert len([link for link in links if link.startswith("reference/")]) == len(site_types) + 3 + len(families)
     assert {"reference/solvers.html", "reference/applications.html"} <= set(links)
 
 
@@ -140,7 +142,8 @@ def test_the_thorough_site_has_a_page_for_every_type(site, site_types):
     out, written = site
     assert site_types == sorted(catalog().types)
     assert {p.name for p in written if p.parent == out / "reference" and p.suffix == ".md"} == (
-        {f"{t}.md" for t in site_types} | {"index.md", "solvers.md", "applications.md"})
+        {f"{t}.md" for t in site_types} | {"index.md", "solvers.md", "applications.md"}
+        | {f"family_{f}.md" for f in catalog().families})
     for name in site_types:
         page = out / "reference" / f"{name}.html"
         assert page in written and page.stat().st_size > 100, page
