@@ -646,7 +646,9 @@ def test_docs_site(capsys, tmp_path, monkeypatch):
     site = tmp_path / "site"
     code, out, err = run(capsys, "docs", str(site), "PerExampleGradientScenario", "--site")
     assert code == 0, err
-    assert out == f"wrote 13 files; open {site / 'index.html'}\n"   # 2 reference pages x (md, html), 4 notebooks x (ipynb, html), index
+    # the site's MathJax and its licence, 3 reference pages x (md, html): the type, its family, the index; 4 notebooks x
+    # (ipynb, html); the index
+    assert out == f"wrote 17 files; open {site / 'index.html'}\n"
     assert (site / "reference" / "PerExampleGradientScenario.html").is_file()
     assert not (site / "reference" / "ZeroShardingScenario.md").exists()       # only the type asked for
     assert "Stand-in quickstart" in (site / "notebooks" / "quickstart.html").read_text()
