@@ -141,10 +141,11 @@ import sympy
 from .errors import DerivationError, InputError, UnknownNameError
 from .output_ref import OutputRef
 from .paths import derivations_dir
+from .reductions import NODES
 from .scenario import Scenario, scenario_class
 from .sources import Locator
 from .spec import ScenarioType, kind_of
-from .spec.kinds import QuantityKind
+from .spec.kinds import KeyedKind, QuantityKind
 from .spec.stated import states_unit
 from .symbolic import tidy
 from .units import ureg
@@ -249,6 +250,38 @@ def _returns(name: str, raw: Mapping[str, Any], outputs: list[str], fail: Any) -
     return shape, hows
 
 
+def _each(value: Any) -> list[Any]:
+    """An argument's values: a list's or a table's, else the argument itself."""
+    if isinstance(value, Mapping):
+        return list(value.values())
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _pinned(tree: sympy.Expr, index_of: Mapping[sympy.Symbol, str],
+            reductions: Mapping[sympy.Symbol, str]) -> tuple[sympy.Expr, dict[sympy.Expr, sympy.Symbol]]:
+    """``tree`` with each keyed symbol inside a reduction over its own index written as a function of the reduction's
+    variable (so simplification cannot take it out of the sum), and the map that writes it back.
+
+    >>> k, n, b = sympy.Symbol("k", integer=True, positive=True), sympy.Symbol("n"), sympy.Symbol("b")
+    >>> pinned, restore = _pinned(b * sympy.Sum(n, (k, 1, 3)), {n: "k"}, {k: "k"})
+    >>> pinned, sympy.simplify(sympy.Sum(n, (k, 1, 3)))
+    (b*Sum(n(k), (k, 1, 3)), n*Sum(1, (k, 1, 3)))
+    >>> pinned.xreplace(restore)
+    b*Sum(n, (k, 1, 3))
+    """
+    restore: dict[sympy.Expr, sympy.Symbol] = {}
+
+    def pin(node: Any) -> Any:
+        var = node.limits[0][0]
+        index = reductions.get(var)
+        pins = {s: sympy.Function(s.name)(var) for s in node.function.free_symbols if index is not None
+                and index_of.get(s) == index}
+        restore.update({v: s for s, v in pins.items()})
+        return node.func(node.function.xreplace(pins), *node.limits) if pins else node
+
+    return tree.replace(lambda e: isinstance(e, NODES), pin), restore
+
+
 class Function:
     """One of mlsysim's ``calc_*`` formulas: call it for the value; ask it for the equation, LaTeX, derivative, inverse.
 
@@ -297,8 +330,9 @@ class Function:
                               default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
             for n in ordered for spec in [self.type.inputs[n]]])
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
+        numbers = self._quantity_inputs | {n for n, s in self.type.inputs.items() if isinstance(kind_of(s), KeyedKind)}
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
-                         & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+                         & numbers for p in parts}   # the arguments each returned output reads (a list: its values)
         with_ = raw.get("returns_with", {})   # dict key -> the optional argument it is returned with (mlsysim's update)
         if with_ and (not isinstance(with_, Mapping) or not isinstance(self.returns, dict)
                       or any(k not in self.returns or v not in self.type.inputs or self.type.inputs[v].required
@@ -342,10 +376,10 @@ class Function:
                 return "quantity"
             return "int" if all(isinstance(v, int) and not isinstance(v, bool) for v in values) else "float"
         names = self._reaches[output]
-        if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
-            return "quantity"
         defaults = {self._inputs_of[p.name]: p.default for p in self.__signature__.parameters.values()}
-        values = [given.get(n, defaults[n]) for n in names]
+        values = [v for n in names for v in _each(given.get(n, defaults[n]))]
+        if any(isinstance(v, (pint.Quantity, str)) for v in values):   # a Quantity, or quantity text
+            return "quantity"
         return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
 
     def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
@@ -401,12 +435,23 @@ class Function:
         return sympy.Eq(self.type.outputs[name].variable.symbol, tree, evaluate=False)
 
     def diff(self, wrt: str, output: str | None = None) -> sympy.Expr:
-        """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol)."""
+        """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol).
+
+        A list argument's symbol stands for its value at each key of the sums over its index, so simplification
+        keeps it inside them (SymPy alone, seeing a symbol the sum's variable does not bind, would take it out:
+        ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number):
+
+        >>> from mlsysim_symbolic import calc_dense_saved_activations
+        >>> calc_dense_saved_activations.diff("batch")
+        Sum(n, (position, 1, N_position))
+        """
         name = self._output(output)
         leaves = {v.name: s for s, v in self.type.leaves.items()} | {s.name: s for s in self.type.leaves}
         if wrt not in leaves:
             raise UnknownNameError("argument", wrt, sorted(self.type.inputs), owner=self.name)
-        return tidy(sympy.diff(self.type.expand(name), leaves[wrt]))
+        pinned, restore = _pinned(sympy.diff(self.type.expand(name), leaves[wrt]), self.type.leaf_index,
+                                  self.type.reductions)
+        return tidy(pinned).xreplace(restore)
 
     def latex(self, *args: Any, values: bool = True, output: str | None = None, **kwargs: Any) -> Any:
         """LaTeX of the equation; with arguments, equation = numbers = result (``values=False``: the equation alone)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import pint
 import pytest
+import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -71,17 +72,11 @@ NOT_PORTED: dict[str, str] = {
                               "equal budgets would merge",
     "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
                                   "kind (keyed by value)",
-    "calc_cycles_to_gate": "mlsysim refuses launch_gap >= gate: a check across two arguments that a declared domain "
-                           "cannot state, and without it the formula would return a negative cycle count",
-    "calc_gap_samples_per_group": "not yet ported: a ceiling of a product of floats, where the order of rounding decides "
-                                  "whole numbers near the boundary; left for a check of its rounding",
     "calc_bandwidth_fit_through_origin": "a least-squares fit over two lists by position (sums of products of paired "
                                          "values); the list input kind keys a list by its values",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
     "calc_full_tree_nodes": "not yet ported: Python's exact integer floor division of a geometric sum (c^(d+1) - 1) // "
                             "(c - 1) over big ints, where a float form loses whole nodes past 2^53",
-    "calc_interface_bandwidth": "not yet ported: reads a width Quantity's magnitude in bits and multiplies a transfer-rate "
-                                "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
@@ -96,8 +91,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
                                       "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
                                       "is set by an argument, not stated as a list",
-    "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
-                                  "calibration knobs): left for the next session of this family",
     # statistics (first half)
     "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
                          "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
@@ -128,10 +121,6 @@ NOT_PORTED: dict[str, str] = {
        for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
                     "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
                     "calc_dense_inference_activations")},
-    "calc_dense_saved_activations": "not yet ported: B·Σ n over a positions list of the widths builds and evaluates "
-                                    "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
-                                    "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
-                                    "simplify takes the keyed n out of its own sum), a misleading derivative",
     "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
                              "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
     "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
@@ -287,6 +276,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    "calc_interface_bandwidth": frozenset({"width", "transfer_rate"}),   # width.to("bit").magnitude: a plain number has no .to
     # robotics: mlsysim converts each dimensioned argument with .to(...) (a plain number has no unit to convert)
     "calc_alpha_power_gate_delay_stretch": frozenset({"nominal_voltage", "drooped_voltage", "threshold_voltage"}),
     "calc_coasting_contact_peak_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness",
@@ -553,6 +543,12 @@ JOINT: dict[str, st.SearchStrategy] = {
                                                          "half_width": st.floats(1e-3, 1e3),
                                                          "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
         lambda d: _not_beside_whole(d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
+    # 2z²p(1 − p)/h²: a ceiling, drawn off the few-ulp band beside a whole number (there ours takes the whole number
+    # the decimals give, mlsysim the next: test_gap_samples_per_group_is_the_ceiling_of_the_exact_value)
+    "calc_gap_samples_per_group": st.fixed_dictionaries({"rate": st.one_of(st.just(0.0), st.floats(1e-9, 1)),
+                                                        "half_width": st.floats(1e-3, 1e3),
+                                                        "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
+        lambda d: _not_beside_whole(2 * d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
     "calc_wilson_clean_runs": st.fixed_dictionaries({"target_upper": st.floats(1e-6, 1, exclude_max=True),
                                                     "z": st.floats(-10, 10)}).filter(
         lambda d: _not_beside_whole(d["z"] * d["z"] * (1 - d["target_upper"]) / d["target_upper"])),
@@ -1025,3 +1021,57 @@ def test_periodic_burst_keeps_its_digits():
     gives 1.0064239489e-06 (1.9e-9 off: its draws in RANGES stay where it keeps 1e-10)."""
     rise = mlsysim_symbolic.calc_periodic_burst_peak_rise("1 W", "1 K/W", "1e-6 s", "1 s", "78 s")
     assert math.isclose(rise.to("K").magnitude, 1.00642394705038066e-06, rel_tol=1e-15)
+
+
+def test_gap_samples_per_group_is_the_ceiling_of_the_exact_value():
+    """n = ⌈2z²p(1 − p)/h²⌉ (Cochran 1977, §4.4, with the two groups' variances added), the ceiling of the exact value
+    of the decimals given (Fraction arithmetic here).  Where that value is whole, mlsysim's float product
+    ((2·z²)·p)·(1 − p)/h² can land an ulp above it and math.ceil counts one more draw: 50 at z = 1, p = 0.2,
+    h = 0.08 (mlsysim 51), 8,192 at z = 1.6, p = 0.2, h = 0.01 (mlsysim 8,193), 200 at z = 0.2, p = 0.5, h = 0.01
+    (mlsysim 201), 1,800 at z = 1, p = 0.1, h = 0.01 (mlsysim 1,801: there the float 0.1's own exact value gives 1,801
+    too); ours takes a float within a few ulps of a whole number as that number (evaluate.SNAP), and a value just
+    beside a whole number is rounded up as it should be.  The limit: where the float's error in an argument is
+    amplified past those few ulps (1 − p at p = 0.95 carries 0.95's error 19 times), ours is the ceiling of the floats'
+    exact value, 39 at z = 2.2, p = 0.95, h = 0.11, where the decimals give 38 (mlsysim 39 too)."""
+    from fractions import Fraction
+
+    def exact(p: str, h: str, z: str) -> int:
+        return math.ceil(2 * Fraction(z) ** 2 * Fraction(p) * (1 - Fraction(p)) / Fraction(h) ** 2)
+
+    f, theirs = mlsysim_symbolic.calc_gap_samples_per_group, _ref().calc_gap_samples_per_group
+    for p, h, z, whole, mlsysims in (("0.2", "0.08", "1.0", 50, 51), ("0.2", "0.01", "1.6", 8192, 8193),
+                                     ("0.5", "0.01", "0.2", 200, 201), ("0.1", "0.01", "1.0", 1800, 1801)):
+        assert f(float(p), float(h), float(z)) == exact(p, h, z) == whole
+        assert theirs(float(p), float(h), float(z)) == mlsysims
+    for p, h, z in (("0.5", "0.00999999", "0.2"), ("0.5", "0.01000001", "0.2"), ("0.3", "0.0123", "1.96"),
+                    ("0.999", "0.001", "2.576"), ("0", "0.1", "3"), ("0.5", "0.1", "0")):
+        assert f(float(p), float(h), float(z)) == exact(p, h, z), (p, h, z)   # beside a whole number, and at 0
+    assert f(0.95, 0.11, 2.2) == 39 == math.ceil(2 * Fraction(2.2) ** 2 * Fraction(0.95) * (1 - Fraction(0.95))
+                                                 / Fraction(0.11) ** 2) == exact("0.95", "0.11", "2.2") + 1
+
+
+def test_cycles_to_gate_refuses_a_gap_already_at_the_gate():
+    """k = ln(gate/gap₀)/ln(factor) (the feedback model's gap₀·factor^k = gate): 0.02·1.5^k = 0.1 at k = ln 5/ln 1.5 =
+    3.969; a launch gap at or above the gate, or a factor at or below 1, has no crossing ahead and is refused by name
+    (mlsysim's ValueError), never given a negative or infinite count."""
+    f = mlsysim_symbolic.calc_cycles_to_gate
+    assert math.isclose(f(0.02, 1.5, 0.1), math.log(5) / math.log(1.5), rel_tol=1e-15)
+    for gap, factor, gate, name in ((0.1, 1.5, 0.1, "inside"), (0.2, 1.5, 0.1, "inside"), (0.02, 1.0, 0.1, "factor")):
+        with pytest.raises(ValueError, match=name):
+            f(gap, factor, gate)
+        with pytest.raises(ValueError):
+            _ref().calc_cycles_to_gate(gap, factor, gate)
+
+
+def test_dense_saved_activations_derivative_keeps_the_widths_in_their_sum():
+    """B·Σ n_l over the widths (Goodfellow et al. 2016, §6.5.4): [784, 128, 128, 10] at batch 32 keeps 32·1050 =
+    33,600 values (an int, as mlsysim's, and a float where a width is one).  Its derivative in the batch is the sum of
+    the widths, Σ n, not n·Σ 1 (the widths taken for one number, which SymPy's simplify makes of a keyed symbol the
+    sum's variable does not bind): evaluated at the widths it is 1050."""
+    f = mlsysim_symbolic.calc_dense_saved_activations
+    assert f([784, 128, 128, 10], 32) == 33_600 == _ref().calc_dense_saved_activations([784, 128, 128, 10], 32)
+    assert type(f([784, 128, 128, 10], 32)) is int and type(f([784.0, 128], 2)) is float
+    d = f.diff("batch")
+    assert isinstance(d, sympy.Sum) and str(d.function) == "n", d
+    ref = f.ref([784, 128, 128, 10], 32)   # the scenario writes the sum out over the widths given
+    assert ref.diff("batch").subs({k: v.magnitude for k, v in ref.symbol_values().items()}) == 1050
