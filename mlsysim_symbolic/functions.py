@@ -161,7 +161,7 @@ FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumpt
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
 #: ``same_number`` (a Quantity likewise, else as ``number``), or ``stated`` (an output in the unit the call states, a
 #: ``unit = "stated"`` input's: a Quantity in that unit, its bare magnitude where the values came in as plain numbers,
-#: mlsysim's arithmetic on whatever it is given).  A dict output leaves value by value.
+#: mlsysim's arithmetic on whatever it is given).  A dict or list output leaves value by value.
 RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label", "stated"})
 _LOCK = threading.RLock()
 
@@ -409,6 +409,8 @@ class Function:
     def _leave(value: Any, how: str, came: str) -> Any:
         if isinstance(value, dict):   # a keyed output (style = "dict"): each value as the output leaves
             return {k: Function._leave(v, how, came) for k, v in value.items()}
+        if isinstance(value, list):   # a keyed output (style = "list"): mlsysim's list, one value per key in key order
+            return [Function._leave(v, how, came) for v in value]
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
         if how == "stated":   # plain numbers state no unit: plain numbers leave (ints where all came as ints), as mlsysim's

@@ -54,8 +54,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_queue_latency_mmc": "Erlang C needs the regularized upper incomplete gamma Q(c, a) (the sum over i < c of "
                               "a^i/i! is e^a Q(c, a)), which mlsysim_symbolic/special.py does not have yet; and mlsysim's "
                               "saturated branch returns inf waits, which a declared output refuses",
-    "calc_padding_waste_fraction": "takes a list of lengths with repeats; the list input kind keys a list by its values, "
-                                   "so repeated lengths would merge (a list kept by position is not in the format yet)",
     "calc_online_softmax": "an algorithm, not a formula: a loop over two lists in blocks (running maximum, rescaled sum "
                            "and output, one row per block); needs a list kept by position and a per-block recurrence",
     "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
@@ -64,16 +62,10 @@ NOT_PORTED: dict[str, str] = {
                                  "the loads are the equation language's first_fit_decreasing(w, C, k) (ported in "
                                  "SequencePackingScenario.result.buffer_loads), but a function table has no list "
                                  "argument or list return",
-    "calc_token_average_shares": "takes and returns lists by position (each count over the total); the list input kind "
-                                 "keys a list by its values, so repeated counts would merge",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
-    "calc_basic_composition": "sums a list of budgets with repeats; the list input kind keys a list by its values, so "
-                              "equal budgets would merge",
     "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
                                   "kind (keyed by value)",
-    "calc_bandwidth_fit_through_origin": "a least-squares fit over two lists by position (sums of products of paired "
-                                         "values); the list input kind keys a list by its values",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
     "calc_full_tree_nodes": "not yet ported: Python's exact integer floor division of a geometric sum (c^(d+1) - 1) // "
                             "(c - 1) over big ints, where a float form loses whole nodes past 2^53",
@@ -121,8 +113,6 @@ NOT_PORTED: dict[str, str] = {
        for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
                     "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
                     "calc_dense_inference_activations")},
-    "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
-                             "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
     "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
                     "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
                     "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
@@ -528,6 +518,14 @@ JOINT: dict[str, st.SearchStrategy] = {
     # two distributions aligned bin for bin: lists of one length
     "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
+    # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
+    "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
+         "seconds": st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1e3)), min_size=n, max_size=n)})),
+    # logits over temperatures with |z/T| <= 600: e^(z/T) inside float64's normal range on both sides (past it mlsysim's
+    # math.exp overflows, or a term underflows to the subnormal or zero that ours refuses as an underflow)
+    "calc_tempered_softmax": st.fixed_dictionaries({"logits": st.lists(st.floats(-30, 30), min_size=1, max_size=8),
+                                                    "temperature": st.floats(0.05, 100)}),
     # two samples paired by position: lists of one length, with ties (values drawn from a few)
     "calc_spearman_rank_correlation": st.integers(2, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.integers(-3, 3), st.floats(-1e3, 1e3)), min_size=n, max_size=n) for k in ("xs", "ys")})),
@@ -565,11 +563,12 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
-    "arrivals", "at_least", "bytes_per_sequence", "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate",
-    "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "max_seq_len",
-    "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities",
-    "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "telemetry_bytes",
-    "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "worker_cap", "workers", "writes_per_worker",
+    "arrivals", "at_least", "bytes_per_sequence", "bytes_streamed", "camera_bytes", "check_costs", "chunk_horizon",
+    "chunk_rate", "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "logits",
+    "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p",
+    "pass_probabilities", "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
+    "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "worker_cap",
+    "workers", "writes_per_worker",
 })
 
 
