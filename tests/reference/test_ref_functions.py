@@ -51,9 +51,6 @@ PENDING: dict[str, str] = {family: "not yet ported: the function face is ported 
                            if family not in STARTED}
 #: Functions of a started family that are not ported, each with its reason.
 NOT_PORTED: dict[str, str] = {
-    "calc_queue_latency_mmc": "Erlang C needs the regularized upper incomplete gamma Q(c, a) (the sum over i < c of "
-                              "a^i/i! is e^a Q(c, a)), which mlsysim_symbolic/special.py does not have yet; and mlsysim's "
-                              "saturated branch returns inf waits, which a declared output refuses",
     "calc_online_softmax": "an algorithm, not a formula: a loop over two lists in blocks (running maximum, rescaled sum "
                            "and output, one row per block); needs a list kept by position and a per-block recurrence",
     "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
@@ -518,6 +515,10 @@ JOINT: dict[str, st.SearchStrategy] = {
     # two distributions aligned bin for bin: lists of one length
     "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
+    # a stable M/M/c queue (independent rates would saturate most draws: both refuse those) of up to 500 servers,
+    # and a saturated one now and then (λ ≥ cμ: mlsysim's infinite waits, refused by ours)
+    "calc_queue_latency_mmc": st.tuples(st.integers(1, 500), st.floats(1e-3, 1e3), st.floats(0, 1.2)).map(
+        lambda t: {"num_servers": t[0], "service_rate_hz": t[1], "arrival_rate_hz": t[2] * t[0] * t[1]}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -563,7 +564,7 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
-    "arrivals", "at_least", "bytes_per_sequence", "bytes_streamed", "camera_bytes", "check_costs", "chunk_horizon",
+    "arrival_rate_hz", "arrivals", "at_least", "bytes_per_sequence", "bytes_streamed", "camera_bytes", "check_costs", "chunk_horizon",
     "chunk_rate", "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "logits",
     "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p",
     "pass_probabilities", "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
@@ -620,7 +621,8 @@ def _compare(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] | No
     try:
         theirs = getattr(_ref(), name)(**kwargs)
         parts = theirs.values() if isinstance(theirs, dict) else theirs if isinstance(theirs, tuple) else [theirs]
-        if any(isinstance(x, float) and math.isinf(x) for x in parts):   # a saturated queue: ours refuses the input
+        if any(isinstance(getattr(x, "magnitude", x), float) and math.isinf(getattr(x, "magnitude", x))
+               for x in parts):   # a saturated queue (an infinite float or Quantity): ours refuses the input
             raise ValueError(f"mlsysim returns {theirs}")
     except (ValueError, ZeroDivisionError, OverflowError) as exc:   # 0/0 or past float64: ours refuses (FloatRangeError)
         with pytest.raises((ValueError, TypeError)):   # MissingInputError is a TypeError, as Python's own
@@ -1074,3 +1076,23 @@ def test_dense_saved_activations_derivative_keeps_the_widths_in_their_sum():
     assert isinstance(d, sympy.Sum) and str(d.function) == "n", d
     ref = f.ref([784, 128, 128, 10], 32)   # the scenario writes the sum out over the widths given
     assert ref.diff("batch").subs({k: v.magnitude for k, v in ref.symbol_values().items()}) == 1050
+
+
+def test_erlang_c_through_the_incomplete_gamma_function():
+    """Erlang C (Kleinrock 1975, §3.5, eq. 3.40): with c = 2 servers at a = 1 Erlang (ρ = 1/2) an arrival waits with
+    probability (a²/2!)/(1 − ρ)/(1 + a + (a²/2!)/(1 − ρ)) = 1/3, and the M/M/1 median wait at ρ = 0.8, μ = 10/s is
+    ln(ρ/0.5)/(μ − λ) = ln 1.6/2 s.  At cluster scale (c = 1000 servers at ρ = 0.99) ours, through Q(c, a) and the
+    Poisson mass at c, is the sum of the c terms in 50-digit arithmetic (mpmath)."""
+    import mpmath
+
+    f = mlsysim_symbolic.calc_queue_latency_mmc
+    assert math.isclose(f.ref(1, 1, 2, output="wait_probability").value.magnitude, 1 / 3, rel_tol=1e-14)
+    rho, p50, _ = f(8, 10, 1)
+    assert rho == 0.8 and math.isclose(p50.to("s").magnitude, math.log(1.6) / 2, rel_tol=1e-14)
+    with mpmath.workdps(50):
+        c, a = 1000, mpmath.mpf(990)
+        last = a**c / mpmath.factorial(c) / (1 - a / c)
+        exact = last / (mpmath.fsum(a**i / mpmath.factorial(i) for i in range(c)) + last)
+    assert math.isclose(f.ref(990, 1, 1000, output="wait_probability").value.magnitude, float(exact), rel_tol=1e-12)
+    with pytest.raises(ValueError, match="stable"):
+        f(10, 10, 1)
