@@ -55,10 +55,6 @@ NOT_PORTED: dict[str, str] = {
                            "and output, one row per block); needs a list kept by position and a per-block recurrence",
     "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
                                    "feature map per stride (a loop over stages and blocks), not one formula",
-    "calc_first_fit_decreasing": "takes a list of lengths by position and returns a list of one load per buffer used; "
-                                 "the loads are the equation language's first_fit_decreasing(w, C, k) (ported in "
-                                 "SequencePackingScenario.result.buffer_loads), but a function table has no list "
-                                 "argument or list return",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
     "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
@@ -1096,3 +1092,14 @@ def test_erlang_c_through_the_incomplete_gamma_function():
     assert math.isclose(f.ref(990, 1, 1000, output="wait_probability").value.magnitude, float(exact), rel_tol=1e-12)
     with pytest.raises(ValueError, match="stable"):
         f(10, 10, 1)
+
+
+def test_first_fit_decreasing_returns_the_used_buffers():
+    """Johnson et al. (1974): lengths 8, 7, 5, 3, 2, 1 into buffers of 10, longest first, each into the first with room:
+    8 + 2, 7 + 3, 5 + 1, three buffers loaded 10, 10, 6 (the empty ones kept out of the list, as mlsysim never opens
+    them); a length above the buffer has no placement and is refused by name."""
+    f = mlsysim_symbolic.calc_first_fit_decreasing
+    assert f([5, 3, 7, 2, 8, 1], 10) == [10, 10, 6] == _ref().calc_first_fit_decreasing([5, 3, 7, 2, 8, 1], 10)
+    assert all(type(x) is int for x in f([5, 3, 7, 2, 8, 1], 10))
+    with pytest.raises(ValueError, match="fits_buffers"):
+        f([11, 2], 10)
