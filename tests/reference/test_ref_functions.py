@@ -70,9 +70,6 @@ NOT_PORTED: dict[str, str] = {
                                            "and a Function is built without the catalog's types), nor bind mlsysim's own "
                                            "site object (the same law is in the catalog's ContactDeadlineScenario and "
                                            "LatchSeriesSpringScenario)",
-    "calc_cbf_qp_orthogonal_projection": "takes two vectors by position (u_nom and a) and returns the projected vector "
-                                         "as a list: a function table has no vector argument or list return (the dot "
-                                         "products and the norm would be sums over a list kept by position)",
     "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
                                       "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
                                       "is set by an argument, not stated as a list",
@@ -515,6 +512,14 @@ JOINT: dict[str, st.SearchStrategy] = {
     # and a saturated one now and then (λ ≥ cμ: mlsysim's infinite waits, refused by ours)
     "calc_queue_latency_mmc": st.tuples(st.integers(1, 500), st.floats(1e-3, 1e3), st.floats(0, 1.2)).map(
         lambda t: {"num_servers": t[0], "service_rate_hz": t[1], "arrival_rate_hz": t[2] * t[0] * t[1]}),
+    # a control and a normal of one length in [-10, 10] (‖a‖² >= 0.01) and b set so the breach aᵀu − b is at least 1e-3
+    # either way: mlsysim's ‖u* − u‖ subtracts two near vectors, keeping about ε·|u|/(λ‖a‖) relative (ours is λ‖a‖), and
+    # a breach within an ulp of 0 may take either branch in another order of the dot product's sum
+    "calc_cbf_qp_orthogonal_projection": st.integers(1, 8).flatmap(lambda n: st.tuples(
+        st.lists(st.floats(-10, 10), min_size=n, max_size=n), st.lists(st.floats(-10, 10), min_size=n, max_size=n),
+        st.floats(1e-3, 10), st.booleans())).filter(lambda t: sum(x * x for x in t[1]) >= 1e-2).map(
+        lambda t: {"u_nom": t[0], "a_vec": t[1],
+                   "b_scalar": sum(x * y for x, y in zip(t[0], t[1])) - (t[2] if t[3] else -t[2])}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -560,12 +565,12 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
-    "arrival_rate_hz", "arrivals", "at_least", "bytes_per_sequence", "bytes_streamed", "camera_bytes", "check_costs", "chunk_horizon",
-    "chunk_rate", "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "logits",
-    "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p",
-    "pass_probabilities", "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
-    "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "worker_cap",
-    "workers", "writes_per_worker",
+    "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bytes_per_sequence", "bytes_streamed",
+    "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "depends_on",
+    "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens", "mean_request_tokens",
+    "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool", "predecessors", "probability",
+    "q", "queue_cap", "safety_read_bytes", "seconds", "telemetry_bytes", "temperature", "threshold_voltage",
+    "tile_bytes", "transaction_bytes", "trials", "u_nom", "worker_cap", "workers", "writes_per_worker",
 })
 
 
