@@ -421,7 +421,7 @@ class Function:
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
         if how == "int" or (how in ("number", "same_number") and came == "int"):
-            return int(round(float(magnitude)))
+            return magnitude if type(magnitude) is int else int(round(float(magnitude)))   # an exact int stays exact
         return float(magnitude)
 
     # ------------------------------------------------------------------ the equation

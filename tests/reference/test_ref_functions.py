@@ -60,8 +60,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
                                   "kind (keyed by value)",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
-    "calc_full_tree_nodes": "not yet ported: Python's exact integer floor division of a geometric sum (c^(d+1) - 1) // "
-                            "(c - 1) over big ints, where a float form loses whole nodes past 2^53",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
@@ -1108,3 +1106,15 @@ def test_first_fit_decreasing_returns_the_used_buffers():
     assert all(type(x) is int for x in f([5, 3, 7, 2, 8, 1], 10))
     with pytest.raises(ValueError, match="fits_buffers"):
         f([11, 2], 10)
+
+
+def test_full_tree_nodes_are_exact_past_two_to_the_53():
+    """Knuth (1997), §2.3.4.5: a complete c-ary tree through level d has (c^(d+1) − 1)/(c − 1) nodes, a whole number:
+    3^41 − 1 over 2 is 18,236,498,188,585,393,201, where a float quotient gives 18,236,498,188,585,318,400 (75,000 nodes
+    off past 2^53).  Ours is Python's exact integer (the compiled exact_quotient and the whole power), as mlsysim's //, up
+    to 601 digits at c = 1000, d = 200; a chain (c = 1) has d + 1; floats given give mlsysim's float."""
+    f = mlsysim_symbolic.calc_full_tree_nodes
+    assert f(3, 40) == (3**41 - 1) // 2 == 18_236_498_188_585_393_201 != int((3.0**41 - 1) / 2)
+    assert f(1000, 200) == sum(1000**k for k in range(201)) == _ref().calc_full_tree_nodes(1000, 200)
+    assert type(f(1000, 200)) is int and f(1, 5) == 6 and f(2, 0) == 1
+    assert f(3.0, 4) == 121.0 and type(f(3.0, 4)) is float
