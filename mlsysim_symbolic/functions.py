@@ -439,9 +439,11 @@ class Function:
     def diff(self, wrt: str, output: str | None = None) -> sympy.Expr:
         """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol).
 
-        A list argument's symbol stands for its value at each key of the sums over its index, so simplification
-        keeps it inside them (SymPy alone, seeing a symbol the sum's variable does not bind, would take it out:
-        ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number):
+        A list argument's symbol stands for its value at each key of the sums over its index, so differentiation and
+        simplification keep it inside them (SymPy alone, seeing a symbol the sum's variable does not bind, would take
+        it out: ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number, or fold a
+        piecewise of a table's cells out of its sum); the derivative in a list argument itself moves all its values
+        at once:
 
         >>> from mlsysim_symbolic import calc_dense_saved_activations
         >>> calc_dense_saved_activations.diff("batch")
@@ -451,9 +453,9 @@ class Function:
         leaves = {v.name: s for s, v in self.type.leaves.items()} | {s.name: s for s in self.type.leaves}
         if wrt not in leaves:
             raise UnknownNameError("argument", wrt, sorted(self.type.inputs), owner=self.name)
-        pinned, restore = _pinned(sympy.diff(self.type.expand(name), leaves[wrt]), self.type.leaf_index,
-                                  self.type.reductions)
-        return tidy(pinned).xreplace(restore)
+        keyed = {s: i for s, i in self.type.leaf_index.items() if s != leaves[wrt]}   # wrt: every value of it at once
+        pinned, restore = _pinned(self.type.expand(name), keyed, self.type.reductions)
+        return tidy(sympy.diff(pinned, leaves[wrt])).xreplace(restore)
 
     def latex(self, *args: Any, values: bool = True, output: str | None = None, **kwargs: Any) -> Any:
         """LaTeX of the equation; with arguments, equation = numbers = result (``values=False``: the equation alone)."""

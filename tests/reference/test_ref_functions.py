@@ -57,8 +57,6 @@ NOT_PORTED: dict[str, str] = {
                                    "feature map per stride (a loop over stages and blocks), not one formula",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
-    "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
-                                  "kind (keyed by value)",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
     "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
                             "pairwise comparison over a list of pairs, returning a list of positions)",
@@ -518,6 +516,11 @@ JOINT: dict[str, st.SearchStrategy] = {
         st.floats(1e-3, 10), st.booleans())).filter(lambda t: sum(x * x for x in t[1]) >= 1e-2).map(
         lambda t: {"u_nom": t[0], "a_vec": t[1],
                    "b_scalar": sum(x * y for x, y in zip(t[0], t[1])) - (t[2] if t[3] else -t[2])}),
+    # one to eight (count, logit) pairs, as tuples or lists, and logits in ±30 (e^z inside float64 on both sides)
+    "calc_softmax_target_weight": st.fixed_dictionaries({
+        "target_logit": st.floats(-30, 30),
+        "competitors": st.lists(st.tuples(st.one_of(st.integers(0, 100), st.floats(0, 100)), st.floats(-30, 30)),
+                                min_size=1, max_size=8).flatmap(lambda pairs: st.sampled_from((pairs, [list(p) for p in pairs])))}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -564,11 +567,12 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
     "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bytes_per_sequence", "bytes_streamed",
-    "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "depends_on",
-    "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens", "mean_request_tokens",
-    "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool", "predecessors", "probability",
-    "q", "queue_cap", "safety_read_bytes", "seconds", "telemetry_bytes", "temperature", "threshold_voltage",
-    "tile_bytes", "transaction_bytes", "trials", "u_nom", "worker_cap", "workers", "writes_per_worker",
+    "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
+    "depends_on", "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens",
+    "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool",
+    "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "seconds", "telemetry_bytes",
+    "temperature", "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "u_nom", "worker_cap",
+    "workers", "writes_per_worker",
 })
 
 
