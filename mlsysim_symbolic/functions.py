@@ -282,6 +282,16 @@ def _pinned(tree: sympy.Expr, index_of: Mapping[sympy.Symbol, str],
     return tree.replace(lambda e: isinstance(e, NODES), pin), restore
 
 
+def _nested(tree: sympy.Expr) -> bool:
+    """Whether ``tree`` holds a reduction inside another (a sum over a table's rows of sums over its cells).
+
+    >>> k, j, x = sympy.Symbol("k", integer=True, positive=True), sympy.Symbol("j", integer=True, positive=True), sympy.Symbol("x")
+    >>> _nested(sympy.Sum(x, (k, 1, 3))), _nested(sympy.Sum(sympy.exp(sympy.Sum(x, (j, 1, 2))), (k, 1, 3)))
+    (False, True)
+    """
+    return any(isinstance(node, NODES) and node.function.has(*NODES) for node in sympy.preorder_traversal(tree))
+
+
 class Function:
     """One of mlsysim's ``calc_*`` formulas: call it for the value; ask it for the equation, LaTeX, derivative, inverse.
 
@@ -441,9 +451,8 @@ class Function:
 
         A list argument's symbol stands for its value at each key of the sums over its index, so differentiation and
         simplification keep it inside them (SymPy alone, seeing a symbol the sum's variable does not bind, would take
-        it out: ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number, or fold a
-        piecewise of a table's cells out of its sum); the derivative in a list argument itself moves all its values
-        at once:
+        it out: ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number); the derivative
+        in a list argument itself moves all its values at once, and one of a sum inside a sum is left unsimplified:
 
         >>> from mlsysim_symbolic import calc_dense_saved_activations
         >>> calc_dense_saved_activations.diff("batch")
@@ -453,8 +462,11 @@ class Function:
         leaves = {v.name: s for s, v in self.type.leaves.items()} | {s.name: s for s in self.type.leaves}
         if wrt not in leaves:
             raise UnknownNameError("argument", wrt, sorted(self.type.inputs), owner=self.name)
+        tree = self.type.expand(name)
+        if _nested(tree):   # a sum inside a sum (a table's cells by row): SymPy's simplify may not end, and rebuilding
+            return sympy.diff(tree, leaves[wrt])   # the inner sums would fold a piecewise of the row out of them
         keyed = {s: i for s, i in self.type.leaf_index.items() if s != leaves[wrt]}   # wrt: every value of it at once
-        pinned, restore = _pinned(self.type.expand(name), keyed, self.type.reductions)
+        pinned, restore = _pinned(tree, keyed, self.type.reductions)
         return tidy(sympy.diff(pinned, leaves[wrt])).xreplace(restore)
 
     def latex(self, *args: Any, values: bool = True, output: str | None = None, **kwargs: Any) -> Any:

@@ -76,9 +76,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
                                                "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
                                                "function table returns no list and a call states no list",
-    "calc_expected_calibration_error": "takes one list of (count, confidence, accuracy) triples; a list input holds one "
-                                       "number per position, so mlsysim's argument cannot be given as it is (three "
-                                       "aligned lists would be another signature)",
     "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
@@ -521,6 +518,11 @@ JOINT: dict[str, st.SearchStrategy] = {
         "target_logit": st.floats(-30, 30),
         "competitors": st.lists(st.tuples(st.one_of(st.integers(0, 100), st.floats(0, 100)), st.floats(-30, 30)),
                                 min_size=1, max_size=8).flatmap(lambda pairs: st.sampled_from((pairs, [list(p) for p in pairs])))}),
+    # one to four (count, confidence, accuracy) bins, as tuples or lists (a batch with no prediction now and then): a
+    # plan per number of bins, whose making grows with its square (13 s at 8 bins)
+    "calc_expected_calibration_error": st.fixed_dictionaries({
+        "bins": st.lists(st.tuples(st.one_of(st.integers(0, 1000), st.floats(0, 1000)), st.floats(0, 1), st.floats(0, 1)),
+                         min_size=1, max_size=4).flatmap(lambda bins: st.sampled_from((bins, [list(b) for b in bins])))}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -566,7 +568,7 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
-    "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bytes_per_sequence", "bytes_streamed",
+    "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bins", "bytes_per_sequence", "bytes_streamed",
     "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
     "depends_on", "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens",
     "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool",
@@ -1122,3 +1124,17 @@ def test_full_tree_nodes_are_exact_past_two_to_the_53():
     assert f(1000, 200) == sum(1000**k for k in range(201)) == _ref().calc_full_tree_nodes(1000, 200)
     assert type(f(1000, 200)) is int and f(1, 5) == 6 and f(2, 0) == 1
     assert f(3.0, 4) == 121.0 and type(f(3.0, 4)) is float
+
+
+def test_tables_of_pairs_and_triples_by_hand():
+    """Guo et al. (2017), eq. 3: bins of 10, 20 and 5 predictions at confidence 0.9, 0.6, 0.3 and accuracy 0.8, 0.65,
+    0.1 have ECE (10·0.1 + 20·0.05 + 5·0.2)/35 = 3/35; one attention key at logit 2 against 3 keys at 1 and 2 at 0.5
+    takes e²/(e² + 3e + 2e^0.5) (Vaswani et al. 2017, §3.2.1), pairs given as tuples or lists alike."""
+    bins = [(10, 0.9, 0.8), (20, 0.6, 0.65), (5, 0.3, 0.1)]
+    assert math.isclose(mlsysim_symbolic.calc_expected_calibration_error(bins), 3 / 35, rel_tol=1e-12)
+    with pytest.raises(ValueError, match="valid"):
+        mlsysim_symbolic.calc_expected_calibration_error([(0, 0.5, 0.5)])
+    w = mlsysim_symbolic.calc_softmax_target_weight
+    expected = math.exp(2) / (math.exp(2) + 3 * math.e + 2 * math.exp(0.5))
+    assert math.isclose(w(2.0, [(3, 1.0), (2, 0.5)]), expected, rel_tol=1e-14)
+    assert w(2.0, [[3, 1.0], [2, 0.5]]) == w(2.0, [(3, 1.0), (2, 0.5)])
