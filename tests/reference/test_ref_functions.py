@@ -96,10 +96,6 @@ NOT_PORTED: dict[str, str] = {
        for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
                     "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
                     "calc_dense_inference_activations")},
-    "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
-                    "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
-                    "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
-                    "nucleus_probabilities)",
     "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
                                     "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
                                     "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
@@ -523,6 +519,13 @@ JOINT: dict[str, st.SearchStrategy] = {
     "calc_expected_calibration_error": st.fixed_dictionaries({
         "bins": st.lists(st.tuples(st.one_of(st.integers(0, 1000), st.floats(0, 1000)), st.floats(0, 1), st.floats(0, 1)),
                          min_size=1, max_size=4).flatmap(lambda bins: st.sampled_from((bins, [list(b) for b in bins])))}),
+    # one to four probabilities (a plan per list length, 3 s at four, 20 s at eight: the ranks compare every pair) and a
+    # top-p off the running masses of the descending order by more than 1e-12 (there the order of the sum decides)
+    "calc_nucleus": st.fixed_dictionaries({"probabilities": st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=1,
+                                                                     max_size=4),
+                                           "top_p": st.floats(1e-3, 1)}).filter(
+        lambda d: all(abs(sum(sorted(d["probabilities"], reverse=True)[:k]) - d["top_p"]) > 1e-12
+                      for k in range(1, len(d["probabilities"]) + 1))),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -572,9 +575,9 @@ JOINTLY_DRAWN = frozenset({
     "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
     "depends_on", "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens",
     "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool",
-    "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "seconds", "telemetry_bytes",
-    "temperature", "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "u_nom", "worker_cap",
-    "workers", "writes_per_worker",
+    "predecessors", "probabilities", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
+    "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials",
+    "u_nom", "worker_cap", "workers", "writes_per_worker",
 })
 
 
@@ -1138,3 +1141,12 @@ def test_tables_of_pairs_and_triples_by_hand():
     expected = math.exp(2) / (math.exp(2) + 3 * math.e + 2 * math.exp(0.5))
     assert math.isclose(w(2.0, [(3, 1.0), (2, 0.5)]), expected, rel_tol=1e-14)
     assert w(2.0, [[3, 1.0], [2, 0.5]]) == w(2.0, [(3, 1.0), (2, 0.5)])
+
+
+def test_nucleus_keeps_the_shortest_prefix_reaching_top_p():
+    """Holtzman et al. (2020), §3.1: probabilities 0.5, 0.2, 0.2, 0.1 at top-p 0.8 keep 0.5 + 0.2 + 0.2 = 0.9 (the mass
+    after two, 0.7, is still below 0.8), renormalized to 5/9, 2/9, 2/9; at top-p 0.5 the top token alone."""
+    kept, mass, renormalized = mlsysim_symbolic.calc_nucleus([0.1, 0.5, 0.2, 0.2], 0.8)
+    assert kept == 3 and math.isclose(mass, 0.9, rel_tol=1e-14)
+    assert all(math.isclose(a, b, rel_tol=1e-14) for a, b in zip(renormalized, (5 / 9, 2 / 9, 2 / 9), strict=True))
+    assert mlsysim_symbolic.calc_nucleus([0.1, 0.5, 0.2, 0.2], 0.5) == (1, 0.5, [1.0])
