@@ -87,15 +87,6 @@ NOT_PORTED: dict[str, str] = {
                          "(2^(E+F) of them); a function table has no list return",
     "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
                          "returns the trace as a list of repeats + 1 values; a function table has no list return",
-    **{name: "reads adjacent layer widths (n_(l-1), n_l) or the first and last of a list by position, and mlsysim's "
-             "signature is (widths[, batch]): the catalog's DenseNetworkScenario ports the same counts over a positions "
-             "list (positions = true), but names n_(l-1) and n_l through the layer count and the lists of positions "
-             "and layers stated beside the widths, which a call with the widths alone does not give"
-       + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
-                                                         "calc_dense_forward_flops") else "")
-       for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
-                    "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
-                    "calc_dense_inference_activations")},
     "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
                                     "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
                                     "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
@@ -526,6 +517,10 @@ JOINT: dict[str, st.SearchStrategy] = {
                                            "top_p": st.floats(1e-3, 1)}).filter(
         lambda d: all(abs(sum(sorted(d["probabilities"], reverse=True)[:k]) - d["top_p"]) > 1e-12
                       for k in range(1, len(d["probabilities"]) + 1))),
+    # at least two layers (three widths): with one, mlsysim's empty sum of input gradients is the int 0 whatever the
+    # widths' type (test_dense_counts_of_a_published_network)
+    "calc_dense_backward_flops": st.fixed_dictionaries({"widths": st.lists(st.one_of(st.integers(0, 1000), st.floats(0, 1e3)),
+                                                                          min_size=3, max_size=8)}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -577,7 +572,7 @@ JOINTLY_DRAWN = frozenset({
     "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool",
     "predecessors", "probabilities", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
     "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials",
-    "u_nom", "worker_cap", "workers", "writes_per_worker",
+    "u_nom", "widths", "worker_cap", "workers", "writes_per_worker",
 })
 
 
@@ -1150,3 +1145,18 @@ def test_nucleus_keeps_the_shortest_prefix_reaching_top_p():
     assert kept == 3 and math.isclose(mass, 0.9, rel_tol=1e-14)
     assert all(math.isclose(a, b, rel_tol=1e-14) for a, b in zip(renormalized, (5 / 9, 2 / 9, 2 / 9), strict=True))
     assert mlsysim_symbolic.calc_nucleus([0.1, 0.5, 0.2, 0.2], 0.5) == (1, 0.5, [1.0])
+
+
+def test_dense_counts_of_a_published_network():
+    """Goodfellow et al. (2016, §6.3)'s fully connected counting, by hand, on a 784-128-128-10 MNIST network: weights 784·128 + 128·128 + 128·10 = 100,352 + 16,384 + 1,280 = 118,016 (the multiply-adds), with 266 biases
+    118,282 parameters; at batch 32 the weight gradients are 2·32·118,016 and the input gradients the same without the
+    first layer, 2·32·17,664; inference holds at most 32·(784 + 128) values.  With one layer the input gradients are 0
+    in the widths' type (0.0 for floats), where mlsysim's empty sum is the int 0."""
+    w = [784, 128, 128, 10]
+    assert mlsysim_symbolic.calc_dense_weights(w) == [100_352, 16_384, 1_280]
+    assert mlsysim_symbolic.calc_dense_macs(w) == 118_016 and mlsysim_symbolic.calc_dense_params(w) == 118_282
+    assert mlsysim_symbolic.calc_dense_backward_flops(w, 32) == (2 * 32 * 118_016, 2 * 32 * 17_664)
+    assert mlsysim_symbolic.calc_dense_inference_activations(w, 32) == 32 * 912
+    assert mlsysim_symbolic.calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0.0) and _ref().calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0)
+    with pytest.raises(ValueError, match="layered"):
+        mlsysim_symbolic.calc_dense_weights([784])
