@@ -70,9 +70,6 @@ NOT_PORTED: dict[str, str] = {
                                       "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
                                       "is set by an argument, not stated as a list",
     # statistics (first half)
-    "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
-                         "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
-                         "scan returning a list element, not a formula",
     "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
                                                "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
                                                "function table returns no list and a call states no list",
@@ -521,6 +518,13 @@ JOINT: dict[str, st.SearchStrategy] = {
     # widths' type (test_dense_counts_of_a_published_network)
     "calc_dense_backward_flops": st.fixed_dictionaries({"widths": st.lists(st.one_of(st.integers(0, 1000), st.floats(0, 1e3)),
                                                                           min_size=3, max_size=8)}),
+    # values and their cumulative fractions of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists),
+    # values as ints or floats, fractions from a few (so a fraction equal to the target is drawn too)
+    "calc_cdf_quantile": st.integers(1, 6).flatmap(lambda n: st.fixed_dictionaries({
+        "values": st.one_of(st.lists(st.integers(-1000, 1000), min_size=n, max_size=n),
+                            st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n)),
+        "cumulative": st.lists(st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1)), min_size=n, max_size=n),
+        "fraction": st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1))})),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -568,11 +572,11 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 JOINTLY_DRAWN = frozenset({
     "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bins", "bytes_per_sequence", "bytes_streamed",
     "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
-    "depends_on", "durations", "files", "inference_latency", "logits", "max_seq_len", "max_tokens",
-    "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities", "pool",
-    "predecessors", "probabilities", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
+    "cumulative", "depends_on", "durations", "files", "fraction", "inference_latency", "logits", "max_seq_len",
+    "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities",
+    "pool", "predecessors", "probabilities", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
     "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials",
-    "u_nom", "widths", "worker_cap", "workers", "writes_per_worker",
+    "u_nom", "values", "widths", "worker_cap", "workers", "writes_per_worker",
 })
 
 
@@ -1160,3 +1164,13 @@ def test_dense_counts_of_a_published_network():
     assert mlsysim_symbolic.calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0.0) and _ref().calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0)
     with pytest.raises(ValueError, match="layered"):
         mlsysim_symbolic.calc_dense_weights([784])
+
+
+def test_cdf_quantile_is_the_first_value_reaching_the_fraction():
+    """Hyndman and Fan (1996), definition 1: the smallest x with F(x) >= p.  Over values 10, 20, 30, 40 with cumulative
+    fractions 0.1, 0.5, 0.9, 1.0 the median is 20 (0.5 reaches 0.5), the 0.95 quantile 40; where no fraction reaches the
+    target the last value is returned (mlsysim's past-the-end rule), in the unit the values are given in."""
+    f = mlsysim_symbolic.calc_cdf_quantile
+    assert f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.5) == 20 and f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.95) == 40
+    assert f([10, 20, 30], [0.1, 0.2, 0.3], 0.99) == 30 and type(f([10, 20, 30], [0.1, 0.2, 0.3], 0.99)) is int
+    assert f(["10 ms", "20 ms"], [0.4, 1.0], 0.5).to("ms").magnitude == 20
