@@ -51,15 +51,24 @@ PENDING: dict[str, str] = {family: "not yet ported: the function face is ported 
                            if family not in STARTED}
 #: Functions of a started family that are not ported, each with its reason.
 NOT_PORTED: dict[str, str] = {
-    "calc_online_softmax": "an algorithm, not a formula: a loop over two lists in blocks (running maximum, rescaled sum "
-                           "and output, one row per block); needs a list kept by position and a per-block recurrence",
-    "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
-                                   "feature map per stride (a loop over stages and blocks), not one formula",
+    "calc_online_softmax": "a recurrence over blocks whose count, ⌈n/block_size⌉, an argument decides: each block's "
+                           "running maximum, rescale, sum and output are the previous block's updated, and the result "
+                           "is a list of one dict per block; a list is keyed by the values or positions a call gives, "
+                           "and no index has keys that an argument decides (nor does a function return a list of dicts)",
+    "calc_resnet_bottleneck_macs": "expressible per stage but not ported this session: the stages could be a rows input "
+                                   "(width, blocks), each stage's first block reading the previous row's 4·width and a "
+                                   "feature map floor-halved once per stage (the first block's stride, on the 1×1 or on "
+                                   "the 3×3 by the flag), the other blocks alike; it needs an indicator of the previous "
+                                   "row and a floor chain ⌊h/2^i⌋ written out and checked, which was left for lack of "
+                                   "time",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
-    "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
-                            "pairwise comparison over a list of pairs, returning a list of positions)",
+    "calc_pareto_frontier": "returns the positions of the points of a list of (cost, value) pairs that no other point "
+                            "dominates: expressible as a rows input compared row against row (nested sums over the "
+                            "cells for every pair of rows) and the row numbers returned as a kept list, but not ported "
+                            "this session (its plan grows with the cube of the points, as "
+                            "calc_expected_calibration_error's with the square of its bins)",
     "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
                                            "fields stand in for the arguments not given: a function table cannot name a "
                                            "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
@@ -67,12 +76,14 @@ NOT_PORTED: dict[str, str] = {
                                            "site object (the same law is in the catalog's ContactDeadlineScenario and "
                                            "LatchSeriesSpringScenario)",
     "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
-                                      "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
-                                      "is set by an argument, not stated as a list",
+                                      "sum, i = 0 .. n - 1) with n an argument: a list output is keyed by a list the "
+                                      "call gives (its values or positions), and no index has keys that an argument "
+                                      "decides",
     # statistics (first half)
-    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
-                                               "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
-                                               "function table returns no list and a call states no list",
+    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length its loop decides: a list output "
+                                               "is keyed by a list the call gives, and an upto list counted by an "
+                                               "output (ExponentialRareEventScenario's, upto = n_levels) must still be "
+                                               "stated by the caller, which mlsysim's call does not",
     "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
@@ -81,17 +92,19 @@ NOT_PORTED: dict[str, str] = {
                              "exponent bit can give an infinity or a NaN, and of any value (zero, subnormal, negative); "
                              "the catalog's FloatBitFlipScenario ports positive normal values only",
     "calc_float_values": "an enumeration, not a formula: returns the sorted list of every finite value of the format "
-                         "(2^(E+F) of them); a function table has no list return",
+                         "(2^(E+F) of them), a list whose length the arguments decide: a list output is keyed by a list "
+                         "the call gives, and no index has keys that an argument decides",
     "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
-                         "returns the trace as a list of repeats + 1 values; a function table has no list return",
+                         "returns the trace as a list of repeats + 1 values: a list output is keyed by a list the call "
+                         "gives, and no index has keys that an argument decides",
     "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
                                     "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
                                     "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
                                     "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
                                     "integral on the default range, folded onto 50 intervals)",
-    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
-                              "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
-                              "list the scenario states)",
+    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials), a length an argument "
+                              "decides: a list output is keyed by a list the call gives (the masses are "
+                              "CorrelatedReviewersScenario's beta-binomial terms over a tally list the scenario states)",
     "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
                                             "on one branch), and picks the heating or the cooling formula by comparing "
                                             "three temperatures",
