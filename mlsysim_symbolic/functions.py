@@ -251,10 +251,15 @@ def _returns(name: str, raw: Mapping[str, Any], outputs: list[str], fail: Any) -
 
 
 def _each(value: Any) -> list[Any]:
-    """An argument's values: a list's or a table's, else the argument itself."""
+    """An argument's values: a list's, a table's or a table of rows' (every cell), else the argument itself."""
     if isinstance(value, Mapping):
-        return list(value.values())
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+        return [v for item in value.values() for v in _each(item)]
+    return [v for item in value for v in _each(item)] if isinstance(value, (list, tuple)) else [value]
+
+
+def _immutable(default: Any) -> Any:
+    """A declared default as mlsysim writes one: a list (a table of rows) as a tuple (of tuples)."""
+    return tuple(_immutable(v) for v in default) if isinstance(default, list) else default
 
 
 def _pinned(tree: sympy.Expr, index_of: Mapping[sympy.Symbol, str],
@@ -337,7 +342,7 @@ class Function:
         self.__signature__ = inspect.Signature([
             inspect.Parameter(str(renamed.get(n, n)),
                               inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                              default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
+                              default=inspect.Parameter.empty if spec.required and spec.default is None else _immutable(spec.default))
             for n in ordered for spec in [self.type.inputs[n]]])
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
         numbers = self._quantity_inputs | {n for n, s in self.type.inputs.items() if isinstance(kind_of(s), KeyedKind)}
@@ -390,7 +395,7 @@ class Function:
         values = [v for n in names for v in _each(given.get(n, defaults[n]))]
         if any(isinstance(v, (pint.Quantity, str)) for v in values):   # a Quantity, or quantity text
             return "quantity"
-        return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
+        return "int" if all(v is None or isinstance(v, int) for v in values) else "float"   # a flag: an int, as Python's
 
     def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
         """The scenario these arguments bind (its outputs, sensitivities, sweeps and LaTeX all answer); arguments left

@@ -55,12 +55,6 @@ NOT_PORTED: dict[str, str] = {
                            "running maximum, rescale, sum and output are the previous block's updated, and the result "
                            "is a list of one dict per block; a list is keyed by the values or positions a call gives, "
                            "and no index has keys that an argument decides (nor does a function return a list of dicts)",
-    "calc_resnet_bottleneck_macs": "expressible per stage but not ported this session: the stages could be a rows input "
-                                   "(width, blocks), each stage's first block reading the previous row's 4·width and a "
-                                   "feature map floor-halved once per stage (the first block's stride, on the 1×1 or on "
-                                   "the 3×3 by the flag), the other blocks alike; it needs an indicator of the previous "
-                                   "row, a floor chain ⌊h/2^i⌋ written out and checked, and a rows input defaulting to "
-                                   "mlsysim's tuple of tuples (the signature compares defaults), left for lack of time",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
@@ -541,6 +535,12 @@ JOINT: dict[str, st.SearchStrategy] = {
                             st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n)),
         "cumulative": st.lists(st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1)), min_size=n, max_size=n),
         "fraction": st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1))})),
+    # one to four stages of whole widths and blocks (mlsysim's range(blocks) takes ints only), as tuples or lists, or
+    # mlsysim's default ResNet-50 stages; whole input sizes and classes
+    "calc_resnet_bottleneck_macs": st.fixed_dictionaries({
+        "input_size": st.integers(1, 512), "num_classes": st.integers(0, 2000), "stride_on_3x3": st.booleans()},
+        optional={"stages": st.lists(st.tuples(st.integers(1, 512), st.integers(1, 6)), min_size=1, max_size=4).flatmap(
+            lambda rows: st.sampled_from((tuple(rows), [list(t) for t in rows])))}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -589,11 +589,12 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 JOINTLY_DRAWN = frozenset({
     "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bins", "bytes_per_sequence", "bytes_streamed",
     "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
-    "cumulative", "depends_on", "durations", "files", "fraction", "inference_latency", "logits", "max_seq_len",
-    "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities",
-    "pool", "predecessors", "probabilities", "probability", "q", "queue_cap", "safety_read_bytes", "seconds",
-    "telemetry_bytes", "temperature", "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials",
-    "u_nom", "values", "widths", "worker_cap", "workers", "writes_per_worker",
+    "cumulative", "depends_on", "durations", "files", "fraction", "inference_latency", "input_size", "logits",
+    "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "num_classes",
+    "p", "pass_probabilities", "pool", "predecessors", "probabilities", "probability", "q", "queue_cap",
+    "safety_read_bytes", "seconds", "stages", "stride_on_3x3", "telemetry_bytes", "temperature",
+    "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials", "u_nom", "values", "widths",
+    "worker_cap", "workers", "writes_per_worker",
 })
 
 
@@ -1191,3 +1192,16 @@ def test_cdf_quantile_is_the_first_value_reaching_the_fraction():
     assert f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.5) == 20 and f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.95) == 40
     assert f([10, 20, 30], [0.1, 0.2, 0.3], 0.99) == 30 and type(f([10, 20, 30], [0.1, 0.2, 0.3], 0.99)) is int
     assert f(["10 ms", "20 ms"], [0.4, 1.0], 0.5).to("ms").magnitude == 20
+
+
+def test_resnet50_multiply_adds_of_he_et_al():
+    """He et al. (2016), Table 1: ResNet-50 at 224×224 takes 3.8 × 10⁹ FLOPs (multiply-adds); counted layer by layer,
+    1.850 G of them in the 3×3 convolutions and 3.858 G in all (118,013,952 in the 7×7 stem: 112²·64·3·49), 4.089 G with
+    torchvision v1.5's stride on the 3×3 (mlsysim's docstring gives the same three numbers)."""
+    f = mlsysim_symbolic.calc_resnet_bottleneck_macs
+    macs = f()
+    assert macs["7x7"] == 112**2 * 64 * 3 * 49 == 118_013_952 and type(macs["total"]) is int
+    assert round(macs["3x3"] / 1e9, 3) == 1.850 and round(macs["total"] / 1e9, 3) == 3.858
+    assert round(f(stride_on_3x3=True)["total"] / 1e9, 3) == 4.089
+    with pytest.raises(ValueError, match="all_stages_have_blocks"):
+        f(((64, 0), (128, 2)))
