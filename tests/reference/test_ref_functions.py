@@ -58,11 +58,6 @@ NOT_PORTED: dict[str, str] = {
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
-    "calc_pareto_frontier": "returns the positions of the points of a list of (cost, value) pairs that no other point "
-                            "dominates: expressible as a rows input compared row against row (nested sums over the "
-                            "cells for every pair of rows) and the row numbers returned as a kept list, but not ported "
-                            "this session (its plan grows with the cube of the points, as "
-                            "calc_expected_calibration_error's with the square of its bins)",
     "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
                                            "fields stand in for the arguments not given: a function table cannot name a "
                                            "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
@@ -541,6 +536,11 @@ JOINT: dict[str, st.SearchStrategy] = {
         "input_size": st.integers(1, 512), "num_classes": st.integers(0, 2000), "stride_on_3x3": st.booleans()},
         optional={"stages": st.lists(st.tuples(st.integers(1, 512), st.integers(1, 6)), min_size=1, max_size=4).flatmap(
             lambda rows: st.sampled_from((tuple(rows), [list(t) for t in rows])))}),
+    # one to four (cost, value) points, from a few values so ties and dominance both occur, as tuples or lists (a plan
+    # per number of points, which grows with its cube)
+    "calc_pareto_frontier": st.fixed_dictionaries({"points": st.lists(
+        st.tuples(st.one_of(st.integers(0, 3), st.floats(0, 3)), st.one_of(st.integers(0, 3), st.floats(0, 3))),
+        min_size=1, max_size=4).flatmap(lambda pts: st.sampled_from((pts, [list(p) for p in pts])))}),
     # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
     "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
@@ -591,7 +591,7 @@ JOINTLY_DRAWN = frozenset({
     "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
     "cumulative", "depends_on", "durations", "files", "fraction", "inference_latency", "input_size", "logits",
     "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "num_classes",
-    "p", "pass_probabilities", "pool", "predecessors", "probabilities", "probability", "q", "queue_cap",
+    "p", "pass_probabilities", "points", "pool", "predecessors", "probabilities", "probability", "q", "queue_cap",
     "safety_read_bytes", "seconds", "stages", "stride_on_3x3", "telemetry_bytes", "temperature",
     "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials", "u_nom", "values", "widths",
     "worker_cap", "workers", "writes_per_worker",
@@ -1205,3 +1205,12 @@ def test_resnet50_multiply_adds_of_he_et_al():
     assert round(f(stride_on_3x3=True)["total"] / 1e9, 3) == 4.089
     with pytest.raises(ValueError, match="all_stages_have_blocks"):
         f(((64, 0), (128, 2)))
+
+
+def test_pareto_frontier_keeps_the_undominated_points():
+    """Deb (2001), §2.4: a point is dominated by one no worse on both axes and better on one.  Of (cost, value) pairs
+    (1, 0.5), (2, 0.7), (3, 0.6), (1.5, 0.5), (2, 0.7) the third is dominated by the second (cheaper and better) and the
+    fourth by the first (cheaper, as good); the two equal points dominate neither each other: positions 0, 1, 4."""
+    f = mlsysim_symbolic.calc_pareto_frontier
+    assert f([(1, 0.5), (2, 0.7), (3, 0.6), (1.5, 0.5), (2, 0.7)]) == [0, 1, 4]
+    assert f([(3, 1), (2, 2), (1, 3)]) == [2] and f([(1, 1), (1, 1)]) == [0, 1]
