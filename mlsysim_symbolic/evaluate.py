@@ -119,10 +119,13 @@ def _step_derivatives(expr: sympy.Expr) -> sympy.Expr:
 
 
 class pow1pm1(sympy.Function):  # noqa: N801 - named as the function it compiles to
-    """``(1 + u)**e - 1``, compiled as ``expm1(e*log1p(u))`` so that no digits cancel when ``(1 + u)**e`` is near 1."""
+    """``(1 + u)**e - 1``, compiled as ``expm1(e*log1p(u))`` so that no digits cancel when ``(1 + u)**e`` is near 1
+    (on ints, with a whole exponent, Python's exact power: ``_pow1pm1(2, 64) == 3**64 - 1``)."""
 
 
 def _pow1pm1(u: float, e: float) -> float:
+    if isinstance(u, int) and isinstance(e, int) and e >= 0:   # whole numbers: Python's exact integer power
+        return (1 + u) ** e - 1
     try:
         return math.expm1(e * math.log1p(u))
     except (ValueError, OverflowError):   # u = -1 (a zero base) or an overflow: the plain form says what it is

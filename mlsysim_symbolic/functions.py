@@ -142,10 +142,11 @@ import sympy
 from .errors import DerivationError, InputError, UnknownNameError
 from .output_ref import OutputRef
 from .paths import derivations_dir
+from .reductions import NODES
 from .scenario import Scenario, scenario_class
 from .sources import Locator
 from .spec import ScenarioType, kind_of
-from .spec.kinds import QuantityKind
+from .spec.kinds import KeyedKind, QuantityKind
 from .spec.stated import states_unit
 from .symbolic import tidy
 from .units import ureg
@@ -161,7 +162,7 @@ FUNCTION_FIELDS = frozenset({"summary", "description", "equation_note", "assumpt
 #: where an argument it reads came in as one, else a float: mlsysim's duck-typed arithmetic with a true division) or
 #: ``same_number`` (a Quantity likewise, else as ``number``), or ``stated`` (an output in the unit the call states, a
 #: ``unit = "stated"`` input's: a Quantity in that unit, its bare magnitude where the values came in as plain numbers,
-#: mlsysim's arithmetic on whatever it is given).  A dict output leaves value by value.
+#: mlsysim's arithmetic on whatever it is given).  A dict or list output leaves value by value.
 RETURNS_AS = frozenset({"quantity", "float", "int", "number", "same", "same_number", "bool", "label", "stated"})
 _LOCK = threading.RLock()
 
@@ -250,6 +251,53 @@ def _returns(name: str, raw: Mapping[str, Any], outputs: list[str], fail: Any) -
     return shape, hows
 
 
+def _each(value: Any) -> list[Any]:
+    """An argument's values: a list's, a table's or a table of rows' (every cell), else the argument itself."""
+    if isinstance(value, Mapping):
+        return [v for item in value.values() for v in _each(item)]
+    return [v for item in value for v in _each(item)] if isinstance(value, (list, tuple)) else [value]
+
+
+def _immutable(default: Any) -> Any:
+    """A declared default as mlsysim writes one: a list (a table of rows) as a tuple (of tuples)."""
+    return tuple(_immutable(v) for v in default) if isinstance(default, list) else default
+
+
+def _pinned(tree: sympy.Expr, index_of: Mapping[sympy.Symbol, str],
+            reductions: Mapping[sympy.Symbol, str]) -> tuple[sympy.Expr, dict[sympy.Expr, sympy.Symbol]]:
+    """``tree`` with each keyed symbol inside a reduction over its own index written as a function of the reduction's
+    variable (so simplification cannot take it out of the sum), and the map that writes it back.
+
+    >>> k, n, b = sympy.Symbol("k", integer=True, positive=True), sympy.Symbol("n"), sympy.Symbol("b")
+    >>> pinned, restore = _pinned(b * sympy.Sum(n, (k, 1, 3)), {n: "k"}, {k: "k"})
+    >>> pinned, sympy.simplify(sympy.Sum(n, (k, 1, 3)))
+    (b*Sum(n(k), (k, 1, 3)), n*Sum(1, (k, 1, 3)))
+    >>> pinned.xreplace(restore)
+    b*Sum(n, (k, 1, 3))
+    """
+    restore: dict[sympy.Expr, sympy.Symbol] = {}
+
+    def pin(node: Any) -> Any:
+        var = node.limits[0][0]
+        index = reductions.get(var)
+        pins = {s: sympy.Function(s.name)(var) for s in node.function.free_symbols if index is not None
+                and index_of.get(s) == index}
+        restore.update({v: s for s, v in pins.items()})
+        return node.func(node.function.xreplace(pins), *node.limits) if pins else node
+
+    return tree.replace(lambda e: isinstance(e, NODES), pin), restore
+
+
+def _nested(tree: sympy.Expr) -> bool:
+    """Whether ``tree`` holds a reduction inside another (a sum over a table's rows of sums over its cells).
+
+    >>> k, j, x = sympy.Symbol("k", integer=True, positive=True), sympy.Symbol("j", integer=True, positive=True), sympy.Symbol("x")
+    >>> _nested(sympy.Sum(x, (k, 1, 3))), _nested(sympy.Sum(sympy.exp(sympy.Sum(x, (j, 1, 2))), (k, 1, 3)))
+    (False, True)
+    """
+    return any(isinstance(node, NODES) and node.function.has(*NODES) for node in sympy.preorder_traversal(tree))
+
+
 class Function:
     """One of mlsysim's ``calc_*`` formulas: call it for the value; ask it for the equation, LaTeX, derivative, inverse.
 
@@ -295,11 +343,12 @@ class Function:
         self.__signature__ = inspect.Signature([
             inspect.Parameter(str(renamed.get(n, n)),
                               inspect.Parameter.KEYWORD_ONLY if n in constants else inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                              default=inspect.Parameter.empty if spec.required and spec.default is None else spec.default)
+                              default=inspect.Parameter.empty if spec.required and spec.default is None else _immutable(spec.default))
             for n in ordered for spec in [self.type.inputs[n]]])
         self._quantity_inputs = frozenset(n for n, s in self.type.inputs.items() if isinstance(kind_of(s), QuantityKind))
+        numbers = self._quantity_inputs | {n for n, s in self.type.inputs.items() if isinstance(kind_of(s), KeyedKind)}
         self._reaches = {p: frozenset(self.type.leaf_input[x] for x in self.type.expand(p).free_symbols if x in self.type.leaf_input)
-                         & self._quantity_inputs for p in parts}   # the arguments each returned output reads
+                         & numbers for p in parts}   # the arguments each returned output reads (a list: its values)
         with_ = raw.get("returns_with", {})   # dict key -> the optional argument it is returned with (mlsysim's update)
         if with_ and (not isinstance(with_, Mapping) or not isinstance(self.returns, dict)
                       or any(k not in self.returns or v not in self.type.inputs or self.type.inputs[v].required
@@ -343,11 +392,11 @@ class Function:
                 return "quantity"
             return "int" if all(isinstance(v, int) and not isinstance(v, bool) for v in values) else "float"
         names = self._reaches[output]
-        if any(isinstance(given.get(n), (pint.Quantity, str)) for n in names):   # a Quantity, or quantity text
-            return "quantity"
         defaults = {self._inputs_of[p.name]: p.default for p in self.__signature__.parameters.values()}
-        values = [given.get(n, defaults[n]) for n in names]
-        return "int" if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) else "float"
+        values = [v for n in names for v in _each(given.get(n, defaults[n]))]
+        if any(isinstance(v, (pint.Quantity, str)) for v in values):   # a Quantity, or quantity text
+            return "quantity"
+        return "int" if all(v is None or isinstance(v, int) for v in values) else "float"   # a flag: an int, as Python's
 
     def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
         """The scenario these arguments bind (its outputs, sensitivities, sweeps and LaTeX all answer); arguments left
@@ -376,6 +425,8 @@ class Function:
     def _leave(value: Any, how: str, came: str) -> Any:
         if isinstance(value, dict):   # a keyed output (style = "dict"): each value as the output leaves
             return {k: Function._leave(v, how, came) for k, v in value.items()}
+        if isinstance(value, list):   # a keyed output (style = "list"): mlsysim's list, one value per key in key order
+            return [Function._leave(v, how, came) for v in value]
         if how in ("bool", "label") or not isinstance(value, pint.Quantity):
             return value
         if how == "stated":   # plain numbers state no unit: plain numbers leave (ints where all came as ints), as mlsysim's
@@ -386,7 +437,7 @@ class Function:
             return value
         magnitude = value.to("").magnitude if value.dimensionless else value.magnitude
         if how == "int":   # a declared whole output (a floor, a ceiling, a count): its float noise rounded away
-            return int(round(float(magnitude)))
+            return magnitude if type(magnitude) is int else int(round(float(magnitude)))   # an exact int stays exact
         return Function._whole_if(magnitude, how in ("number", "same_number") and came == "int")
 
     @staticmethod
@@ -398,6 +449,8 @@ class Function:
         >>> Function._whole_if(2.999999999999999, True), Function._whole_if(1.3, True), Function._whole_if(3.0, False)
         (3, 1.3, 3.0)
         """
+        if ints_came and type(magnitude) is int:   # an exact int (Python's, past 2^53) stays exact
+            return magnitude
         number = float(magnitude)
         if not ints_came or not math.isfinite(number):
             return number
@@ -417,12 +470,27 @@ class Function:
         return sympy.Eq(self.type.outputs[name].variable.symbol, tree, evaluate=False)
 
     def diff(self, wrt: str, output: str | None = None) -> sympy.Expr:
-        """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol)."""
+        """∂(returned output)/∂``wrt`` symbolically (``wrt`` names an argument or its symbol).
+
+        A list argument's symbol stands for its value at each key of the sums over its index, so differentiation and
+        simplification keep it inside them (SymPy alone, seeing a symbol the sum's variable does not bind, would take
+        it out: ``n·Σ 1``, the derivative of ``B·Σ n`` in B written as if every width were one number); the derivative
+        in a list argument itself moves all its values at once, and one of a sum inside a sum is left unsimplified:
+
+        >>> from mlsysim_symbolic import calc_dense_saved_activations
+        >>> calc_dense_saved_activations.diff("batch")
+        Sum(n, (position, 1, N_position))
+        """
         name = self._output(output)
         leaves = {v.name: s for s, v in self.type.leaves.items()} | {s.name: s for s in self.type.leaves}
         if wrt not in leaves:
             raise UnknownNameError("argument", wrt, sorted(self.type.inputs), owner=self.name)
-        return tidy(sympy.diff(self.type.expand(name), leaves[wrt]))
+        tree = self.type.expand(name)
+        if _nested(tree):   # a sum inside a sum (a table's cells by row): SymPy's simplify may not end, and rebuilding
+            return sympy.diff(tree, leaves[wrt])   # the inner sums would fold a piecewise of the row out of them
+        keyed = {s: i for s, i in self.type.leaf_index.items() if s != leaves[wrt]}   # wrt: every value of it at once
+        pinned, restore = _pinned(tree, keyed, self.type.reductions)
+        return tidy(sympy.diff(pinned, leaves[wrt])).xreplace(restore)
 
     def latex(self, *args: Any, values: bool = True, output: str | None = None, **kwargs: Any) -> Any:
         """LaTeX of the equation; with arguments, equation = numbers = result (``values=False``: the equation alone)."""

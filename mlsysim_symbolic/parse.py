@@ -16,7 +16,7 @@ ceiling(P/b)
 >>> parse_equation("__import__('os')", {})
 Traceback (most recent call last):
 ...
-mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betainc, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, loggamma, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sin, sqrt, sum, sum_upto
+mlsysim_symbolic.errors.EquationError: '__import__' is not an allowed function; allowed: abs, acos, asin, betainc, betaincinv, binomial, ceil, cos, earliest, erf, erfc, erfinv, exact_quotient, exp, first_fit_decreasing, floor, gamma, gammainc, gammaincinv, lambertw, log, log10, log2, loggamma, max, maximum, min, minimum, normal_cdf, normal_ppf, piecewise, prod, prod_upto, sin, sqrt, sum, sum_upto
 """
 
 from __future__ import annotations
@@ -141,6 +141,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "gammaincinv": _exactly(2, "gammaincinv", special.gammaincinv),
     "betainc": _exactly(3, "betainc", special.betainc),
     "betaincinv": _exactly(3, "betaincinv", special.betaincinv),
+    # a/b where b divides a (a geometric sum's (c^(d+1) - 1)/(c - 1)): exact integer division on ints past 2^53
+    "exact_quotient": _exactly(2, "exact_quotient", special.exact_quotient),
 }
 #: Reductions over the keys of an index: ``sum(expr, k)`` and ``prod(expr, k)``.
 REDUCTIONS = ("sum", "prod", "sum_upto", "prod_upto", "maximum", "minimum", "earliest", "first_fit_decreasing")

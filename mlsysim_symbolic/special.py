@@ -498,10 +498,45 @@ def betaincinv_dshape_scalar(a: float, b: float, y: float, i: float) -> float:
         return float(_betaincinv_dshape_mp(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(y), int(i)))
 
 
+class exact_quotient(sympy.Function):  # noqa: N801 - the name the code printer and the equation language use
+    """``a/b`` where ``b`` divides ``a``: a geometric sum's ``(c^(d+1) − 1)/(c − 1)``, whole for whole ``c >= 2`` and
+    ``d >= 0``.  It prints, differentiates and evaluates as ``a/b``; compiled, it is Python's exact integer division
+    where both are whole numbers (ints) and ``b`` divides ``a``, so a count past 2^53 stays exact (mlsysim's
+    ``(c ** (d + 1) - 1) // (c - 1)`` on ints), and a true division otherwise.
+
+    >>> a, b = sympy.symbols("a b", positive=True)
+    >>> sympy.diff(exact_quotient(a, b), b), exact_quotient(sympy.Integer(242), 2)
+    (-a/b**2, 121)
+    >>> exact_quotient_scalar(3**41 - 1, 2), exact_quotient_scalar(7.0, 2), exact_quotient_scalar(7, 2)
+    (18236498188585393201, 3.5, 3.5)
+    """
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a: Any, b: Any) -> Any:
+        return a / b if a.is_Number and b.is_Number and b != 0 else None
+
+    def fdiff(self, argindex: int = 1) -> Any:
+        a, b = self.args
+        return 1 / b if argindex == 1 else -a / b**2
+
+    def _latex(self, printer: Any) -> str:
+        a, b = self.args
+        return rf"\frac{{{printer._print(a)}}}{{{printer._print(b)}}}"
+
+
+def exact_quotient_scalar(a: Any, b: Any) -> Any:
+    """:class:`exact_quotient` compiled: ``a // b`` for ints that ``b`` divides, else ``a / b``."""
+    if isinstance(a, int) and isinstance(b, int) and b != 0 and a % b == 0:
+        return a // b
+    return a / b
+
+
 #: SymPy's special-function classes of the equation language (dimensionless in, dimensionless out).
 CLASSES = (sympy.erf, sympy.erfc, sympy.erfinv, sympy.gamma, sympy.loggamma, sympy.binomial, sympy.polygamma,
            sympy.LambertW, sympy.asin, gammainc, gammainc_da, gammaincinv, gammaincinv_da,
-           betainc, betainc_dshape, betaincinv, betaincinv_dshape)
+           betainc, betainc_dshape, betaincinv, betaincinv_dshape, exact_quotient)
 
 _STANDARD = NormalDist()
 
@@ -558,7 +593,7 @@ SCALAR: dict[str, Any] = {
     "gammainc_da": gammainc_da_scalar, "gammaincinv": gammaincinv_scalar,
     "gammaincinv_da": gammaincinv_da_scalar, "betainc": betainc_scalar, "betainc_dshape": betainc_dshape_scalar,
     "betaincinv": betaincinv_scalar,
-    "betaincinv_dshape": betaincinv_dshape_scalar, "asin": math.asin,
+    "betaincinv_dshape": betaincinv_dshape_scalar, "asin": math.asin, "exact_quotient": exact_quotient_scalar,
 }
 
 
@@ -567,7 +602,7 @@ def array_functions() -> dict[str, Any]:
     try:
         from scipy import special
     except ImportError:   # pragma: no cover - scipy is a test dependency
-        return {name: np.vectorize(fn, otypes=[float]) for name, fn in SCALAR.items()}
+        return {name: np.vectorize(fn, otypes=[float]) for name, fn in SCALAR.items()} | {"exact_quotient": np.true_divide}
     return {"erf": special.erf, "erfc": special.erfc, "erfinv": special.erfinv, "gamma": special.gamma,
             "loggamma": special.gammaln, "binomial": special.binom,
             "polygamma": lambda m, x: special.polygamma(np.asarray(m, dtype=int), x),
@@ -576,4 +611,4 @@ def array_functions() -> dict[str, Any]:
             "gammainc_da": np.vectorize(gammainc_da_scalar, otypes=[float]), "gammaincinv": special.gammaincinv,
             "gammaincinv_da": np.vectorize(gammaincinv_da_scalar, otypes=[float]), "betainc": special.betainc,
             "betainc_dshape": np.vectorize(betainc_dshape_scalar, otypes=[float]), "betaincinv": special.betaincinv,
-            "betaincinv_dshape": np.vectorize(betaincinv_dshape_scalar, otypes=[float])}
+            "betaincinv_dshape": np.vectorize(betaincinv_dshape_scalar, otypes=[float]), "exact_quotient": np.true_divide}

@@ -105,7 +105,9 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
     """
     try:
         return sympy.simplify(expr)
-    except (ValueError, TypeError, NotImplementedError, RecursionError):
+    except (ValueError, TypeError, NotImplementedError, RecursionError, StopIteration):
+        # StopIteration: sympy 1.14's sum_simplify looks for a Sum among the factors of a term it took for a sum's
+        # multiple (the derivative of a tempered softmax, e^(z/T)/Σ e^(z/T), in T)
         return expr
 
 

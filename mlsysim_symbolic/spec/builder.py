@@ -831,12 +831,13 @@ class TypeBuilder:
                             "keys or arguments that does not read the list it counts", "inputs", in_name)
 
     def check_keep(self, out_name: str, out: OutputSpec) -> None:
-        """``keep = "predicate"``: a keyed output without arguments whose dict holds only the keys where that
-        predicate output, keyed by the same indices, holds (mlsysim's ``{n: ... for n in sizes if n > 1}``)."""
+        """``keep = "predicate"``: a keyed output without arguments whose dict (or list) holds only the keys where that
+        predicate output, keyed by the same indices, holds (mlsysim's ``{n: ... for n in sizes if n > 1}``, or the
+        used buffers' loads as a list)."""
         pred = self.t.outputs.get(out.keep)
-        if not out.indices or out.arguments or out.peers or out.style != "dict":
+        if not out.indices or out.arguments or out.peers or out.style not in ("dict", "list"):
             raise self.fail(f"output {out_name}: keep is for a keyed output without arguments, read as a dict "
-                            "(style = \"dict\")", "outputs", out_name)
+                            "or a list (style = \"dict\" or \"list\")", "outputs", out_name)
         if pred is None or not pred.kind.condition or pred.indices != out.indices or pred.arguments or pred.peers:
             raise self.fail(f"output {out_name}: keep must name a predicate output keyed by {', '.join(out.indices)} "
                             f"(and nothing else); got {out.keep!r}", "outputs", out_name)

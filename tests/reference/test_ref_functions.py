@@ -19,6 +19,7 @@ from typing import Any
 
 import pint
 import pytest
+import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,64 +51,28 @@ PENDING: dict[str, str] = {family: "not yet ported: the function face is ported 
                            if family not in STARTED}
 #: Functions of a started family that are not ported, each with its reason.
 NOT_PORTED: dict[str, str] = {
-    "calc_queue_latency_mmc": "Erlang C needs the regularized upper incomplete gamma Q(c, a) (the sum over i < c of "
-                              "a^i/i! is e^a Q(c, a)), which mlsysim_symbolic/special.py does not have yet; and mlsysim's "
-                              "saturated branch returns inf waits, which a declared output refuses",
-    "calc_padding_waste_fraction": "takes a list of lengths with repeats; the list input kind keys a list by its values, "
-                                   "so repeated lengths would merge (a list kept by position is not in the format yet)",
-    "calc_online_softmax": "an algorithm, not a formula: a loop over two lists in blocks (running maximum, rescaled sum "
-                           "and output, one row per block); needs a list kept by position and a per-block recurrence",
-    "calc_resnet_bottleneck_macs": "an algorithm over a tuple of (width, blocks) stages with integer halving of the "
-                                   "feature map per stride (a loop over stages and blocks), not one formula",
-    "calc_first_fit_decreasing": "takes a list of lengths by position and returns a list of one load per buffer used; "
-                                 "the loads are the equation language's first_fit_decreasing(w, C, k) (ported in "
-                                 "SequencePackingScenario.result.buffer_loads), but a function table has no list "
-                                 "argument or list return",
-    "calc_token_average_shares": "takes and returns lists by position (each count over the total); the list input kind "
-                                 "keys a list by its values, so repeated counts would merge",
+    "calc_online_softmax": "a recurrence over blocks whose count, ⌈n/block_size⌉, an argument decides: each block's "
+                           "running maximum, rescale, sum and output are the previous block's updated, and the result "
+                           "is a list of one dict per block; a list is keyed by the values or positions a call gives, "
+                           "and no index has keys that an argument decides (nor does a function return a list of dicts)",
     "calc_rent_crossover": "returns None where rent never overtakes owning (an absent result on one branch; a function "
                            "table returns a value on every branch)",
-    "calc_basic_composition": "sums a list of budgets with repeats; the list input kind keys a list by its values, so "
-                              "equal budgets would merge",
-    "calc_softmax_target_weight": "takes a list of (count, logit) pairs by position; not expressible by the list input "
-                                  "kind (keyed by value)",
-    "calc_cycles_to_gate": "mlsysim refuses launch_gap >= gate: a check across two arguments that a declared domain "
-                           "cannot state, and without it the formula would return a negative cycle count",
-    "calc_gap_samples_per_group": "not yet ported: a ceiling of a product of floats, where the order of rounding decides "
-                                  "whole numbers near the boundary; left for a check of its rounding",
-    "calc_bandwidth_fit_through_origin": "a least-squares fit over two lists by position (sums of products of paired "
-                                         "values); the list input kind keys a list by its values",
     "calc_word_overlap": "counts shared and distinct words of two strings: text, not a formula",
-    "calc_full_tree_nodes": "not yet ported: Python's exact integer floor division of a geometric sum (c^(d+1) - 1) // "
-                            "(c - 1) over big ints, where a float form loses whole nodes past 2^53",
-    "calc_interface_bandwidth": "not yet ported: reads a width Quantity's magnitude in bits and multiplies a transfer-rate "
-                                "Quantity (mlsysim's mixed magnitude-and-unit arithmetic)",
-    "calc_pareto_frontier": "an algorithm, not a formula: the indices of the points no other point dominates (a "
-                            "pairwise comparison over a list of pairs, returning a list of positions)",
     "calc_latch_contact_stopping_profile": "its keyword-only scenario= is mlsysim's EmbodiedSiteScenario, whose latch "
                                            "fields stand in for the arguments not given: a function table cannot name a "
                                            "catalog type (EmbodiedSiteScenario is declared in derivations/embodied_base.toml "
                                            "and a Function is built without the catalog's types), nor bind mlsysim's own "
                                            "site object (the same law is in the catalog's ContactDeadlineScenario and "
                                            "LatchSeriesSpringScenario)",
-    "calc_cbf_qp_orthogonal_projection": "takes two vectors by position (u_nom and a) and returns the projected vector "
-                                         "as a list: a function table has no vector argument or list return (the dot "
-                                         "products and the norm would be sums over a list kept by position)",
     "calc_temporal_ensemble_weights": "returns a numpy array of one weight per prediction index (exp(-k i) over their "
-                                      "sum, i = 0 .. n - 1): a function table has no list return, and the index range "
-                                      "is set by an argument, not stated as a list",
-    "calc_vla_inference_latency": "not yet ported (a dict of eleven roofline terms, a label and keyword-only "
-                                  "calibration knobs): left for the next session of this family",
+                                      "sum, i = 0 .. n - 1) with n an argument: a list output is keyed by a list the "
+                                      "call gives (its values or positions), and no index has keys that an argument "
+                                      "decides",
     # statistics (first half)
-    "calc_cdf_quantile": "an algorithm over two lists by position: the value at the first position whose cumulative "
-                         "fraction reaches the target (zip stops at the shorter list), else the values' last element: a "
-                         "scan returning a list element, not a formula",
-    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length the loop decides (the catalog's "
-                                               "ExponentialRareEventScenario needs that list stated, upto = n_levels); a "
-                                               "function table returns no list and a call states no list",
-    "calc_expected_calibration_error": "takes one list of (count, confidence, accuracy) triples; a list input holds one "
-                                       "number per position, so mlsysim's argument cannot be given as it is (three "
-                                       "aligned lists would be another signature)",
+    "calc_cross_entropy_exponential_proposal": "returns a list of levels whose length its loop decides: a list output "
+                                               "is keyed by a list the call gives, and an upto list counted by an "
+                                               "output (ExponentialRareEventScenario's, upto = n_levels) must still be "
+                                               "stated by the caller, which mlsysim's call does not",
     "calc_fisher_exact_two_sided": "a sum over the tables with the observed margins, x from max(0, r1 + c1 − n) to "
                                    "min(r1, c1), of the hypergeometric probabilities no larger than the observed one: "
                                    "the range depends on the arguments, and the equation language has no range over an "
@@ -116,36 +81,19 @@ NOT_PORTED: dict[str, str] = {
                              "exponent bit can give an infinity or a NaN, and of any value (zero, subnormal, negative); "
                              "the catalog's FloatBitFlipScenario ports positive normal values only",
     "calc_float_values": "an enumeration, not a formula: returns the sorted list of every finite value of the format "
-                         "(2^(E+F) of them); a function table has no list return",
+                         "(2^(E+F) of them), a list whose length the arguments decide: a list output is keyed by a list "
+                         "the call gives, and no index has keys that an argument decides",
     "calc_repeated_add": "a recurrence, not a formula: rounds to the format after every one of `repeats` adds and "
-                         "returns the trace as a list of repeats + 1 values; a function table has no list return",
-    **{name: "reads adjacent layer widths (n_(l-1), n_l) or the first and last of a list by position, and mlsysim's "
-             "signature is (widths[, batch]): the catalog's DenseNetworkScenario ports the same counts over a positions "
-             "list (positions = true), but names n_(l-1) and n_l through the layer count and the lists of positions "
-             "and layers stated beside the widths, which a call with the widths alone does not give"
-       + (" (and returns a list per layer)" if name in ("calc_dense_weights", "calc_dense_biases",
-                                                         "calc_dense_forward_flops") else "")
-       for name in ("calc_dense_weights", "calc_dense_biases", "calc_dense_params", "calc_dense_macs",
-                    "calc_dense_forward_flops", "calc_dense_backward_flops", "calc_dense_traffic_values",
-                    "calc_dense_inference_activations")},
-    "calc_dense_saved_activations": "not yet ported: B·Σ n over a positions list of the widths builds and evaluates "
-                                    "(33,600 for [784, 128, 128, 10] at batch 32, as mlsysim), but this harness draws no "
-                                    "list argument yet, and the function face's diff() shows ∂/∂B as n·Σ 1 (SymPy's "
-                                    "simplify takes the keyed n out of its own sum), a misleading derivative",
-    "calc_tempered_softmax": "returns a list by position (each token's probability exp(z/T)/Σ exp(z/T)); a function "
-                             "table returns no list (SamplingScenario.base_probabilities ports the law, keyed by position)",
-    "calc_nucleus": "returns a list among its results (the kept probabilities renormalized, by rank) and takes a list "
-                    "that it sorts; a function table returns no list (SamplingScenario ports the nucleus with a "
-                    "mirrored index ranking each token against every other: nucleus_size, nucleus_mass, "
-                    "nucleus_probabilities)",
+                         "returns the trace as a list of repeats + 1 values: a list output is keyed by a list the call "
+                         "gives, and no index has keys that an argument decides",
     "calc_expected_max_std_normal": "a trapezoidal sum over steps + 1 nodes whose count is an argument (default "
                                     "40,000) on a range [lo, hi] given by the call: the equation language sums over a "
                                     "keyed input's bound keys, not over a count given at call time, and 40,001 terms "
                                     "would make the tree 40,001 wide (ArgmaxNoiseScenario.expected_max declares the "
                                     "integral on the default range, folded onto 50 intervals)",
-    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials): a function table has no "
-                              "list return (the masses are CorrelatedReviewersScenario's beta-binomial terms over a tally "
-                              "list the scenario states)",
+    "calc_beta_binomial_pmf": "returns a list of trials + 1 masses by position (k = 0 ... trials), a length an argument "
+                              "decides: a list output is keyed by a list the call gives (the masses are "
+                              "CorrelatedReviewersScenario's beta-binomial terms over a tally list the scenario states)",
     "calc_first_order_time_to_temperature": "returns None where the asymptote never reaches the target (an absent result "
                                             "on one branch), and picks the heating or the cooling formula by comparing "
                                             "three temperatures",
@@ -287,6 +235,7 @@ QUANTITY_ONLY: dict[str, frozenset[str]] = {
     "calc_detection_delay_loss": frozenset({"delay", "year_length"}),
     "calc_pending_polls": frozenset({"job_duration", "poll_interval"}),
     "calc_vectors_in_budget": frozenset({"budget", "bandwidth", "bytes_per_value"}),
+    "calc_interface_bandwidth": frozenset({"width", "transfer_rate"}),   # width.to("bit").magnitude: a plain number has no .to
     # robotics: mlsysim converts each dimensioned argument with .to(...) (a plain number has no unit to convert)
     "calc_alpha_power_gate_delay_stretch": frozenset({"nominal_voltage", "drooped_voltage", "threshold_voltage"}),
     "calc_coasting_contact_peak_force": frozenset({"contact_velocity", "effective_mass", "contact_stiffness",
@@ -538,6 +487,69 @@ JOINT: dict[str, st.SearchStrategy] = {
     # two distributions aligned bin for bin: lists of one length
     "calc_population_stability_index": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=n, max_size=n) for k in ("expected", "actual")})),
+    # a stable M/M/c queue (independent rates would saturate most draws: both refuse those) of up to 500 servers,
+    # and a saturated one now and then (λ ≥ cμ: mlsysim's infinite waits, refused by ours)
+    "calc_queue_latency_mmc": st.tuples(st.integers(1, 500), st.floats(1e-3, 1e3), st.floats(0, 1.2)).map(
+        lambda t: {"num_servers": t[0], "service_rate_hz": t[1], "arrival_rate_hz": t[2] * t[0] * t[1]}),
+    # a control and a normal of one length in [-10, 10] (‖a‖² >= 0.01) and b set so the breach aᵀu − b is at least 1e-3
+    # either way: mlsysim's ‖u* − u‖ subtracts two near vectors, keeping about ε·|u|/(λ‖a‖) relative (ours is λ‖a‖), and
+    # a breach within an ulp of 0 may take either branch in another order of the dot product's sum
+    "calc_cbf_qp_orthogonal_projection": st.integers(1, 8).flatmap(lambda n: st.tuples(
+        st.lists(st.floats(-10, 10), min_size=n, max_size=n), st.lists(st.floats(-10, 10), min_size=n, max_size=n),
+        st.floats(1e-3, 10), st.booleans())).filter(lambda t: sum(x * x for x in t[1]) >= 1e-2).map(
+        lambda t: {"u_nom": t[0], "a_vec": t[1],
+                   "b_scalar": sum(x * y for x, y in zip(t[0], t[1])) - (t[2] if t[3] else -t[2])}),
+    # one to eight (count, logit) pairs, as tuples or lists, and logits in ±30 (e^z inside float64 on both sides)
+    "calc_softmax_target_weight": st.fixed_dictionaries({
+        "target_logit": st.floats(-30, 30),
+        "competitors": st.lists(st.tuples(st.one_of(st.integers(0, 100), st.floats(0, 100)), st.floats(-30, 30)),
+                                min_size=1, max_size=8).flatmap(lambda pairs: st.sampled_from((pairs, [list(p) for p in pairs])))}),
+    # one to four (count, confidence, accuracy) bins, as tuples or lists (a batch with no prediction now and then): a
+    # plan per number of bins, whose making grows with its square (13 s at 8 bins)
+    "calc_expected_calibration_error": st.fixed_dictionaries({
+        "bins": st.lists(st.tuples(st.one_of(st.integers(0, 1000), st.floats(0, 1000)), st.floats(0, 1), st.floats(0, 1)),
+                         min_size=1, max_size=4).flatmap(lambda bins: st.sampled_from((bins, [list(b) for b in bins])))}),
+    # one to four probabilities (a plan per list length, 3 s at four, 20 s at eight: the ranks compare every pair) and a
+    # top-p off the running masses of the descending order by more than 1e-12 (there the order of the sum decides)
+    "calc_nucleus": st.fixed_dictionaries({"probabilities": st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1)), min_size=1,
+                                                                     max_size=4),
+                                           "top_p": st.floats(1e-3, 1)}).filter(
+        lambda d: all(abs(sum(sorted(d["probabilities"], reverse=True)[:k]) - d["top_p"]) > 1e-12
+                      for k in range(1, len(d["probabilities"]) + 1))),
+    # at least two layers (three widths): with one, mlsysim's empty sum of input gradients is the int 0 whatever the
+    # widths' type (test_dense_counts_of_a_published_network)
+    # widths all ints or all floats: a list mixing them is floats throughout here, where mlsysim's per-layer products
+    # keep ints of int widths
+    "calc_dense_backward_flops": st.fixed_dictionaries({"widths": st.one_of(st.lists(st.integers(0, 1000), min_size=3, max_size=8),
+                                                                            st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1e3)),
+                                                                                     min_size=3, max_size=8))}),
+    # values and their cumulative fractions of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists),
+    # values as ints or floats, fractions from a few (so a fraction equal to the target is drawn too)
+    "calc_cdf_quantile": st.integers(1, 6).flatmap(lambda n: st.fixed_dictionaries({
+        "values": st.one_of(st.lists(st.integers(-1000, 1000), min_size=n, max_size=n),
+                            st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n)),
+        "cumulative": st.lists(st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1)), min_size=n, max_size=n),
+        "fraction": st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), st.floats(0, 1))})),
+    # one to four stages of whole widths and blocks (mlsysim's range(blocks) takes ints only), as tuples or lists, or
+    # mlsysim's default ResNet-50 stages; whole input sizes and classes
+    "calc_resnet_bottleneck_macs": st.fixed_dictionaries({
+        "input_size": st.integers(1, 512), "num_classes": st.integers(0, 2000), "stride_on_3x3": st.booleans()},
+        optional={"stages": st.lists(st.tuples(st.integers(1, 512), st.integers(1, 6)), min_size=1, max_size=4).flatmap(
+            lambda rows: st.sampled_from((tuple(rows), [list(t) for t in rows])))}),
+    # one to four (cost, value) points, from a few values so ties and dominance both occur, as tuples or lists (a plan
+    # per number of points, which grows with its cube)
+    "calc_pareto_frontier": st.fixed_dictionaries({"points": st.lists(
+        st.tuples(st.one_of(st.integers(0, 3), st.floats(0, 3)), st.one_of(st.integers(0, 3), st.floats(0, 3))),
+        min_size=1, max_size=4).flatmap(lambda pts: st.sampled_from((pts, [list(p) for p in pts])))}),
+    # scans paired by position: lists of one length (mlsysim's zip stops at the shorter; ours refuses unequal lists)
+    "calc_bandwidth_fit_through_origin": st.integers(1, 8).flatmap(lambda n: st.fixed_dictionaries(
+        {"bytes_streamed": st.lists(st.one_of(st.just(0.0), st.floats(1, 1e12)), min_size=n, max_size=n),
+         "seconds": st.lists(st.one_of(st.just(0.0), st.floats(1e-6, 1e3)), min_size=n, max_size=n)})),
+    # logits over temperatures with |z/T| <= 300: e^(z/T) and every ratio of two of them (down to e^-600) inside
+    # float64's normal range (past it mlsysim's math.exp overflows, or a probability underflows to the subnormal or zero
+    # that ours refuses as an underflow)
+    "calc_tempered_softmax": st.fixed_dictionaries({"logits": st.lists(st.floats(-30, 30), min_size=1, max_size=8),
+                                                    "temperature": st.floats(0.1, 100)}),
     # two samples paired by position: lists of one length, with ties (values drawn from a few)
     "calc_spearman_rank_correlation": st.integers(2, 8).flatmap(lambda n: st.fixed_dictionaries(
         {k: st.lists(st.one_of(st.integers(-3, 3), st.floats(-1e3, 1e3)), min_size=n, max_size=n) for k in ("xs", "ys")})),
@@ -553,6 +565,12 @@ JOINT: dict[str, st.SearchStrategy] = {
                                                          "half_width": st.floats(1e-3, 1e3),
                                                          "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
         lambda d: _not_beside_whole(d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
+    # 2z²p(1 − p)/h²: a ceiling, drawn off the few-ulp band beside a whole number (there ours takes the whole number
+    # the decimals give, mlsysim the next: test_gap_samples_per_group_is_the_ceiling_of_the_exact_value)
+    "calc_gap_samples_per_group": st.fixed_dictionaries({"rate": st.one_of(st.just(0.0), st.floats(1e-9, 1)),
+                                                        "half_width": st.floats(1e-3, 1e3),
+                                                        "z_critical": st.one_of(st.just(0.0), st.floats(1e-6, 10))}).filter(
+        lambda d: _not_beside_whole(2 * d["z_critical"] ** 2 * d["rate"] * (1 - d["rate"]) / d["half_width"] ** 2)),
     "calc_wilson_clean_runs": st.fixed_dictionaries({"target_upper": st.floats(1e-6, 1, exclude_max=True),
                                                     "z": st.floats(-10, 10)}).filter(
         lambda d: _not_beside_whole(d["z"] * d["z"] * (1 - d["target_upper"]) / d["target_upper"])),
@@ -569,11 +587,14 @@ def _disjoint_log(workers: int, files: int, writes_per_worker: int) -> float:
 
 #: The arguments a JOINT strategy draws (left out of the independent draws of a function that has one).
 JOINTLY_DRAWN = frozenset({
-    "arrivals", "at_least", "bytes_per_sequence", "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate",
-    "chunk_step", "class_shares", "depends_on", "durations", "files", "inference_latency", "max_seq_len",
-    "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "p", "pass_probabilities",
-    "pool", "predecessors", "probability", "q", "queue_cap", "safety_read_bytes", "telemetry_bytes",
-    "threshold_voltage", "tile_bytes", "transaction_bytes", "trials", "worker_cap", "workers", "writes_per_worker",
+    "a_vec", "arrival_rate_hz", "arrivals", "at_least", "b_scalar", "bins", "bytes_per_sequence", "bytes_streamed",
+    "camera_bytes", "check_costs", "chunk_horizon", "chunk_rate", "chunk_step", "class_shares", "competitors",
+    "cumulative", "depends_on", "durations", "files", "fraction", "inference_latency", "input_size", "logits",
+    "max_seq_len", "max_tokens", "mean_request_tokens", "mean_tokens", "model", "nominal_voltage", "num_classes",
+    "p", "pass_probabilities", "points", "pool", "predecessors", "probabilities", "probability", "q", "queue_cap",
+    "safety_read_bytes", "seconds", "stages", "stride_on_3x3", "telemetry_bytes", "temperature",
+    "threshold_voltage", "tile_bytes", "top_p", "transaction_bytes", "trials", "u_nom", "values", "widths",
+    "worker_cap", "workers", "writes_per_worker",
 })
 
 
@@ -625,7 +646,8 @@ def compare_call(name: str, kwargs: dict[str, Any], ours_kwargs: dict[str, Any] 
     try:
         theirs = getattr(_ref(), name)(**kwargs)
         parts = theirs.values() if isinstance(theirs, dict) else theirs if isinstance(theirs, tuple) else [theirs]
-        if any(isinstance(x, float) and math.isinf(x) for x in parts):   # a saturated queue: ours refuses the input
+        if any(isinstance(getattr(x, "magnitude", x), float) and math.isinf(getattr(x, "magnitude", x))
+               for x in parts):   # a saturated queue (an infinite float or Quantity): ours refuses the input
             raise ValueError(f"mlsysim returns {theirs}")
     except (ValueError, ZeroDivisionError, OverflowError) as exc:   # 0/0 or past float64: ours refuses (FloatRangeError)
         with pytest.raises((ValueError, TypeError)):   # MissingInputError is a TypeError, as Python's own
@@ -1025,3 +1047,170 @@ def test_periodic_burst_keeps_its_digits():
     gives 1.0064239489e-06 (1.9e-9 off: its draws in RANGES stay where it keeps 1e-10)."""
     rise = mlsysim_symbolic.calc_periodic_burst_peak_rise("1 W", "1 K/W", "1e-6 s", "1 s", "78 s")
     assert math.isclose(rise.to("K").magnitude, 1.00642394705038066e-06, rel_tol=1e-15)
+
+
+def test_gap_samples_per_group_is_the_ceiling_of_the_exact_value():
+    """n = ⌈2z²p(1 − p)/h²⌉ (Cochran 1977, §4.4, with the two groups' variances added), the ceiling of the exact value
+    of the decimals given (Fraction arithmetic here).  Where that value is whole, mlsysim's float product
+    ((2·z²)·p)·(1 − p)/h² can land an ulp above it and math.ceil counts one more draw: 50 at z = 1, p = 0.2,
+    h = 0.08 (mlsysim 51), 8,192 at z = 1.6, p = 0.2, h = 0.01 (mlsysim 8,193), 200 at z = 0.2, p = 0.5, h = 0.01
+    (mlsysim 201), 1,800 at z = 1, p = 0.1, h = 0.01 (mlsysim 1,801: there the float 0.1's own exact value gives 1,801
+    too); ours takes a float within a few ulps of a whole number as that number (evaluate.SNAP), and a value just
+    beside a whole number is rounded up as it should be.  The limit: where the float's error in an argument is
+    amplified past those few ulps (1 − p at p = 0.95 carries 0.95's error 19 times), ours is the ceiling of the floats'
+    exact value, 39 at z = 2.2, p = 0.95, h = 0.11, where the decimals give 38 (mlsysim 39 too)."""
+    from fractions import Fraction
+
+    def exact(p: str, h: str, z: str) -> int:
+        return math.ceil(2 * Fraction(z) ** 2 * Fraction(p) * (1 - Fraction(p)) / Fraction(h) ** 2)
+
+    f, theirs = mlsysim_symbolic.calc_gap_samples_per_group, _ref().calc_gap_samples_per_group
+    for p, h, z, whole, mlsysims in (("0.2", "0.08", "1.0", 50, 51), ("0.2", "0.01", "1.6", 8192, 8193),
+                                     ("0.5", "0.01", "0.2", 200, 201), ("0.1", "0.01", "1.0", 1800, 1801)):
+        assert f(float(p), float(h), float(z)) == exact(p, h, z) == whole
+        assert theirs(float(p), float(h), float(z)) == mlsysims
+    for p, h, z in (("0.5", "0.00999999", "0.2"), ("0.5", "0.01000001", "0.2"), ("0.3", "0.0123", "1.96"),
+                    ("0.999", "0.001", "2.576"), ("0", "0.1", "3"), ("0.5", "0.1", "0")):
+        assert f(float(p), float(h), float(z)) == exact(p, h, z), (p, h, z)   # beside a whole number, and at 0
+    assert f(0.95, 0.11, 2.2) == 39 == math.ceil(2 * Fraction(2.2) ** 2 * Fraction(0.95) * (1 - Fraction(0.95))
+                                                 / Fraction(0.11) ** 2) == exact("0.95", "0.11", "2.2") + 1
+
+
+def test_cycles_to_gate_refuses_a_gap_already_at_the_gate():
+    """k = ln(gate/gap₀)/ln(factor) (the feedback model's gap₀·factor^k = gate): 0.02·1.5^k = 0.1 at k = ln 5/ln 1.5 =
+    3.969; a launch gap at or above the gate, or a factor at or below 1, has no crossing ahead and is refused by name
+    (mlsysim's ValueError), never given a negative or infinite count."""
+    f = mlsysim_symbolic.calc_cycles_to_gate
+    assert math.isclose(f(0.02, 1.5, 0.1), math.log(5) / math.log(1.5), rel_tol=1e-15)
+    for gap, factor, gate, name in ((0.1, 1.5, 0.1, "inside"), (0.2, 1.5, 0.1, "inside"), (0.02, 1.0, 0.1, "factor")):
+        with pytest.raises(ValueError, match=name):
+            f(gap, factor, gate)
+        with pytest.raises(ValueError):
+            _ref().calc_cycles_to_gate(gap, factor, gate)
+
+
+def test_dense_saved_activations_derivative_keeps_the_widths_in_their_sum():
+    """B·Σ n_l over the widths (Goodfellow et al. 2016, §6.5.4): [784, 128, 128, 10] at batch 32 keeps 32·1050 =
+    33,600 values (an int, as mlsysim's, and a float where a width is one).  Its derivative in the batch is the sum of
+    the widths, Σ n, not n·Σ 1 (the widths taken for one number, which SymPy's simplify makes of a keyed symbol the
+    sum's variable does not bind): evaluated at the widths it is 1050."""
+    f = mlsysim_symbolic.calc_dense_saved_activations
+    assert f([784, 128, 128, 10], 32) == 33_600 == _ref().calc_dense_saved_activations([784, 128, 128, 10], 32)
+    assert type(f([784, 128, 128, 10], 32)) is int and type(f([784.0, 128], 2)) is float
+    d = f.diff("batch")
+    assert isinstance(d, sympy.Sum) and str(d.function) == "n", d
+    ref = f.ref([784, 128, 128, 10], 32)   # the scenario writes the sum out over the widths given
+    assert ref.diff("batch").subs({k: v.magnitude for k, v in ref.symbol_values().items()}) == 1050
+
+
+def test_erlang_c_through_the_incomplete_gamma_function():
+    """Erlang C (Kleinrock 1975, §3.5, eq. 3.40): with c = 2 servers at a = 1 Erlang (ρ = 1/2) an arrival waits with
+    probability (a²/2!)/(1 − ρ)/(1 + a + (a²/2!)/(1 − ρ)) = 1/3, and the M/M/1 median wait at ρ = 0.8, μ = 10/s is
+    ln(ρ/0.5)/(μ − λ) = ln 1.6/2 s.  At cluster scale (c = 1000 servers at ρ = 0.99) ours, through Q(c, a) and the
+    Poisson mass at c, is the sum of the c terms in 50-digit arithmetic (mpmath)."""
+    import mpmath
+
+    f = mlsysim_symbolic.calc_queue_latency_mmc
+    assert math.isclose(f.ref(1, 1, 2, output="wait_probability").value.magnitude, 1 / 3, rel_tol=1e-14)
+    rho, p50, _ = f(8, 10, 1)
+    assert rho == 0.8 and math.isclose(p50.to("s").magnitude, math.log(1.6) / 2, rel_tol=1e-14)
+    with mpmath.workdps(50):
+        c, a = 1000, mpmath.mpf(990)
+        last = a**c / mpmath.factorial(c) / (1 - a / c)
+        exact = last / (mpmath.fsum(a**i / mpmath.factorial(i) for i in range(c)) + last)
+    assert math.isclose(f.ref(990, 1, 1000, output="wait_probability").value.magnitude, float(exact), rel_tol=1e-12)
+    with pytest.raises(ValueError, match="stable"):
+        f(10, 10, 1)
+
+
+def test_first_fit_decreasing_returns_the_used_buffers():
+    """Johnson et al. (1974): lengths 8, 7, 5, 3, 2, 1 into buffers of 10, longest first, each into the first with room:
+    8 + 2, 7 + 3, 5 + 1, three buffers loaded 10, 10, 6 (the empty ones kept out of the list, as mlsysim never opens
+    them); a length above the buffer has no placement and is refused by name."""
+    f = mlsysim_symbolic.calc_first_fit_decreasing
+    assert f([5, 3, 7, 2, 8, 1], 10) == [10, 10, 6] == _ref().calc_first_fit_decreasing([5, 3, 7, 2, 8, 1], 10)
+    assert all(type(x) is int for x in f([5, 3, 7, 2, 8, 1], 10))
+    with pytest.raises(ValueError, match="fits_buffers"):
+        f([11, 2], 10)
+
+
+def test_full_tree_nodes_are_exact_past_two_to_the_53():
+    """Knuth (1997), §2.3.4.5: a complete c-ary tree through level d has (c^(d+1) − 1)/(c − 1) nodes, a whole number:
+    3^41 − 1 over 2 is 18,236,498,188,585,393,201, where a float quotient gives 18,236,498,188,585,318,400 (75,000 nodes
+    off past 2^53).  Ours is Python's exact integer (the compiled exact_quotient and the whole power), as mlsysim's //, up
+    to 601 digits at c = 1000, d = 200; a chain (c = 1) has d + 1; floats given give mlsysim's float."""
+    f = mlsysim_symbolic.calc_full_tree_nodes
+    assert f(3, 40) == (3**41 - 1) // 2 == 18_236_498_188_585_393_201 != int((3.0**41 - 1) / 2)
+    assert f(1000, 200) == sum(1000**k for k in range(201)) == _ref().calc_full_tree_nodes(1000, 200)
+    assert type(f(1000, 200)) is int and f(1, 5) == 6 and f(2, 0) == 1
+    assert f(3.0, 4) == 121.0 and type(f(3.0, 4)) is float
+
+
+def test_tables_of_pairs_and_triples_by_hand():
+    """Guo et al. (2017), eq. 3: bins of 10, 20 and 5 predictions at confidence 0.9, 0.6, 0.3 and accuracy 0.8, 0.65,
+    0.1 have ECE (10·0.1 + 20·0.05 + 5·0.2)/35 = 3/35; one attention key at logit 2 against 3 keys at 1 and 2 at 0.5
+    takes e²/(e² + 3e + 2e^0.5) (Vaswani et al. 2017, §3.2.1), pairs given as tuples or lists alike."""
+    bins = [(10, 0.9, 0.8), (20, 0.6, 0.65), (5, 0.3, 0.1)]
+    assert math.isclose(mlsysim_symbolic.calc_expected_calibration_error(bins), 3 / 35, rel_tol=1e-12)
+    with pytest.raises(ValueError, match="valid"):
+        mlsysim_symbolic.calc_expected_calibration_error([(0, 0.5, 0.5)])
+    w = mlsysim_symbolic.calc_softmax_target_weight
+    expected = math.exp(2) / (math.exp(2) + 3 * math.e + 2 * math.exp(0.5))
+    assert math.isclose(w(2.0, [(3, 1.0), (2, 0.5)]), expected, rel_tol=1e-14)
+    assert w(2.0, [[3, 1.0], [2, 0.5]]) == w(2.0, [(3, 1.0), (2, 0.5)])
+
+
+def test_nucleus_keeps_the_shortest_prefix_reaching_top_p():
+    """Holtzman et al. (2020), §3.1: probabilities 0.5, 0.2, 0.2, 0.1 at top-p 0.8 keep 0.5 + 0.2 + 0.2 = 0.9 (the mass
+    after two, 0.7, is still below 0.8), renormalized to 5/9, 2/9, 2/9; at top-p 0.5 the top token alone."""
+    kept, mass, renormalized = mlsysim_symbolic.calc_nucleus([0.1, 0.5, 0.2, 0.2], 0.8)
+    assert kept == 3 and math.isclose(mass, 0.9, rel_tol=1e-14)
+    assert all(math.isclose(a, b, rel_tol=1e-14) for a, b in zip(renormalized, (5 / 9, 2 / 9, 2 / 9), strict=True))
+    assert mlsysim_symbolic.calc_nucleus([0.1, 0.5, 0.2, 0.2], 0.5) == (1, 0.5, [1.0])
+
+
+def test_dense_counts_of_a_published_network():
+    """Goodfellow et al. (2016, §6.3)'s fully connected counting, by hand, on a 784-128-128-10 MNIST network: weights 784·128 + 128·128 + 128·10 = 100,352 + 16,384 + 1,280 = 118,016 (the multiply-adds), with 266 biases
+    118,282 parameters; at batch 32 the weight gradients are 2·32·118,016 and the input gradients the same without the
+    first layer, 2·32·17,664; inference holds at most 32·(784 + 128) values.  With one layer the input gradients are 0
+    in the widths' type (0.0 for floats), where mlsysim's empty sum is the int 0."""
+    w = [784, 128, 128, 10]
+    assert mlsysim_symbolic.calc_dense_weights(w) == [100_352, 16_384, 1_280]
+    assert mlsysim_symbolic.calc_dense_macs(w) == 118_016 and mlsysim_symbolic.calc_dense_params(w) == 118_282
+    assert mlsysim_symbolic.calc_dense_backward_flops(w, 32) == (2 * 32 * 118_016, 2 * 32 * 17_664)
+    assert mlsysim_symbolic.calc_dense_inference_activations(w, 32) == 32 * 912
+    assert mlsysim_symbolic.calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0.0) and _ref().calc_dense_backward_flops([4.0, 2.0]) == (16.0, 0)
+    with pytest.raises(ValueError, match="layered"):
+        mlsysim_symbolic.calc_dense_weights([784])
+
+
+def test_cdf_quantile_is_the_first_value_reaching_the_fraction():
+    """Hyndman and Fan (1996), definition 1: the smallest x with F(x) >= p.  Over values 10, 20, 30, 40 with cumulative
+    fractions 0.1, 0.5, 0.9, 1.0 the median is 20 (0.5 reaches 0.5), the 0.95 quantile 40; where no fraction reaches the
+    target the last value is returned (mlsysim's past-the-end rule), in the unit the values are given in."""
+    f = mlsysim_symbolic.calc_cdf_quantile
+    assert f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.5) == 20 and f([10, 20, 30, 40], [0.1, 0.5, 0.9, 1.0], 0.95) == 40
+    assert f([10, 20, 30], [0.1, 0.2, 0.3], 0.99) == 30 and type(f([10, 20, 30], [0.1, 0.2, 0.3], 0.99)) is int
+    assert f(["10 ms", "20 ms"], [0.4, 1.0], 0.5).to("ms").magnitude == 20
+
+
+def test_resnet50_multiply_adds_of_he_et_al():
+    """He et al. (2016), Table 1: ResNet-50 at 224×224 takes 3.8 × 10⁹ FLOPs (multiply-adds); counted layer by layer,
+    1.850 G of them in the 3×3 convolutions and 3.858 G in all (118,013,952 in the 7×7 stem: 112²·64·3·49), 4.089 G with
+    torchvision v1.5's stride on the 3×3 (mlsysim's docstring gives the same three numbers)."""
+    f = mlsysim_symbolic.calc_resnet_bottleneck_macs
+    macs = f()
+    assert macs["7x7"] == 112**2 * 64 * 3 * 49 == 118_013_952 and type(macs["total"]) is int
+    assert round(macs["3x3"] / 1e9, 3) == 1.850 and round(macs["total"] / 1e9, 3) == 3.858
+    assert round(f(stride_on_3x3=True)["total"] / 1e9, 3) == 4.089
+    with pytest.raises(ValueError, match="all_stages_have_blocks"):
+        f(((64, 0), (128, 2)))
+
+
+def test_pareto_frontier_keeps_the_undominated_points():
+    """Deb (2001), §2.4: a point is dominated by one no worse on both axes and better on one.  Of (cost, value) pairs
+    (1, 0.5), (2, 0.7), (3, 0.6), (1.5, 0.5), (2, 0.7) the third is dominated by the second (cheaper and better) and the
+    fourth by the first (cheaper, as good); the two equal points dominate neither each other: positions 0, 1, 4."""
+    f = mlsysim_symbolic.calc_pareto_frontier
+    assert f([(1, 0.5), (2, 0.7), (3, 0.6), (1.5, 0.5), (2, 0.7)]) == [0, 1, 4]
+    assert f([(3, 1), (2, 2), (1, 3)]) == [2] and f([(1, 1), (1, 1)]) == [0, 1]
