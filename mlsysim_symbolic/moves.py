@@ -2,8 +2,9 @@
 
 - a continuous input moves by -/+ ``pct`` % of its value; a side that leaves the declared domain stops at a
   closed bound, or does not move (an open bound, or the value already on the bound);
-- a whole-number input moves to the whole numbers nearest -/+ ``pct`` %, at least one away, inside its domain
-  (a tensor-parallel width of 1 in ``[1, inf)`` moves up only; ZeRO stage 3 in ``[0, 3]`` moves down only);
+- a whole-number input moves to the whole numbers nearest -/+ ``pct`` % (a half away from the value), at least
+  one away, inside its domain (a tensor-parallel width of 1 in ``[1, inf)`` moves up only; ZeRO stage 3 in
+  ``[0, 3]`` moves down only);
 - a choice input moves to the options declared next to its own (fp16 among fp32, tf32, bf16, fp16, fp8 moves
   to bf16 and fp8; the first option has no lower neighbour);
 - a range the caller gives is taken as given.
@@ -132,7 +133,7 @@ def _continuous(x: float, domain: Domain, pct: float) -> tuple[Any, Any, Rule]:
 def _whole(x: float, domain: Domain, pct: float) -> tuple[Any, Any, Rule]:
     v = int(round(x))
     step = abs(v) * pct / 100
-    nearest_lo, nearest_hi = round(v - step), round(v + step)
+    nearest_lo, nearest_hi = math.ceil(v - step - 0.5), math.floor(v + step + 0.5)   # a half rounds away from v
     lo, hi = min(nearest_lo, v - 1), max(nearest_hi, v + 1)   # at least one whole step
     forced = (lo, hi) != (nearest_lo, nearest_hi)
     lo, clipped_lo = _kept(lo, v, domain, True, below=True)

@@ -18,7 +18,6 @@ array([0.5, 1.5, 3. , 5. ])
 from __future__ import annotations
 
 import math
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -288,10 +287,8 @@ _CAPTION_WIDTH = 110       # characters per caption line (a 7.2 in figure at the
 def wrap_label(text: str, width: int = 32) -> str:
     """``text`` wrapped at spaces to lines of at most ``width`` characters, never cut (a longer word keeps a line).
 
-    >>> print(wrap_label("bytes per layer per hidden value of each token at 16 bits (per_token_bytes)"))
-    bytes per layer per hidden
-    value of each token at 16
-    bits (per_token_bytes)
+    >>> wrap_label("bytes per layer per hidden value of each token at 16 bits (communication_buffer_fraction)").splitlines()
+    ['bytes per layer per hidden value', 'of each token at 16 bits', '(communication_buffer_fraction)']
     """
     return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 

@@ -188,14 +188,16 @@ def _option_outputs(scenario: Any, output: str, keys: tuple[Any, ...], arguments
             values.append(baseline)
             sides.append(None)
             continue
-        try:
-            values.append(float(vector_plan(scenario.variant(**{move.name: option}), output, keys, (), numeric=True,
-                                            **arguments)()))
-            sides.append(option)
-        except MlsysimSymbolicError as exc:
+        varied = scenario.variant(**{move.name: option})
+        try:   # the scalar evaluation refuses, by name, an option at which the output has no value
+            varied.planner.evaluate(output, *keys, **arguments)
+        except MlsysimSymbolicError:
             values.append(baseline)
             sides.append(None)
-            notes.append(f"{option}: {type(exc).__name__}")
+            notes.append(f"{option} has no value")
+            continue
+        values.append(float(vector_plan(varied, output, keys, (), numeric=True, **arguments)()))
+        sides.append(option)
     moved = Move(move.name, move.value, sides[0], sides[1], move.rule, move.unit, note="; ".join(notes))
     return moved, values[0], values[1]
 
