@@ -120,14 +120,19 @@ def axis_unit(values: pint.Quantity, log: bool = False) -> tuple[np.ndarray, str
     >>> axis_unit(Q_([1.5e12], "B"))
     (array([1.5]), 'TB')
     """
+    unit, exponent, text = _axis_scale(values, log)
+    return np.asarray(values.to(unit).magnitude, dtype=float) / 10.0 ** exponent, text
+
+
+def _axis_scale(values: pint.Quantity, log: bool = False) -> tuple[Any, int, str]:
+    """The unit of :func:`readable`, the power of ten (a multiple of 3) the axis divides by, and the label text."""
     shown = readable(values)
-    data = np.asarray(shown.magnitude, dtype=float)
     text = _unit_text(shown.units)
     biggest = _scale_of(shown)
     if log or not biggest or 1e-3 <= biggest < 1e4:
-        return data, text
+        return shown.units, 0, text
     exponent = 3 * math.floor(math.log10(biggest) / 3 + 1e-12)
-    return data / 10.0 ** exponent, f"$10^{{{exponent}}}$" + (f" {text}" if text else "")
+    return shown.units, exponent, f"$10^{{{exponent}}}$" + (f" {text}" if text else "")
 
 
 def _unit_text(unit: Any) -> str:
@@ -293,6 +298,15 @@ def wrap_label(text: str, width: int = 32) -> str:
     return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
+def _plain_text(text: str) -> str:
+    r"""``text`` shown as written: a dollar sign escaped, so that ``$0.01 ... $0.50`` is not read as mathtext.
+
+    >>> _plain_text("scoring at $0.01 an image")
+    'scoring at \\$0.01 an image'
+    """
+    return text.replace("$", r"\$")
+
+
 def _shown_value(value: Any) -> str:
     return format_value(value) if isinstance(value, pint.Quantity) else str(value)
 
@@ -326,8 +340,9 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
     (a legend names the two colours), each end labelled with the input value used; a side at which the input did
     not move (a width of 1 moves up only) has no bar.  Where both outputs lie on one side of the baseline the row
     holds the two bars one above the other.  Rows are sorted by the length they draw, widest on top.  ``labels``
-    maps input names to the text on the vertical axis, wrapped to ``width`` characters and never cut (an input
-    without one is labelled by its name); ``caption`` (default: the table's note) says what moved by how much,
+    maps input names to the text on the vertical axis (plain text: a ``$`` is shown as written), wrapped to
+    ``width`` characters and never cut (an input without one is labelled by its name); ``caption`` (default: the
+    table's note, plain text too) says what moved by how much,
     under the axis title.  The axis limits leave room for every value label inside the axes.  The output axis is
     in a readable unit (``TB``, not ``x1e12 B``).
 
@@ -345,11 +360,11 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
         ax.set_title(title or f"Tornado: {table.title}")
         return fig
     base = records[0]["baseline"]
-    unit = readable(Q_(max(_scale_of(r[k].to(base.units)) for r in records for k in ("output_low", "output_high", "baseline")),
-                       base.units)).units
+    unit, exponent, unit_text = _axis_scale(Q_(max(_scale_of(r[k].to(base.units)) for r in records
+                                                   for k in ("output_low", "output_high", "baseline")), base.units))
     rows = sorted(records, key=lambda r: -_drawn_extent(r, unit))[::-1]   # widest on top: rows count from the bottom
-    names = [wrap_label(labels.get(r["input"]) or r["input"], width) for r in rows]
-    text = table.note if caption is None else caption
+    names = [_plain_text(wrap_label(labels.get(r["input"]) or r["input"], width)) for r in rows]
+    text = _plain_text(table.note if caption is None else caption)
     if own:   # sized to its rows and caption
         caption_lines = textwrap.wrap(text, _CAPTION_WIDTH) if text else []
         lines = max(n.count("\n") + 1 for n in names)
@@ -360,7 +375,7 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
         caption_lines = textwrap.wrap(text, max(int(inches * 72 / (0.55 * 8.3)), 20)) if text else []
 
     def value(q: pint.Quantity) -> float:
-        return float(q.to(unit).magnitude)
+        return float(q.to(unit).magnitude) / 10.0 ** exponent
 
     b = value(base)
     ends: list[float] = [b]
@@ -385,7 +400,7 @@ def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] 
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_yticks(range(len(rows)), names)
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
-    ax.set_xlabel(_label(table.title or "output", _unit_text(unit)))
+    ax.set_xlabel(_label(table.title or "output", unit_text))
     handles = []
     for name in ("low input value", "high input value"):
         handles += [c for c in ax.containers if c.get_label() == name][:1]

@@ -41,13 +41,14 @@ from .variables import Variable
 
 
 def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
-    names = []
+    """The numeric inputs of a plan, each once (the leaves of a keyed input at several keys share its name)."""
+    names: dict[str, None] = {}
     for sym in plan.args:
         var = scenario.planner.variable(sym)
         if var.options:   # a choice argument picks a branch; it has no numeric range
             continue
-        names.append(var.name)
-    return names
+        names[var.name] = None
+    return list(names)
 
 
 def _plan_for(scenario: Analysable, output: str, keys: tuple[Any, ...], names: Sequence[str] | None, arguments: Mapping[str, Any]) -> tuple[VectorPlan, list[str]]:

@@ -182,6 +182,26 @@ def test_tornado_labels_wrap_and_are_never_cut(case):
     assert all(len(line) <= 32 for line in q.splitlines())
 
 
+def test_tornado_labels_and_caption_are_plain_text_and_counts_take_a_power_of_a_thousand():
+    from mlsysim_symbolic.plots import tornado
+
+    t = S.one_at_a_time("per_batch", "GPT-2")
+    fig = tornado(t, labels={"batch_size": "scoring at $0.01 an image and labels at $0.50"}, caption="budget $5 to $7")
+    render(fig)                                                          # mathtext would have failed or eaten the text
+    assert fig.axes[0].get_yticklabels()[-1].get_text() == "scoring at \\$0.01 an image and\nlabels at \\$0.50"
+    assert fig.get_supxlabel() == "budget \\$5 to \\$7"
+    # parameters take no prefix: the axis divides by 10^9 and says so, so the ticks are plain numbers (6.5, not 6500000000)
+    s = Scenarios.Llama3_8BLoraOnH100
+    fig = s.tornado("model_parameters")
+    render(fig)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "model_parameters [$10^{9}$ param]"
+    assert all(PLAIN_NUMBER.match(x) for x in ticks(ax.get_xticklabels()))
+    top = s.one_at_a_time("model_parameters")[0]
+    ends = sorted(p.get_x() + p.get_width() for p in bars_by_row(ax)[max(bars_by_row(ax))])
+    assert ends == pytest.approx(sorted(top[k].to("param").magnitude / 1e9 for k in ("output_low", "output_high")))
+
+
 def overlapping_texts(fig) -> list[tuple[str, str]]:
     """Pairs of texts whose boxes intersect (value labels, tick labels, axis titles, legend, caption), and value
     labels reaching outside the axes, measured with the Agg renderer."""
