@@ -39,16 +39,17 @@ _PLAIN_UNITS = frozenset({"", "1", "count"})
 
 @dataclass(frozen=True)
 class Rule:
-    """How a move was chosen: the caption group it belongs to (``None``: listed by name) and what follows a
-    listed move (`` (given)``)."""
+    """How a move was chosen: ``grouped`` moves are said once as "inputs -/+ pct %" (with their ``qualifier``),
+    any other is listed by name (followed by its ``suffix``)."""
 
     name: str
-    group: str | None = None
+    grouped: bool = False
+    qualifier: str = ""
     suffix: str = ""
 
 
-PERCENT = Rule("percent", group="percent")          # exactly -/+ pct %
-ROUNDED = Rule("rounded", group="rounded")          # the whole numbers nearest -/+ pct %
+PERCENT = Rule("percent", grouped=True)                                                 # exactly -/+ pct %
+ROUNDED = Rule("rounded", grouped=True, qualifier=" (whole numbers to the nearest whole)")   # nearest whole numbers
 NEIGHBOUR = Rule("neighbour")                       # a whole step forced, or a side stopped by the domain
 OPTION = Rule("option")                             # the adjacent declared options
 GIVEN = Rule("given", suffix=" (given)")            # the caller's (low, high)
@@ -190,9 +191,7 @@ def caption(moves: list[Move], pct: float) -> str:
     >>> caption([move_number("layers", 32, v, 10)], 10)
     'inputs ±10 % (whole numbers to the nearest whole)'
     """
-    groups = {m.rule.group for m in moves if m.rule.group is not None}
-    parts = []
-    if groups:
-        parts.append(f"inputs ±{pct:g} %" + (" (whole numbers to the nearest whole)" if "rounded" in groups else ""))
-    parts += [m.text() for m in moves if m.rule.group is None]
+    grouped = [m.rule for m in moves if m.rule.grouped]
+    parts = [f"inputs ±{pct:g} %" + "".join(sorted({r.qualifier for r in grouped}))] if grouped else []
+    parts += [m.text() for m in moves if not m.rule.grouped]
     return "; ".join(parts)
