@@ -159,6 +159,16 @@ def test_tornado_moves_each_kind_to_valid_neighbours_sorted_by_drawn_length(case
     assert fig.get_supxlabel() == "inputs ±10 %; mode mid → slow, fast; width 1 → 2; stage 3 → 2; share 1 → 0.9"
 
 
+def test_tornado_sorts_any_table_by_the_length_it_draws(case):
+    from mlsysim_symbolic.plots import tornado
+
+    t = case.one_at_a_time("product")
+    t.records.reverse()                                   # a caller's table in another order
+    fig = tornado(t)
+    render(fig)
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()][::-1] == ["mode", "width", "stage", "rate", "share"]
+
+
 def test_tornado_draws_two_outputs_on_one_side_as_two_half_bars(case):
     """u = r (1 + (q - 1)^2) at q = 1: q 0.9 and 1.1 both give 2 * 1.01 = 2.02 GB/s, above the baseline 2 GB/s."""
     fig = case.tornado("bowl")
