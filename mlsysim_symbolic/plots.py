@@ -18,7 +18,6 @@ array([0.5, 1.5, 3. , 5. ])
 from __future__ import annotations
 
 import math
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -121,14 +120,19 @@ def axis_unit(values: pint.Quantity, log: bool = False) -> tuple[np.ndarray, str
     >>> axis_unit(Q_([1.5e12], "B"))
     (array([1.5]), 'TB')
     """
+    unit, exponent, text = _axis_scale(values, log)
+    return np.asarray(values.to(unit).magnitude, dtype=float) / 10.0 ** exponent, text
+
+
+def _axis_scale(values: pint.Quantity, log: bool = False) -> tuple[Any, int, str]:
+    """The unit of :func:`readable`, the power of ten (a multiple of 3) the axis divides by, and the label text."""
     shown = readable(values)
-    data = np.asarray(shown.magnitude, dtype=float)
     text = _unit_text(shown.units)
     biggest = _scale_of(shown)
     if log or not biggest or 1e-3 <= biggest < 1e4:
-        return data, text
+        return shown.units, 0, text
     exponent = 3 * math.floor(math.log10(biggest) / 3 + 1e-12)
-    return data / 10.0 ** exponent, f"$10^{{{exponent}}}$" + (f" {text}" if text else "")
+    return shown.units, exponent, f"$10^{{{exponent}}}$" + (f" {text}" if text else "")
 
 
 def _unit_text(unit: Any) -> str:
@@ -279,79 +283,166 @@ def _scale(ax: Any, which: str, log: bool, grid: np.ndarray | None = None) -> No
 
 
 # ---------------------------------------------------------------------- tornado
-def _short(text: str, width: int = 30, lines: int = 2) -> str:
-    """A variable's meaning as an axis label: the words before any parenthesis, colon or semicolon, wrapped to
-    at most ``lines`` lines (an ellipsis marks a cut).
+_VALUE_FONT = 8            # points: the input values at the bar ends
+_VALUE_PAD = 3             # points between a bar end and its value
+_MARGIN = 0.03             # of the axis width, beyond the outermost bar end or value
+_CAPTION_WIDTH = 110       # characters per caption line (a 7.2 in figure at the small font)
 
-    >>> _short("Adam state bytes per parameter: fp32 master copy, momentum, variance")
-    'Adam state bytes per parameter'
-    >>> print(_short("activation bytes per token, example and hidden unit outside the attention scores"))
-    activation bytes per token,
-    example and hidden unit…
+
+def wrap_label(text: str, width: int = 32) -> str:
+    """``text`` wrapped at spaces to lines of at most ``width`` characters, never cut (a longer word keeps a line).
+
+    >>> wrap_label("bytes per layer per hidden value of each token at 16 bits (communication_buffer_fraction)").splitlines()
+    ['bytes per layer per hidden value', 'of each token at 16 bits', '(communication_buffer_fraction)']
     """
-    head = re.split(r" \(|[:;]", text, maxsplit=1)[0].strip() or text
-    wrapped = textwrap.wrap(head, width)
-    if len(wrapped) > lines:
-        wrapped = wrapped[:lines]
-        wrapped[-1] = wrapped[-1].rstrip(",") + "\u2026"
-    return "\n".join(wrapped)
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
-def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] | None = None) -> Any:
+def _plain_text(text: str) -> str:
+    r"""``text`` shown as written: a dollar sign escaped, so that ``$0.01 ... $0.50`` is not read as mathtext.
+
+    >>> _plain_text("scoring at $0.01 an image")
+    'scoring at \\$0.01 an image'
+    """
+    return text.replace("$", r"\$")
+
+
+def _shown_value(value: Any) -> str:
+    return format_value(value) if isinstance(value, pint.Quantity) else str(value)
+
+
+def _moved(row: dict[str, Any], side: str) -> bool:
+    """Whether the input moved on ``side`` (``low`` or ``high``): a side that cannot move holds the value."""
+    value, end = row["value"], row[side]
+    if isinstance(value, pint.Quantity) and isinstance(end, pint.Quantity):
+        return bool(end.to(value.units).magnitude != value.magnitude)
+    return bool(end != value)
+
+
+def _drawn_extent(row: dict[str, Any], unit: Any) -> float:
+    ends = [float(row[k].to(unit).magnitude) for k in ("output_low", "output_high", "baseline")]
+    return max(ends) - min(ends)
+
+
+def _label_sides(lo: float, hi: float, b: float) -> tuple[float, float]:
+    """Which way each value label points from its bar end (-1 left, +1 right): outward from the baseline; a bar of
+    no length points away from the other bar (low left, high right when neither has a length)."""
+    lo_side = float(np.sign(lo - b)) or (-float(np.sign(hi - b)) or -1.0)
+    hi_side = float(np.sign(hi - b)) or (-float(np.sign(lo - b)) or 1.0)
+    return lo_side, hi_side
+
+
+def tornado(table: Any, ax: Any = None, title: str = "", labels: dict[str, str] | None = None, *,
+            caption: str | None = None, width: int = 32) -> Any:
     """A tornado chart of a one-at-a-time table (:func:`~mlsysim_symbolic.sensitivity.one_at_a_time`).
 
-    Each input gets two bars from the baseline: to the output at its low value and at its high value (a
-    legend names the two colours), each end labelled with the input value used; widest swing on top.
-    ``labels`` maps input names to the text on the vertical axis (the variables' meanings); an input
-    without one is labelled by its name.  The output axis is in a readable unit (``TB``, not ``x1e12 B``).
+    Each input gets a bar from the baseline to the output at its low value and one to the output at its high value
+    (a legend names the two colours), each end labelled with the input value used; a side at which the input did
+    not move (a width of 1 moves up only) has no bar.  Where both outputs lie on one side of the baseline the row
+    holds the two bars one above the other.  Rows are sorted by the length they draw, widest on top.  ``labels``
+    maps input names to the text on the vertical axis (plain text: a ``$`` is shown as written), wrapped to
+    ``width`` characters and never cut (an input without one is labelled by its name); ``caption`` (default: the
+    table's note, plain text too) says what moved by how much,
+    under the axis title.  The axis limits leave room for every value label inside the axes.  The output axis is
+    in a readable unit (``TB``, not ``x1e12 B``).
 
     >>> from mlsysim_symbolic import Scenarios
     >>> fig = tornado(Scenarios.DpSgdPerExampleGradients.one_at_a_time("per_batch", "GPT-2"))
     >>> ax = fig.axes[0]
-    >>> ax.get_xlabel(), [t.get_text() for t in fig.legends[0].get_texts()][:2]
+    >>> ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()][:2]
     ('per_batch [TB]', ['low input value', 'high input value'])
     """
-    rows = list(table.records)[::-1]          # widest on top: matplotlib counts rows from the bottom
+    records = list(table.records)
     own = ax is None
-    fig, ax = _figure(ax, size=(7.2, 1.4 + 0.5 * max(len(rows), 1)))
+    fig, ax = _figure(ax, size=(7.2, 1.0))
     labels = labels or {}
-    if not rows:
+    if not records:
         ax.set_title(title or f"Tornado: {table.title}")
         return fig
-    base = rows[0]["baseline"]
-    unit_q = readable(Q_(max(_scale_of(r[k].to(base.units)) for r in rows for k in ("output_low", "output_high", "baseline")), base.units))
-    unit = unit_q.units
+    base = records[0]["baseline"]
+    unit, exponent, unit_text = _axis_scale(Q_(max(_scale_of(r[k].to(base.units)) for r in records
+                                                   for k in ("output_low", "output_high", "baseline")), base.units))
+    rows = sorted(records, key=lambda r: -_drawn_extent(r, unit))[::-1]   # widest on top: rows count from the bottom
+    names = [_plain_text(wrap_label(labels.get(r["input"]) or r["input"], width)) for r in rows]
+    text = _plain_text(table.note if caption is None else caption)
+    if own:   # sized to its rows and caption
+        caption_lines = textwrap.wrap(text, _CAPTION_WIDTH) if text else []
+        lines = max(n.count("\n") + 1 for n in names)
+        pitch = max(0.42, 0.15 * lines + 0.12)
+        fig.set_figheight(1.5 + pitch * len(rows) + 0.15 * len(caption_lines))
+    else:     # as wide as the axes: about 0.55 em per character of the small font
+        inches = ax.get_position().width * fig.get_figwidth()
+        caption_lines = textwrap.wrap(text, max(int(inches * 72 / (0.55 * 8.3)), 20)) if text else []
 
     def value(q: pint.Quantity) -> float:
-        return float(q.to(unit).magnitude)
+        return float(q.to(unit).magnitude) / 10.0 ** exponent
 
     b = value(base)
-    reach = max(max(abs(value(r["output_low"]) - b), abs(value(r["output_high"]) - b)) for r in rows) or abs(b) * 0.1 or 1.0
+    ends: list[float] = [b]
+    placed: list[tuple[Any, float, float]] = []     # (value label, bar end, side)
     for i, r in enumerate(rows):
         lo, hi = value(r["output_low"]), value(r["output_high"])
-        ax.barh(i, lo - b, left=b, height=0.7, color=_LOW_COLOUR, label="low input value" if i == 0 else None)
-        ax.barh(i, hi - b, left=b, height=0.7, color=_HIGH_COLOUR, label="high input value" if i == 0 else None)
-        lo_side = -1.0 if lo < b or (lo == b and hi >= b) else 1.0
-        hi_side = 1.0 if hi > b or (hi == b and lo < b) else -1.0
-        if lo == b == hi:
-            lo_side, hi_side = -1.0, 1.0
-        for end, side, q in ((lo, lo_side, r["low"]), (hi, hi_side, r["high"])):
-            ax.annotate(format_value(q), (end, i), xytext=(3 * side, 0), textcoords="offset points",
-                        ha="left" if side > 0 else "right", va="center", fontsize=8)
+        moved = (_moved(r, "low"), _moved(r, "high"))
+        split = all(moved) and (lo - b) * (hi - b) > 0
+        lo_side, hi_side = _label_sides(lo if moved[0] else b, hi if moved[1] else b, b)
+        for k, (end, side, shown, colour, name, offset) in enumerate((
+                (lo, lo_side, r["low"], _LOW_COLOUR, "low input value", 0.19),
+                (hi, hi_side, r["high"], _HIGH_COLOUR, "high input value", -0.19))):
+            if not moved[k]:
+                continue
+            y = i + (offset if split else 0.0)
+            ax.barh(y, end - b, left=b, height=0.36 if split else 0.7, color=colour, label=name)
+            note = ax.annotate(_shown_value(shown), (end, y), xytext=(_VALUE_PAD * side, 0), textcoords="offset points",
+                               ha="left" if side > 0 else "right", va="center", fontsize=_VALUE_FONT)
+            placed.append((note, end, side))
+            ends.append(end)
     line = ax.axvline(b, color="black", linewidth=1, label=f"baseline {format_value(base)}")
-    ax.set_xlim(b - 1.6 * reach, b + 1.6 * reach)
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_yticks(range(len(rows)), [_short(labels.get(r["input"]) or r["input"]) for r in rows])
+    ax.set_yticks(range(len(rows)), names)
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
-    ax.set_xlabel(_label(table.title or "output", _unit_text(unit)))
-    bars = [c for c in ax.containers if c.get_label() in ("low input value", "high input value")]
-    handles = [*bars, line]
-    if own:   # below the axes of a figure made here; in a caller's Axes, inside it (narrowest bars are at the bottom)
-        fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize="small", frameon=False)
-    else:
-        ax.legend(handles=handles, loc="lower right", fontsize="small", framealpha=0.9)
-    ax.set_title(title or f"Tornado: {table.title}")
+    ax.set_xlabel(_label(table.title or "output", unit_text))
+    handles = []
+    for name in ("low input value", "high input value"):
+        handles += [c for c in ax.containers if c.get_label() == name][:1]
+    ax.legend(handles=[*handles, line], loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, fontsize="small",
+              frameon=False, borderaxespad=0.2)
+    ax.set_title(title or f"Tornado: {table.title}", pad=22)
+    if caption_lines and own:
+        fig.supxlabel("\n".join(caption_lines), fontsize="small", gid="caption")
+    elif caption_lines:   # in a caller's Axes: under its axis title
+        ax.annotate("\n".join(caption_lines), (0.5, 0.0), xycoords=ax.xaxis.label, xytext=(0, -6),
+                    textcoords="offset points", ha="center", va="top", fontsize="small", annotation_clip=False,
+                    gid="caption")
+    _fit_values(fig, ax, placed, ends)
     return fig
+
+
+def _fit_values(fig: Any, ax: Any, placed: list[tuple[Any, float, float]], ends: list[float]) -> None:
+    """Set the x limits so that every value label lies inside the axes, beside its bar end.
+
+    A label ``w`` pixels wide at bar end ``e`` of an axis ``W`` pixels wide needs ``e - (w / W + m) D >= left``
+    (pointing left) or ``e + (w / W + m) D <= right``, where ``D`` is the span; every pair of a left and a right
+    need gives ``D >= (e_right - e_left) / (1 - a_left - a_right)``.  Measured after a layout (label widths do not
+    depend on the limits), twice, as the layout may move when the tick labels change.
+    """
+    for _ in range(2):
+        fig.draw_without_rendering()
+        axis_width = max(ax.get_window_extent().width, 1.0)
+        pad = _VALUE_PAD * fig.dpi / 72
+        lefts = [(b, _MARGIN) for b in ends]
+        rights = [(b, _MARGIN) for b in ends]
+        for note, end, side in placed:
+            need = (note.get_window_extent().width + pad) / axis_width + _MARGIN
+            (lefts if side < 0 else rights).append((end, need))
+        span = 0.0
+        for e_left, a_left in lefts:
+            for e_right, a_right in rights:
+                span = max(span, (e_right - e_left) / max(1.0 - a_left - a_right, 0.1))
+        if span <= 0:
+            span = abs(ends[0]) * 0.2 or 1.0
+        left = min(e - a * span for e, a in lefts)
+        right = max(e + a * span for e, a in rights)
+        ax.set_xlim(left, max(right, left + span))
 
 
 # ---------------------------------------------------------------------- regime map

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +26,10 @@ import numpy as np
 import pint
 
 from .distributions import DISTRIBUTIONS, Law
-from .errors import InputError
+from .errors import InputError, MlsysimSymbolicError
 from .evaluate import compile_chain, gradient_chain
+from .moves import Move, move_given, move_number, move_option
+from .moves import caption as describe_moves
 from .plan import Analysable
 from .plots import format_value, readable
 from .plots import tornado as draw_tornado
@@ -38,13 +41,14 @@ from .variables import Variable
 
 
 def _inputs_of(scenario: Analysable, plan: VectorPlan) -> list[str]:
-    names = []
+    """The numeric inputs of a plan, each once (the leaves of a keyed input at several keys share its name)."""
+    names: dict[str, None] = {}
     for sym in plan.args:
         var = scenario.planner.variable(sym)
         if var.options:   # a choice argument picks a branch; it has no numeric range
             continue
-        names.append(var.name)
-    return names
+        names[var.name] = None
+    return list(names)
 
 
 def _plan_for(scenario: Analysable, output: str, keys: tuple[Any, ...], names: Sequence[str] | None, arguments: Mapping[str, Any]) -> tuple[VectorPlan, list[str]]:
@@ -84,38 +88,57 @@ def local(scenario: Analysable, output: str, *keys: Any, **arguments: Any) -> Ta
 def one_at_a_time(scenario: Analysable, output: str, *keys: Any, pct: float = 10.0,
                   ranges: Mapping[str, tuple[Any, Any]] | None = None, inputs: Sequence[str] | None = None,
                   **arguments: Any) -> Table:
-    """Each input at a low and a high value (given in ``ranges``, else +/- ``pct`` %), the others held; sorted by swing."""
+    """Each input at a low and a high value, the others held; sorted by the extent of the bars a tornado draws.
+
+    The values are valid moves of each input's kind (:mod:`.moves`): a continuous input -/+ ``pct`` % (stopped by
+    its domain), a whole number to the nearest whole numbers at least one away inside its domain, a choice input to
+    the options declared next to its own, or the ``(low, high)`` given in ``ranges``.  A side that cannot move stays
+    at the value.  ``extent`` is the length the two bars span (max - min of the baseline and the two outputs); the
+    table's note says what moved by how much.
+
+    >>> from mlsysim_symbolic import Scenarios
+    >>> t = one_at_a_time(Scenarios.DpSgdPerExampleGradients.variant(batch_size=1), "per_batch", "GPT-2")
+    >>> [(r["input"], f"{r['extent']:~.3gC}") for r in t]
+    [('batch_size', '6e+09 B'), ('bytes_per_param', '1.2e+09 B'), ('parameters', '1.2e+09 B')]
+    >>> t.note
+    'inputs ±10 %; batch_size 1 → 2 sample'
+    """
     if not (0 < pct < 100):
         raise InputError(f"pct must be in (0, 100), got {pct}")
-    plan, names = _plan_for(scenario, output, keys, inputs, arguments)
+    choices = _choices_of(scenario, output)
+    chosen = None if inputs is None else [n for n in inputs if n not in choices]
+    picked = list(choices) if inputs is None else [n for n in inputs if n in choices]
+    plan, names = _plan_for(scenario, output, keys, chosen, arguments)
     ranges = dict(ranges or {})
-    unknown = [n for n in ranges if n not in plan.positions]
+    unknown = [n for n in ranges if n not in plan.positions and n not in picked]
     if unknown:
-        raise InputError(f"ranges: {unknown[0]!r} is not an input of {output}; inputs: {', '.join(names)}")
-    baseline_base = float(plan())
-    records = []
+        raise InputError(f"ranges: {unknown[0]!r} is not an input of {output}; inputs: {', '.join([*names, *picked])}")
+    baseline = float(plan())
+    rows: list[tuple[Move, Any, Any, float, float]] = []
     for name in names:
         var = plan.variables[name]
         x = plan.base[plan.positions[name]]
-        forced = False
-        if name in ranges:
-            lo, hi = (_as_base(v, var, name) for v in _pair(ranges[name], name))
-        else:
-            lo, hi, forced = _relative_step(x, var, pct)
-        y_lo, y_hi = float(plan(**{name: lo})), float(plan(**{name: hi}))
-        swing = abs(y_hi - y_lo)
-        step = (hi - lo) / (2 * x) * 100 if x else math.nan   # the actual +/- step, in % of the value
+        move = _numeric_move(name, x, var, pct, ranges)
+        y_lo, y_hi = (baseline if v is None else float(plan(**{name: to_base(v, var.unit)})) for v in (move.low, move.high))
+        low, high = move.sides()
+        rows.append((move, _q(x, var), (Q_(low, var.unit), Q_(high, var.unit)), y_lo, y_hi))
+    for name in picked:
+        move = _option_move(scenario, name, ranges)
+        move, y_lo, y_hi = _option_outputs(scenario, output, keys, arguments, move, baseline)
+        rows.append((move, move.value, move.sides(), y_lo, y_hi))
+    records = []
+    for move, value, (low, high), y_lo, y_hi in rows:
+        extent = max(y_lo, y_hi, baseline) - min(y_lo, y_hi, baseline)
         records.append({
-            "input": name, "value": _q(x, var), "low": _q(lo, var), "high": _q(hi, var),
-            "step_pct": step, "output_low": Q_(y_lo, plan.unit), "output_high": Q_(y_hi, plan.unit),
-            "swing": Q_(swing, plan.unit), "baseline": Q_(baseline_base, plan.unit),
-            # ranked by swing; a whole-number input forced to a larger step than pct (tp_size 1 -> 2 is +100 %)
-            # is ranked by its swing scaled back to the requested pct, not above inputs moved by pct
-            "rank_swing": Q_(swing * min(1.0, pct / step) if forced else swing, plan.unit),
+            "input": move.name, "value": value, "low": low, "high": high,
+            "output_low": Q_(y_lo, plan.unit), "output_high": Q_(y_hi, plan.unit),
+            "swing": Q_(abs(y_hi - y_lo), plan.unit), "extent": Q_(extent, plan.unit), "baseline": Q_(baseline, plan.unit),
         })
-    records.sort(key=lambda r: (-r["rank_swing"].magnitude, r["input"]))
-    return Table(("input", "value", "low", "high", "step_pct", "output_low", "output_high", "swing", "rank_swing", "baseline"),
-                 records, title=output)
+    records.sort(key=lambda r: (-r["extent"].magnitude, r["input"]))
+    order = {r["input"]: i for i, r in enumerate(records)}
+    moves = sorted((row[0] for row in rows), key=lambda m: order[m.name])
+    return Table(("input", "value", "low", "high", "output_low", "output_high", "swing", "extent", "baseline"),
+                 records, title=output, note=describe_moves(moves, pct))
 
 
 def _pair(spec: Any, name: str) -> tuple[Any, Any]:
@@ -125,39 +148,94 @@ def _pair(spec: Any, name: str) -> tuple[Any, Any]:
     return spec[0], spec[1]
 
 
-def _relative_step(x: float, var: Variable, pct: float) -> tuple[float, float, bool]:
-    """The value +/- ``pct`` % (base units); a whole-number input moves by at least 1 and stays in its domain
-    (the flag says the step was forced wider than ``pct``)."""
-    lo, hi = x * (1 - pct / 100), x * (1 + pct / 100)
-    if not var.integer:
-        return lo, hi, False
-    v = from_base(x, var.unit)
-    step = round(abs(v) * pct / 100)
-    forced = step < 1
-    step = max(step, 1)
-    low = v - step
-    if not var.domain.contains(low):
-        low, forced = v, True
-    return to_base(low, var.unit), to_base(v + step, var.unit), forced
+def _numeric_move(name: str, x: float, var: Variable, pct: float, ranges: Mapping[str, Any]) -> Move:
+    """The move of a numeric input at ``x`` (base units): the given range, else the valid -/+ ``pct`` % move."""
+    value = from_base(x, var.unit)
+    if name not in ranges:
+        return move_number(name, value, var, pct)
+    lo, hi = (from_base(_as_base(v, var, name), var.unit) for v in _pair(ranges[name], name))
+    return move_given(name, value, lo, hi, f"{var.unit:~C}")
 
 
-def tornado(scenario: Analysable, output: str, *keys: Any, ax: Any = None, **options: Any) -> Any:
-    """A tornado chart (matplotlib Figure) of :func:`one_at_a_time`: bars labelled by the inputs' meanings,
-    a legend for the low and high input values (shown at the bar ends), the output in a readable unit.
+def _choices_of(scenario: Analysable, output: str) -> list[str]:
+    """The scenario's set choice inputs that ``output`` depends on, in declaration order; none for a scenario
+    that cannot make variants (a choice moves by a variant of the scenario)."""
+    if getattr(scenario, "variant", None) is None:
+        return []
+    _, used = scenario.type.closure(output)
+    bound = scenario.planner.choices
+    return [name for name in scenario.type.inputs if name in used and name in bound]
+
+
+def _option_move(scenario: Analysable, name: str, ranges: Mapping[str, Any]) -> Move:
+    options = tuple(scenario.type.inputs[name].options)
+    current = scenario.planner.choices[name]
+    if name not in ranges:
+        return move_option(name, current, options)
+    given = _pair(ranges[name], name)
+    for option in given:
+        if option not in options:
+            raise InputError(f"ranges[{name!r}]: expected options of {name} ({', '.join(options)}), got {option!r}")
+    return move_given(name, current, *given)
+
+
+def _option_outputs(scenario: Any, output: str, keys: tuple[Any, ...], arguments: Mapping[str, Any], move: Move,
+                    baseline: float) -> tuple[Move, float, float]:
+    """The output at each side of a choice input's move (a variant of the scenario at that option); a side at
+    which the output has no value does not move, and the move says why."""
+    values, sides, notes = [], [], []
+    for option in (move.low, move.high):
+        if option is None:
+            values.append(baseline)
+            sides.append(None)
+            continue
+        varied = scenario.variant(**{move.name: option})
+        try:   # the scalar evaluation refuses, by name, an option at which the output has no value
+            varied.planner.evaluate(output, *keys, **arguments)
+        except MlsysimSymbolicError:
+            values.append(baseline)
+            sides.append(None)
+            notes.append(f"{option} has no value")
+            continue
+        values.append(float(vector_plan(varied, output, keys, (), numeric=True, **arguments)()))
+        sides.append(option)
+    moved = Move(move.name, move.value, sides[0], sides[1], move.rule, move.unit, note="; ".join(notes))
+    return moved, values[0], values[1]
+
+
+def tornado(scenario: Analysable, output: str, *keys: Any, ax: Any = None, caption: str | None = None,
+            **options: Any) -> Any:
+    """A tornado chart (matplotlib Figure) of :func:`one_at_a_time`: bars labelled by the inputs' readable names
+    and code names, a legend for the low and high input values (shown at the bar ends), the output in a readable
+    unit, and a caption saying what moved by how much (``caption`` replaces it; ``""`` leaves it out).
 
     >>> from mlsysim_symbolic import Scenarios
     >>> fig = tornado(Scenarios.DpSgdPerExampleGradients, "per_batch", "GPT-2")
     >>> [" ".join(t.get_text().split()) for t in fig.axes[0].get_yticklabels()]
-    ['parameters of the named model', 'gradient bytes per parameter', 'examples per step']
+    ['parameters of the named model (parameters)', 'gradient bytes per parameter (bytes_per_param)', 'examples per step (batch_size)']
     """
     table = one_at_a_time(scenario, output, *keys, **options)
     label = getattr(scenario, "key", None) or scenario.name
     args = scenario.planner.plan(output).args
-    meanings = {}
+    names = {}
     for r in table:
-        _, var = scenario.planner.resolve(r["input"], args)
-        meanings[r["input"]] = var.meaning or var.name
-    return draw_tornado(table, ax=ax, title=f"{label}: {output}", labels=meanings)
+        spec = scenario.type.inputs.get(r["input"])
+        meaning = spec.meaning if spec is not None and spec.options else scenario.planner.resolve(r["input"], args)[1].meaning
+        names[r["input"]] = readable_name(meaning, r["input"])
+    return draw_tornado(table, ax=ax, title=f"{label}: {output}", labels=names, caption=caption)
+
+
+def readable_name(meaning: str, name: str) -> str:
+    """An input's label: the words of its meaning before any parenthesis, colon or semicolon, and its code name
+    (the name the caption uses); the name alone when it has no meaning.
+
+    >>> readable_name("Adam state bytes per parameter: fp32 master copy, momentum, variance", "adam_bytes")
+    'Adam state bytes per parameter (adam_bytes)'
+    >>> readable_name("", "tp_size")
+    'tp_size'
+    """
+    head = re.split(r" \(|[:;]", meaning or "", maxsplit=1)[0].strip()
+    return f"{head} ({name})" if head and head != name else name
 
 
 # ---------------------------------------------------------------------- global (SALib)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -53,16 +54,17 @@ def test_tornado_of_dp_sgd_per_batch_has_a_legend_values_meanings_and_terabytes(
     fig = S.tornado("per_batch", "GPT-2")
     render(fig)
     ax = fig.axes[0]
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["low input value", "high input value", "baseline 1.54 TB"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["low input value", "high input value", "baseline 1.54 TB"]
     assert ax.get_xlabel() == "per_batch [TB]"
     xt = ticks(ax.get_xticklabels())
     assert xt and all(PLAIN_NUMBER.match(t) for t in xt), xt          # 1.3, 1.4, ... not 1.3e12
     assert ax.xaxis.get_offset_text().get_text() == ""                # no x1e12 offset
     values = [float(t.replace("\u2212", "-")) for t in xt]
     assert min(values) < 1.382 and max(values) > 1.69                  # the low and high outputs are on the axis, in TB
-    # labels are the variables' meanings, widest swing on top (matplotlib lists ticks from the bottom)
+    # labels are the variables' meanings and code names, widest swing on top (matplotlib lists ticks from the bottom)
     assert [" ".join(t.get_text().split()) for t in ax.get_yticklabels()] == [
-        "parameters of the named model", "gradient bytes per parameter", "examples per step"]
+        "parameters of the named model (parameters)", "gradient bytes per parameter (bytes_per_param)",
+        "examples per step (batch_size)"]
     # the input values used, at the bar ends: batch 256 +/- 10 % is 230 .. 282 (whole samples)
     texts = {t.get_text() for t in ax.texts}
     assert {"230 sample", "282 sample", "3.6 B/param", "4.4 B/param"} <= texts
@@ -71,6 +73,7 @@ def test_tornado_of_dp_sgd_per_batch_has_a_legend_values_meanings_and_terabytes(
     assert len(ax.patches) == 6
     low_bar = ax.patches[4]          # the top row's low bar: batch 230
     assert low_bar.get_x() + low_bar.get_width() == pytest.approx(1.5e9 * 4 * 230 / 1e12)
+    assert fig.get_supxlabel() == "inputs ±10 % (whole numbers to the nearest whole)"   # 256 * 0.1 is not whole
     fig.savefig(tmp_path / "tornado.png")
 
 
@@ -84,6 +87,8 @@ def test_tornado_in_a_given_axes_returns_that_figure_and_labels_unknown_meanings
     render(fig)
     assert [" ".join(x.get_text().split()) for x in ax.get_yticklabels()] == ["parameters", "bytes_per_param", "examples per step"]
     assert [x.get_text() for x in ax.get_legend().get_texts()][:2] == ["low input value", "high input value"]
+    captions = [x for x in ax.texts if x.get_gid() == "caption"]      # in a caller's Axes: under its axis title
+    assert [x.get_text() for x in captions] == [t.note]
 
 
 def test_tornado_of_a_serving_latency_uses_milliseconds_and_bandwidth_in_tb_per_s():
@@ -91,8 +96,164 @@ def test_tornado_of_a_serving_latency_uses_milliseconds_and_bandwidth_in_tb_per_
     render(fig)
     ax = fig.axes[0]
     assert ax.get_xlabel() == "itl [ms]"
-    assert ax.get_yticklabels()[-1].get_text() == "memory bandwidth"     # the widest swing, on top
-    assert {"2.68 TB/s", "4.02 TB/s"} <= {t.get_text() for t in ax.texts}
+    # the widest bars on top: the precision choice (fp16 -> fp8 halves the weight bytes), then the bandwidth
+    assert [" ".join(t.get_text().split()) for t in ax.get_yticklabels()][-2:] == ["memory bandwidth (memory_bandwidth)",
+                                                                 "weight and KV-cache precision (precision)"]
+    assert {"2.68 TB/s", "4.02 TB/s", "bf16", "fp8"} <= {t.get_text() for t in ax.texts}
+
+
+# A small scenario whose one-at-a-time values are known by hand: y = r w (1 + z) f k, every input a factor
+# (elasticity 1 for r, f and the mode's k), at r = 2 GB/s, w = 1 in [1, inf), z = 3 in [0, 3], f = 1 in [0, 1]
+# and mode mid (k = 2 of slow 1, mid 2, fast 4): y = 2 * 1 * 4 * 1 * 2 = 16 GB/s.  A bowl u = r (1 + (q - 1)^2) at
+# q = 1 puts both of q's outputs on one side of the baseline.
+CASES = Path(__file__).parent / "data" / "tornado_cases.toml"
+
+
+@pytest.fixture(scope="module")
+def case():
+    from mlsysim_symbolic import load_derivations
+
+    return load_derivations(CASES).scenario("TornadoCase")
+
+
+#: By hand, y = 16 GB/s: each input's label, its bar-end values, its bars (low, high: GB/s from the baseline, None
+#: where the input cannot move) and the extent drawn; rows widest first.
+PRODUCT_ROWS = [
+    ("speed mode (mode)", ["slow", "fast"], (8 - 16, 32 - 16), 24.0),                 # k 2 -> 1 and 4
+    ("tensor-parallel width (width)", ["2"], (None, 32 - 16), 16.0),                 # w 1 -> 2 only: 0 is no width
+    ("ZeRO stage (stage)", ["2"], (12 - 16, None), 4.0),                               # z 3 -> 2 only: 4 is no stage
+    ("rate of one worker (rate)", ["1.8 GB/s", "2.2 GB/s"], (14.4 - 16, 17.6 - 16), 3.2),   # r -/+ 10 %
+    ("share of the work that counts (share)", ["0.9"], (14.4 - 16, None), 1.6),      # f 1 -> 0.9 only: 1.1 > 1
+]
+
+
+def bars_by_row(ax) -> dict[int, list[Any]]:
+    rows: dict[int, list[Any]] = {}
+    for p in ax.patches:
+        rows.setdefault(round(p.get_y() + p.get_height() / 2), []).append(p)
+    return rows
+
+
+def values_by_row(ax) -> dict[int, list[str]]:
+    rows: dict[int, list[str]] = {}
+    for t in ax.texts:
+        if t.get_gid() != "caption":
+            rows.setdefault(round(t.xy[1]), []).append(t.get_text())
+    return rows
+
+
+def test_tornado_moves_each_kind_to_valid_neighbours_sorted_by_drawn_length(case):
+    fig = case.tornado("product")
+    render(fig)
+    ax = fig.axes[0]
+    labels = [" ".join(t.get_text().split()) for t in ax.get_yticklabels()][::-1]     # top row first
+    assert labels == [row[0] for row in PRODUCT_ROWS]
+    bars, values = bars_by_row(ax), values_by_row(ax)
+    top = len(PRODUCT_ROWS) - 1
+    for i, (label, shown, widths, extent) in enumerate(PRODUCT_ROWS):
+        drawn = sorted(p.get_width() for p in bars[top - i])
+        assert drawn == pytest.approx(sorted(w for w in widths if w is not None)), label
+        ends = [p.get_x() + p.get_width() for p in bars[top - i]] + [16.0]
+        assert max(ends) - min(ends) == pytest.approx(extent), label
+        assert sorted(values[top - i]) == sorted(shown), label
+    assert fig.get_supxlabel() == "inputs ±10 %; mode mid → slow, fast; width 1 → 2; stage 3 → 2; share 1 → 0.9"
+
+
+def test_tornado_sorts_any_table_by_the_length_it_draws(case):
+    from mlsysim_symbolic.plots import tornado
+
+    t = case.one_at_a_time("product")
+    t.records.reverse()                                   # a caller's table in another order
+    fig = tornado(t)
+    render(fig)
+    assert [x.get_text() for x in fig.axes[0].get_yticklabels()][::-1] == ["mode", "width", "stage", "rate", "share"]
+
+
+def test_tornado_draws_two_outputs_on_one_side_as_two_half_bars(case):
+    """u = r (1 + (q - 1)^2) at q = 1: q 0.9 and 1.1 both give 2 * 1.01 = 2.02 GB/s, above the baseline 2 GB/s."""
+    fig = case.tornado("bowl")
+    render(fig)
+    ax = fig.axes[0]
+    bowl_row = bars_by_row(ax)[0]          # q moves u least: the bottom row
+    assert [p.get_height() for p in bowl_row] == [pytest.approx(0.36)] * 2
+    assert [p.get_width() for p in bowl_row] == [pytest.approx(0.02)] * 2
+    assert bowl_row[0].get_y() != bowl_row[1].get_y()
+    assert sorted(values_by_row(ax)[0]) == ["0.9", "1.1"]
+    assert overlapping_texts(fig) == []
+
+
+def test_tornado_labels_wrap_and_are_never_cut(case):
+    fig = case.tornado("bowl")
+    render(fig)
+    q = next(t.get_text() for t in fig.axes[0].get_yticklabels() if "(q)" in t.get_text())
+    assert "\u2026" not in q and len(q.splitlines()) == 4
+    assert " ".join(q.split()) == ("a ratio whose best value is one, with a meaning long enough to take four lines of a "
+                                   "tick label (q)")
+    assert all(len(line) <= 32 for line in q.splitlines())
+
+
+def test_tornado_labels_and_caption_are_plain_text_and_counts_take_a_power_of_a_thousand():
+    from mlsysim_symbolic.plots import tornado
+
+    t = S.one_at_a_time("per_batch", "GPT-2")
+    fig = tornado(t, labels={"batch_size": "scoring at $0.01 an image and labels at $0.50"}, caption="budget $5 to $7")
+    render(fig)                                                          # mathtext would have failed or eaten the text
+    assert fig.axes[0].get_yticklabels()[-1].get_text() == "scoring at \\$0.01 an image and\nlabels at \\$0.50"
+    assert fig.get_supxlabel() == "budget \\$5 to \\$7"
+    # parameters take no prefix: the axis divides by 10^9 and says so, so the ticks are plain numbers (6.5, not 6500000000)
+    s = Scenarios.Llama3_8BLoraOnH100
+    fig = s.tornado("model_parameters")
+    render(fig)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "model_parameters [$10^{9}$ param]"
+    assert all(PLAIN_NUMBER.match(x) for x in ticks(ax.get_xticklabels()))
+    top = s.one_at_a_time("model_parameters")[0]
+    ends = sorted(p.get_x() + p.get_width() for p in bars_by_row(ax)[max(bars_by_row(ax))])
+    assert ends == pytest.approx(sorted(top[k].to("param").magnitude / 1e9 for k in ("output_low", "output_high")))
+
+
+def overlapping_texts(fig) -> list[tuple[str, str]]:
+    """Pairs of texts whose boxes intersect (value labels, tick labels, axis titles, legend, caption), and value
+    labels reaching outside the axes, measured with the Agg renderer."""
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        values = [t for t in ax.texts if t.get_gid() != "caption"]
+        texts = [*values, *[t for t in ax.texts if t.get_gid() == "caption"], ax.title, ax.xaxis.label,
+                 *[t for t in ax.get_yticklabels() + ax.get_xticklabels() if t.get_text()]]
+        if ax.get_legend() is not None:
+            texts += ax.get_legend().get_texts()
+        if fig.get_supxlabel():
+            texts.append(fig._supxlabel)
+        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts if t.get_text()]
+        for i, (a, box_a) in enumerate(boxes):
+            found += [(a, b) for b, box_b in boxes[i + 1:] if box_a.overlaps(box_b)]
+        frame = ax.get_window_extent(renderer)
+        found += [(t.get_text(), "outside the axes") for t in values
+                  if not frame.contains(*t.get_window_extent(renderer).min) or not frame.contains(*t.get_window_extent(renderer).max)]
+    return found
+
+
+def _in_small_axes(scenario: Any, output: str, *keys: Any) -> Any:
+    from mlsysim_symbolic.plots import tornado
+
+    fig = Figure(figsize=(8, 5), layout="constrained")
+    tornado(scenario.one_at_a_time(output, *keys), ax=fig.add_subplot(), title="in a caller's axes")
+    return fig
+
+
+@pytest.mark.parametrize("draw", [
+    lambda case: case.tornado("product"),
+    lambda case: case.tornado("bowl"),
+    lambda case: S.tornado("per_batch", "GPT-2"),                   # 1.35x10^9 param/sample reached the tick labels
+    lambda case: Scenarios.DpSgdStepMemoryGpt2.tornado("total", "GPT-2", pct=20),
+    lambda case: Scenarios.Llama3_8BTrainingMemoryH100.tornado("total_memory"),   # 24 rows, a long caption
+    lambda case: _in_small_axes(S, "per_batch", "GPT-2"),
+], ids=["product", "bowl", "dp-sgd", "dp-sgd-step-memory", "training-memory", "callers-axes"])
+def test_tornado_texts_do_not_overlap_and_values_stay_inside_the_axes(case, draw):
+    fig = draw(case)
+    render(fig)
+    assert overlapping_texts(fig) == []
 
 
 # ---------------------------------------------------------------------- sweeps
@@ -303,4 +464,5 @@ def test_a_table_text_form_has_its_column_headers():
     lines = str(t).splitlines()
     assert lines[0] == "per_batch"
     assert lines[1].split() == list(t.columns)
-    assert lines[2].split()[0] == "batch_size" and len(lines) == 2 + len(t)
+    assert lines[2].split()[0] == "batch_size" and len(lines) == 3 + len(t)
+    assert lines[-1] == "inputs ±10 % (whole numbers to the nearest whole)"      # the note: what moved by how much

@@ -6,11 +6,12 @@ uniforms), or exact rules of calculus (d ln sqrt(x) / d ln x = 1/2).
 """
 
 import math
+from pathlib import Path
 
 import pytest
 import sympy
 
-from mlsysim_symbolic import InputError, Scenarios, UnitError
+from mlsysim_symbolic import InputError, Scenarios, UnitError, load_derivations
 from mlsysim_symbolic.sensitivity import morris_indices, sobol_indices
 from mlsysim_symbolic.tables import Table
 
@@ -83,6 +84,96 @@ def test_one_at_a_time_sorted_by_swing_with_given_ranges():
     assert rows[2]["low"].to("param/sample").magnitude == pytest.approx(1.35e9)   # default +-10 %
 
 
+CASES = Path(__file__).parent / "data" / "tornado_cases.toml"
+
+
+@pytest.fixture(scope="module")
+def case():
+    """y = r w (1 + z) f k at r = 2 GB/s, w = 1 in [1, inf), z = 3 in [0, 3], f = 1 in [0, 1], mode mid (k = 2 of
+    slow 1, mid 2, fast 4): 16 GB/s; v = r / (4 - k) has no value in the fast mode (tests/data/tornado_cases.toml)."""
+    return load_derivations(CASES).scenario("TornadoCase")
+
+
+#: By hand from y = 16 GB/s (every input a factor): input, low, high (declared units or options), outputs at them
+#: (GB/s) and the extent the bars span.  A side that cannot move holds the value and gives the baseline.
+PRODUCT = [
+    ("mode", "slow", "fast", 8.0, 32.0, 24.0),          # the options declared next to mid
+    ("width", 1, 2, 16.0, 32.0, 16.0),                  # 0 is no width: up only, by a whole step (+100 %)
+    ("stage", 2, 3, 12.0, 16.0, 4.0),                   # 4 is outside [0, 3]: down only
+    ("rate", 1.8, 2.2, 14.4, 17.6, 3.2),                # -/+ 10 %
+    ("share", 0.9, 1.0, 14.4, 16.0, 1.6),               # 1.1 is outside [0, 1]: down only
+]
+
+
+def _plain(value):
+    return value if isinstance(value, str) else value.magnitude
+
+
+def test_one_at_a_time_moves_each_kind_to_valid_neighbours_sorted_by_extent(case):
+    t = case.one_at_a_time("product")
+    assert [r["input"] for r in t] == [row[0] for row in PRODUCT]
+    for r, (name, low, high, y_low, y_high, extent) in zip(t, PRODUCT):
+        assert (_plain(r["low"]), _plain(r["high"])) == (pytest.approx(low), pytest.approx(high)) if name != "mode" else (low, high)
+        assert r["output_low"].to("GB/s").magnitude == pytest.approx(y_low), name
+        assert r["output_high"].to("GB/s").magnitude == pytest.approx(y_high), name
+        assert r["extent"].to("GB/s").magnitude == pytest.approx(extent), name
+        assert r["baseline"].to("GB/s").magnitude == pytest.approx(16.0)
+    assert t.note == "inputs ±10 %; mode mid → slow, fast; width 1 → 2; stage 3 → 2; share 1 → 0.9"
+
+
+@pytest.mark.parametrize(("options", "note"), [
+    # z 3 - 50 % is 1.5: a half rounds away from the value, to 1 (y 8 GB/s, extent 8 as share's 1 -> 0.5: by name)
+    ({"pct": 50}, "inputs ±50 %; mode mid → slow, fast; width 1 → 2; share 1 → 0.5; stage 3 → 1"),
+    ({"ranges": {"mode": ("slow", "fast"), "rate": ("1 GB/s", "3 GB/s")}, "inputs": ["mode", "rate", "width"]},
+     "mode mid → slow, fast (given); rate 2 → 1, 3 GB/s (given); width 1 → 2"),
+    ({"inputs": ["rate"]}, "inputs ±10 %"),
+])
+def test_one_at_a_time_note_says_what_moved_by_how_much(case, options, note):
+    assert case.one_at_a_time("product", **options).note == note
+
+
+def test_a_choice_without_a_value_at_an_option_moves_to_the_other_side(case):
+    """v = r / (4 - k): 2 / (4 - 2) = 1 GB/s in mid, 2 / 3 GB/s in slow, no value in fast (k = 4)."""
+    t = case.one_at_a_time("pole")
+    mode = next(r for r in t if r["input"] == "mode")
+    assert (mode["low"], mode["high"]) == ("slow", "mid")
+    assert mode["output_low"].to("GB/s").magnitude == pytest.approx(2 / 3)
+    assert mode["output_high"].to("GB/s").magnitude == pytest.approx(1.0)
+    assert t.note == "inputs ±10 %; mode mid → slow (fast has no value)"
+
+
+def test_one_at_a_time_refuses_a_range_of_unknown_options(case):
+    with pytest.raises(InputError, match=r"ranges\['mode'\]: expected options of mode \(slow, mid, fast\), got 'turbo'"):
+        case.one_at_a_time("product", ranges={"mode": ("slow", "turbo")})
+
+
+def test_catalog_moves_stay_in_each_inputs_domain():
+    """Training memory at ZeRO stage 3 (the solvers notebook's tornado): stage 3 of [0, 3] moves to 2 only, the widths
+    of 1 up only, the trainable share of 1 down only; every moved value is inside its domain, whole where whole."""
+    from mlsysim_symbolic.solvers import TrainingMemoryModel
+
+    s = TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, dp_size=8, zero_stage=3).scenario
+    t = s.one_at_a_time("total_memory")
+    args = s.planner.plan("total_memory").args
+    rows = {r["input"]: r for r in t}
+    for name, r in rows.items():
+        if isinstance(r["value"], str):
+            options = s.type.inputs[name].options
+            assert r["low"] in options and r["high"] in options
+            continue
+        var = s.planner.resolve(name, args)[1]
+        for side in ("low", "high"):
+            v = r[side].to(var.unit).magnitude
+            assert var.domain.contains(v), (name, side, v)
+            assert not var.integer or v == int(v), (name, side, v)
+    assert [(_plain(rows[n]["low"]), _plain(rows[n]["high"])) for n in ("zero_stage", "tp_size", "trainable_fraction")] == [
+        (2, 3), (1, 2), (pytest.approx(0.9), 1)]
+    assert (rows["precision"]["low"], rows["precision"]["high"]) == ("bf16", "fp8")   # fp16's neighbours in the options
+    extents = [r["extent"].magnitude for r in t]
+    assert extents == sorted(extents, reverse=True)
+    assert "zero_stage 3 → 2; tp_size 1 → 2" in t.note
+
+
 def test_one_at_a_time_rejects_unknown_ranges():
     with pytest.raises(InputError, match="not an input"):
         Scenarios.DpSgdPerExampleGradients.one_at_a_time("per_batch", "GPT-2", ranges={"nope": (1, 2)})
@@ -95,7 +186,10 @@ def test_tornado_figure_saves(tmp_path):
     assert path.stat().st_size > 1000
     ax = fig.axes[0]
     assert "itl" in ax.get_xlabel() and "[ms]" in ax.get_xlabel()
-    assert len(ax.patches) == 2 * len(Scenarios.Llama3_70B_ServingH100.one_at_a_time("itl", pct=20))   # a low and a high bar each
+    # a bar for each side an input moved: batch_size 1 moves up only (to 2 requests), every other input both ways
+    table = Scenarios.Llama3_70B_ServingH100.one_at_a_time("itl", pct=20)
+    assert len(ax.patches) == 2 * len(table) - 1
+    assert "batch_size 1 → 2 request" in table.note
 
 
 # ---------------------------------------------------------------------- 5. global sensitivity (SALib)
