@@ -73,7 +73,7 @@ LAYERS = [
      "underflow", "interop", "distributions", "constants"},
     {"spec", "sources"},
     {"plan", "plan_cache", "type_cache"},
-    {"symbolic", "sweep", "solve", "sensitivity", "results", "printing", "formatters", "tables", "plots",
+    {"symbolic", "sweep", "solve", "sensitivity", "moves", "results", "printing", "formatters", "tables", "plots",
      "output_ref"},
     {"scenario"},
     {"catalog", "scenarios", "functions"},
