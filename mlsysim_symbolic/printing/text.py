@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["comment", "escape_text", "key_text", "label", "prose", "url"]
+__all__ = ["breakable_text", "comment", "escape_text", "key_text", "label", "prose", "url"]
 
 _TEXT_ESCAPES = {
     "\\": r"$\backslash$", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -68,6 +68,15 @@ def escape_text(text: Any) -> str:
         else:
             out.append(f"[U+{ord(ch):04X}]")
     return "".join(out)
+
+
+def breakable_text(text: Any) -> str:
+    r"""Escaped prose (:func:`escape_text`) that may break after ``_``, ``/`` and ``.`` inside long identifiers and paths.
+
+    >>> print(breakable_text("see derivations/training.toml"))
+    see derivations/\allowbreak{}training.\allowbreak{}toml
+    """
+    return re.sub(r"(\\_|[./])(?=[A-Za-z])", r"\1\\allowbreak{}", escape_text(text))
 
 
 def comment(text: Any) -> str:
