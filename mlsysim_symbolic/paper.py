@@ -48,11 +48,18 @@ from .printing.breaking import name_wide, wrap
 from .printing.breaking import width as line_width
 from .printing.citations import bibliography, citation
 from .printing.kept import kept
+from .printing.prose_math import prose_math
 
 if TYPE_CHECKING:
     from .catalog import Catalog
     from .scenario import Scenario
     from .spec import ScenarioType
+
+#: Where a long CamelCase scenario name may break: before each capital that follows a small letter or a digit.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+#: Printed characters kept free between an equation and its note (``align`` spaces its column pairs apart).
+NOTE_GAP = 4
 
 #: Named scenarios worked in full per type in the document; the others are named and left to the documentation site.
 EXAMPLES_PER_TYPE = 3
@@ -90,20 +97,23 @@ def preamble(*, siunitx: bool = False) -> str:
 
 
 def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *, width: int = BREAK_AT,
-           keep_last: bool = True, reserve: int | None = None) -> list[str]:
+           keep_last: bool = True, reserve: int | None = None, lhs_width: int | None = None) -> list[str]:
     r"""The lines of one equation in an ``align``: ``lhs &= a = b`` on one line when it fits, else a side per line.
 
     A long side is cut at its ``+``/``-`` signs; a side after the first (the expanded form, the
     numbers; the last one too unless ``keep_last``, the result) that cannot be cut to fit is left out.  ``note`` goes to the right (``\text{(GPT-2)}``); ``tag`` (a
     ``\label``) numbers the first line and ``\notag`` the others.  ``reserve`` is the width of the
-    widest note of the block (an ``align`` sets every note right of its widest equation).
+    widest note of the block (an ``align`` sets every note right of its widest equation), ``lhs_width`` that of
+    its widest left side (the right sides start after it); with a note, :data:`NOTE_GAP` more is kept free for
+    the space ``align`` puts between its columns.
 
     >>> _lines("y", ["a + b", "1 + 2", "3"], r"\text{(k)}")
     ['y &= a + b = 1 + 2 = 3 & & \\text{(k)}']
     >>> _lines("y", ["a + b", "1 + 2", "3"], width=5)
     ['y &= a + b', '&= 1 + 2', '&= 3']
     """
-    width -= (printed_length(note) if reserve is None else reserve) + printed_length(lhs) // 2
+    width -= ((printed_length(note) if reserve is None else reserve) + (printed_length(lhs) // 2 if lhs_width is None else lhs_width)
+              + (NOTE_GAP if note else 0))
     last = len(sides) - 1 if keep_last else -1
     kept = [side for i, side in enumerate(sides) if i in (0, last) or wrap(side, width) is not None]
     end = (f" & & {note}" if note else "") + (f" {tag}" if tag else "")
@@ -121,7 +131,7 @@ def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *
             out.append(((f"{lhs} &= " if i == 0 else "&= ") if j == 0 else r"&\quad ") + piece)
     for k, (name, definition) in enumerate(named):   # the names' definitions, on lines of their own
         for j, piece in enumerate(wrap(definition, width) or [definition]):
-            out.append(((r"\text{where } " if k == 0 else "") + f"{name} &= " if j == 0 else r"&\quad ") + piece)
+            out.append(((r"\intertext{where} " if k == 0 else "") + f"{name} &= " if j == 0 else r"&\quad ") + piece)
     out[0] += end
     if tag:
         out[1:] = [line + r" \notag" for line in out[1:]]
@@ -133,9 +143,10 @@ def _align_lines(found: list[Row], *, break_long: bool = True) -> list[str]:
     lines = []
     notes = [rf"\text{{({escape_text(', '.join(map(str, r.keys)))})}}" if r.keys else "" for r in found]
     reserve = max((printed_length(n) for n in notes), default=0)
+    lhs_width = max((printed_length(r.parts[0]) for r in found), default=0)
     for r, note in zip(found, notes):
         if break_long:
-            lines.extend(_lines(r.parts[0], list(r.parts[1:]), note, reserve=reserve))
+            lines.extend(_lines(r.parts[0], list(r.parts[1:]), note, reserve=reserve, lhs_width=lhs_width))
         else:
             lines.append(f"{r.parts[0]} &= {' = '.join(r.parts[1:])}" + (f" & & {note}" if note else ""))
     return lines
@@ -146,9 +157,10 @@ def _align(lines: list[str], *, numbered: bool = False) -> str:
     return f"\\begin{{{env}}}\n" + " \\\\\n".join(lines) + f"\n\\end{{{env}}}"
 
 
-def _prose(text: str) -> str:
-    """Escaped prose that may break after ``_``, ``/`` and ``.`` inside long identifiers and paths."""
-    return breakable_text(text)
+def _prose(text: str, names: dict[str, str] | None = None) -> str:
+    """Escaped prose that may break after ``_``, ``/`` and ``.`` inside long identifiers and paths; with ``names``
+    (a type's symbols: code name -> LaTeX), each ``NAME = FORMULA`` in it set as maths (:func:`prose_math`)."""
+    return breakable_text(text) if names is None else prose_math(text, names)
 
 
 def fragment(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all_keys: bool | None = None,
@@ -228,10 +240,11 @@ def type_section(t: ScenarioType, catalog: Catalog | None = None, *, config: Lat
 
 def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: list[str], examples: int | None) -> str:
     out = [rf"\section{{{escape_text(t.name)}}}", rf"\label{{{label('type', t.name)}}}"]
+    symbols = {sym.name: latex for sym, latex in type_names(t).items()}
     if t.summary:
-        out.append(_prose(t.summary))
+        out.append(_prose(t.summary, symbols))
     if t.description:
-        out.append("\n" + _prose(t.description))
+        out.append("\n" + _prose(t.description, symbols))
 
     out.append(r"\subsection*{Equations}")
     forms = []
@@ -245,19 +258,20 @@ def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: lis
             tag = rf"\label{{{equation_label(t, name, when if when else (str(i) if i else None))}}}"
             forms.append((lhs, rhs.split(" = "), rf"\text{{{note}}}", tag))
     reserve = max((printed_length(f[2]) for f in forms), default=0)
+    lhs_width = max((printed_length(f[0]) for f in forms), default=0)
     eq_lines = [line for lhs, sides, note, tag in forms
-                for line in _lines(lhs, sides, note, tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve)]
+                for line in _lines(lhs, sides, note, tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve, lhs_width=lhs_width)]
     out.append(_align(eq_lines, numbered=True))
     if t.equation_note:
-        out.append(_prose(t.equation_note))
+        out.append(_prose(t.equation_note, symbols))
 
     if named:
         table = symbol_table(cat.scenario(named[0]))
         out.append(r"\subsection*{Symbols}")
         out.append("{\\small\n" + table.to_latex(siunitx=config.siunitx, longtable=True) + "\n}")
-    out += [r"\subsection*{Assumptions}", _itemize(_prose(a) for a in t.assumptions),
-            r"\subsection*{Excludes}", _itemize(_prose(e) for e in t.excludes),
-            r"\subsection*{Derivation}", _prose(t.derivation) if t.derivation else r"\emph{(none declared)}",
+    out += [r"\subsection*{Assumptions}", _itemize(_prose(a, symbols) for a in t.assumptions),
+            r"\subsection*{Excludes}", _itemize(_prose(e, symbols) for e in t.excludes),
+            r"\subsection*{Derivation}", _prose(t.derivation, symbols) if t.derivation else r"\emph{(none declared)}",
             r"\subsection*{References}", _itemize(_reference(r) for r in t.references)]
     shown, rest = (named, []) if examples is None else (named[:examples], named[examples:])
 
@@ -269,16 +283,16 @@ def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: lis
         out.append(f"% scenario {comment(key)}: {comment(d.name)}")
         out.append(rf"\paragraph{{{escape_text(key)}}} {escape_text(d.name)}.")
         if d.description:
-            out.append(_prose(d.description))
+            out.append(_prose(d.description, symbols))
         if d.notes:
-            out.append(r"\emph{Notes:} " + _prose(d.notes))
+            out.append(r"\emph{Notes:} " + _prose(d.notes, symbols))
         found = rows(cat.scenario(key), config=config, all_keys=True)
         if found:
             out.append("{\\small\n" + _align(_align_lines(found)) + "\n}")
         else:
             out.append(r"\emph{(every output needs an argument or an unset input)}")
     if rest:
-        listed = ", ".join(rf"\texttt{{{_prose(k)}}}" for k in rest)
+        listed = ", ".join(r"\texttt{" + _CAMEL.sub(r"\\allowbreak{}", _prose(k)) + "}" for k in rest)
         out.append(rf"\paragraph{{Further examples}} {len(rest)} more named scenario{'s' if len(rest) > 1 else ''} of this type"
                    rf" ({listed}) {'are' if len(rest) > 1 else 'is'} worked in full on the type's page of the documentation"
                    rf" site (\texttt{{{_prose(t.name)}.html}}, written by \texttt{{mlsysim-symbolic docs}}).")

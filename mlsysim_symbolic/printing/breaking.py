@@ -27,6 +27,8 @@ __all__ = ["Group", "groups", "name_wide", "pieces", "width", "wrap"]
 _CASES_BEGIN, _CASES_END = r"\begin{cases}", r"\end{cases}"
 #: Commands whose brace arguments may be named (``\frac{<long sum>}{b}``).
 _ARGUMENT_OF = ("\\frac", "\\dfrac", "\\tfrac", "\\sqrt")
+#: What a ``cases`` block adds to its widest row, in printed characters: the brace and the quad between columns.
+_CASES_EXTRA = 4
 #: A subterm narrower than this (printed characters) is never named: naming it would not shorten the line.
 _SMALLEST = 6
 
@@ -66,8 +68,27 @@ def _rows(body: str) -> list[str]:
     return rows
 
 
+def _cells(row: str) -> list[str]:
+    """A ``cases`` row cut at its own ``&`` (not one inside braces or a nested block)."""
+    depth = 0
+    for i, c in enumerate(row):
+        if c in "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "&" and depth == 0 and (i == 0 or row[i - 1] != "\\") and not _inside_block(row, i):
+            return [row[:i], row[i + 1:]]
+    return [row]
+
+
+def _inside_block(row: str, at: int) -> bool:
+    """Whether index ``at`` of ``row`` is inside a ``\\begin..\\end`` block of it."""
+    return row.count(r"\begin{", 0, at) > row.count(r"\end{", 0, at)
+
+
 def width(latex: str) -> float:
-    r"""About how many characters wide ``latex`` prints (:func:`printed_length`), a ``cases`` block as its widest row.
+    r"""About how many characters wide ``latex`` prints (:func:`printed_length`), a ``cases`` block as its widest
+    value and its widest condition (its two columns).
 
     >>> width(r"\begin{cases} a + b & \text{for}\: x \\ c & \text{otherwise} \end{cases}") < printed_length(
     ...     r"\begin{cases} a + b & \text{for}\: x \\ c & \text{otherwise} \end{cases}")
@@ -78,7 +99,8 @@ def width(latex: str) -> float:
         return printed_length(latex)
     end = _cases_end(latex, at)
     body = latex[at + len(_CASES_BEGIN): end - len(_CASES_END)]
-    widest = max(width(row) for row in _rows(body)) + 1
+    cells = [_cells(row) for row in _rows(body)]   # a two-column array: its widest value and its widest condition
+    widest = max(width(c[0]) for c in cells) + max((width(c[1]) for c in cells if len(c) > 1), default=0) + _CASES_EXTRA
     return printed_length(latex[:at]) + widest + width(latex[end:])
 
 

@@ -32,19 +32,19 @@ __all__ = ["SymbolTable", "breakable_symbol", "symbol_table"]
 _LONG_COLUMNS = "".join(rf">{{\raggedright\arraybackslash}}p{{{share}\linewidth}}" for share in (0.17, 0.53, 0.2))
 
 
-_CODE_NAME = re.compile(r"\\mathrm\{([A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)+)\}")
+_CODE_NAME = re.compile(r"\\mathrm\{([A-Za-z0-9]+(?:\\[_ ][A-Za-z0-9]+)+)\}")
 
 
 def breakable_symbol(latex: str) -> str:
-    r"""``latex`` with each upright code name (``\mathrm{tp\_activations}``) allowed to break after its underscores:
+    r"""``latex`` with each upright name (``\mathrm{tp\_activations}``) allowed to break after its underscores and spaces:
     TeX breaks no line inside one ``\mathrm`` group, so a long name would stick out of a narrow column.
 
     >>> breakable_symbol(r"\mathrm{tp\_per\_device} + x_{\mathrm{in}}")
     '\\mathrm{tp\\_}\\allowbreak\\mathrm{per\\_}\\allowbreak\\mathrm{device} + x_{\\mathrm{in}}'
     """
     def split(m: re.Match[str]) -> str:
-        parts = m.group(1).split("\\_")
-        return r"\allowbreak".join(rf"\mathrm{{{p}\_}}" for p in parts[:-1]) + rf"\allowbreak\mathrm{{{parts[-1]}}}"
+        parts = re.split(r"(?<=\\[_ ])", m.group(1))   # each word with the separator after it
+        return r"\allowbreak".join(rf"\mathrm{{{p}}}" for p in parts)
 
     return _CODE_NAME.sub(split, latex)
 
