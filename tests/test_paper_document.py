@@ -19,6 +19,7 @@ from mlsysim_symbolic.catalog import catalog
 from mlsysim_symbolic.code_names import code_name_latex
 from mlsysim_symbolic.printing.breaking import name_wide, wrap
 from mlsysim_symbolic.printing.citations import bibliography, citation, citation_key
+from mlsysim_symbolic.printing.prose_math import find_formulas, prose_math
 from mlsysim_symbolic.spec import Reference
 from mlsysim_symbolic.variables import Variable, check_latex
 
@@ -133,6 +134,38 @@ def test_no_family_document_resizes_and_every_case_keeps_its_condition():
             if len(out.branches) > 1 and out.kind.numeric:
                 notes = re.findall(r"\\text\{" + re.escape(out.name.replace("_", r"\_")) + r"(, [^}]*)?\}", section)
                 assert len(notes) == len(out.branches) and all(notes), (name, out.name, notes)
+
+
+# ---------------------------------------------------------------------------------------------------- prose formulas
+
+PROSE = [   # (declared prose, LaTeX): NAME = FORMULA as maths, as written, the rest escaped prose
+    ("so N_opt = sqrt(C / (6 r)) and D_opt = r N_opt.",
+     r"so $N_{\mathrm{opt}} = \sqrt{C / \left(6 r\right)}$ and $D_{\mathrm{opt}} = r N_{\mathrm{opt}}$."),
+    ("q = 1 - (1 - p)^k of tasks", r"$q = 1 - \left(1 - p\right)^{k}$ of tasks"),
+    ("R = H·S0 + D·H(H − 1)/2, fresh", r"$R = H S_{0} + D H \left(H - 1\right) / 2$, fresh"),
+    ("I = 2/b whatever the corpus", r"$I = 2 / b$ whatever the corpus"),
+    ("T = max(t_c, t_m) + ceil(n/2)·3·4", r"$T = \max\left(t_{c}, t_{m}\right) + \left\lceil n / 2 \right\rceil \cdot 3 \cdot 4$"),
+    ("t = 1e-3 s + 2E/t_s", r"$t = 1 \times 10^{-3} s + 2 E / t_{s}$"),
+    ("with n = k as stated", "with n = k as stated"),                                       # one operand: prose
+    ("L = P(bad) I, the loss", "L = P(bad) I, the loss"),                                   # a word inside: prose
+    ("IDF = ln(1 + x)", "IDF = ln(1 + x)"),                                                 # not the parser's function
+    ("x = __import__('os') 50% $", r"x = \_\_import\_\_('os') 50\% \$"),                   # never run, escaped
+]
+
+
+@pytest.mark.parametrize("text,expected", PROSE, ids=[str(i) for i in range(len(PROSE))])
+def test_a_formula_in_prose_is_set_as_maths(text, expected):
+    assert prose_math(text).replace(r"\allowbreak{}", "") == expected
+
+
+def test_a_prose_formula_uses_the_declared_latex_of_the_types_symbols():
+    assert prose_math("so C = 6 N D here", {"C": r"C_{\mathrm{train}}", "N": "N", "D": "D"}) == r"so $C_{\mathrm{train}} = 6 N D$ here"
+    assert [f[2] for f in find_formulas("a = b + c; d = e")] == ["a"]
+
+
+def test_the_document_sets_the_derivations_formulas_as_maths():
+    section = paper.type_section(catalog().types["ScalingModelScenario"])
+    assert "N\\_opt = sqrt" not in section and r"$N_{\mathrm{opt}} = \sqrt{C / \left(6 r\right)}$" in section
 
 
 # ---------------------------------------------------------------------------------------------------- references

@@ -14,11 +14,12 @@ where the text reads ``NAME = FORMULA`` with
   (``n = k`` stays prose).
 
 Everything else stays prose, escaped (:func:`~mlsysim_symbolic.printing.text.breakable_text`).
-A formula is printed from its parsed tree by the symbol printer: declared symbols by their
-LaTeX, other names by :func:`~mlsysim_symbolic.code_names.code_name_latex`.
+A formula is set as the author wrote it, token by token (no algebra reorders it): declared
+symbols by their LaTeX, other names by :func:`~mlsysim_symbolic.code_names.code_name_latex`,
+products by juxtaposition, ``/`` as an inline slash.
 
 >>> print(prose_math("the optimum N_opt = sqrt(C / (k r)); with n = k as stated"))
-the optimum $N_{\mathrm{opt}} = \sqrt{\frac{C}{k r}}$; with n = k as stated
+the optimum $N_{\mathrm{opt}} = \sqrt{C / \left(k r\right)}$; with n = k as stated
 >>> print(prose_math("q = 1 - (1 - p)^k. A check", {"q": r"q_{\mathrm{pass}}"}))
 $q_{\mathrm{pass}} = 1 - \left(1 - p\right)^{k}$. A check
 """
@@ -33,7 +34,6 @@ import sympy
 from ..code_names import GREEK_NAMES, code_name_latex
 from ..errors import EquationError
 from ..parse import FUNCTIONS, parse_equation
-from .printer import SymbolPrinter
 from .text import breakable_text
 
 __all__ = ["find_formulas", "prose_math"]
@@ -43,8 +43,9 @@ _OPERATORS = str.maketrans({"·": "*", "×": "*", "−": "-", "⋅": "*"})
 _TOKEN = re.compile(r"\s+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[A-Za-z][A-Za-z0-9_]*|\*\*|[-+*/^(),]")
 _SYMBOL_SHAPE = re.compile(r"([A-Za-z]|[A-Za-z]+(?=\d|_|$))\d*(?:_[A-Za-z0-9]+)?")
 _LHS = re.compile(r"(?<![\w.^*/+\-=<>!])([A-Za-z][A-Za-z0-9_]*)\s*=(?![=<>])\s*")
-#: The fewest printed tokens a formula's right side has (an operand, an operator, an operand).
-_SMALLEST = 3
+#: Functions set as LaTeX operators in a prose formula (the parser's others print as ``\operatorname{name}``).
+_FUNCTION_LATEX = {"min": r"\min", "max": r"\max", "log": r"\log", "exp": r"\exp", "sin": r"\sin", "cos": r"\cos"}
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:[eE]([-+]?\d+))?")
 
 
 def _symbol_like(name: str, names: Mapping[str, str]) -> bool:
@@ -97,9 +98,10 @@ def _python(tokens: list[str]) -> str:
 
 
 def _parsed(tokens: list[str]) -> sympy.Expr | None:
-    """The formula's tree from the safe parser, or None if it refuses the text (or it is not a formula)."""
+    """The formula's tree from the safe parser, or None if it refuses the text (or it is not a formula: one operand)."""
     words = [t for t in tokens if not t.isspace()]
-    if len(words) < _SMALLEST or not any(not t[0].isalnum() for t in words):
+    operands = [t for t in words if t[0].isalnum() and t not in FUNCTIONS]
+    if len(operands) < 2 and not any(t in FUNCTIONS for t in words):
         return None
     text = _python(tokens)
     found = {t: sympy.Symbol(t) for t in words if t[0].isalpha() and t not in FUNCTIONS}
@@ -110,11 +112,11 @@ def _parsed(tokens: list[str]) -> sympy.Expr | None:
     return expr if isinstance(expr, sympy.Basic) and not expr.is_Number else None
 
 
-def find_formulas(text: str, names: Mapping[str, str] | None = None) -> list[tuple[int, int, str, sympy.Expr]]:
-    """Each ``NAME = FORMULA`` of ``text``: (start, end, name, the formula's tree), in order.
+def find_formulas(text: str, names: Mapping[str, str] | None = None) -> list[tuple[int, int, str, list[str]]]:
+    """Each ``NAME = FORMULA`` of ``text`` that the safe parser accepts: (start, end, name, the formula's tokens).
 
-    >>> [(text[0], text[1], text[2], str(text[3])) for text in find_formulas("so I = 2/b whatever")]
-    [(3, 10, 'I', '2/b')]
+    >>> find_formulas("so I = 2/b whatever")
+    [(3, 10, 'I', ['2', '/', 'b'])]
     """
     names = names or {}
     text_ops = str(text).translate(_OPERATORS)
@@ -133,7 +135,7 @@ def find_formulas(text: str, names: Mapping[str, str] | None = None) -> list[tup
                 tokens.pop()
             expr = _parsed([t for t, _ in tokens]) if tokens else None
             if expr is not None:
-                found.append((m.start(1), tokens[-1][1], m.group(1), expr))
+                found.append((m.start(1), tokens[-1][1], m.group(1), [t for t, _ in tokens if not t.isspace()]))
                 at = tokens[-1][1]
                 break
             if tokens:
@@ -141,10 +143,64 @@ def find_formulas(text: str, names: Mapping[str, str] | None = None) -> list[tup
     return found
 
 
-def _position(text: str, name: str, start: int) -> int:
-    """Where ``name`` first stands as a whole word in ``text`` from ``start`` (the author's order of the symbols)."""
-    m = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(text, start)
-    return m.start() if m else len(text)
+def _closing(tokens: list[str], at: int) -> int:
+    """The index of the ``)`` matching the ``(`` at ``at``."""
+    depth = 0
+    for i in range(at, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[i], 0)
+        if depth == 0:
+            return i
+    return len(tokens) - 1
+
+
+def _number(token: str) -> str:
+    m = _NUMBER.fullmatch(token)
+    if m is None or m.group(2) is None:
+        return token
+    return rf"{m.group(1)} \times 10^{{{int(m.group(2))}}}"
+
+
+def _latex(tokens: list[str], names: Mapping[str, str]) -> str:
+    r"""The formula as the author wrote it, token by token (no algebra: the parser only vouched for it): names by
+    their LaTeX, products by juxtaposition (``\cdot`` before a number), ``^`` as a superscript, ``sqrt`` as a
+    radical, ``ceil``/``floor`` as brackets, other calls as operators; ``/`` stays a slash (inline maths)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok in FUNCTIONS and i + 1 < len(tokens) and tokens[i + 1] == "(":
+            end = _closing(tokens, i + 1)
+            inner = _latex(tokens[i + 2:end], names)
+            brackets = {"sqrt": (r"\sqrt{", "}"), "ceil": (r"\left\lceil ", r" \right\rceil"),
+                        "floor": (r"\left\lfloor ", r" \right\rfloor")}
+            head, tail = brackets.get(tok, (_FUNCTION_LATEX.get(tok, rf"\operatorname{{{tok}}}") + r"\left(", r"\right)"))
+            piece, i = head + inner + tail, end + 1
+        elif tok == "(":
+            end = _closing(tokens, i)
+            piece, i = r"\left(" + _latex(tokens[i + 1:end], names) + r"\right)", end + 1
+        elif tok in ("^", "**"):
+            if i + 1 < len(tokens) and tokens[i + 1] == "(":
+                end = _closing(tokens, i + 1)
+                exponent, i = _latex(tokens[i + 2:end], names), end + 1
+            else:
+                exponent, i = _latex(tokens[i + 1:i + 2], names), i + 2
+            out.append(f"^{{{exponent}}}")
+            continue
+        elif tok == "*":
+            i += 1
+            continue
+        elif tok in "+-/,":
+            piece, i = {"+": " + ", "-": " - ", "/": " / ", ",": ", "}[tok], i + 1
+            out.append(piece)
+            continue
+        elif tok[0].isdigit():
+            piece, i = _number(tok), i + 1
+        else:
+            piece, i = names.get(tok) or code_name_latex(tok), i + 1
+        if out and not out[-1].endswith(" ") and not out[-1].endswith("("):
+            out.append(r" \cdot " if piece[:1].isdigit() else " ")   # a number after a factor: 2 \cdot 3, x \cdot 2
+        out.append(piece)
+    return "".join(out).strip()
 
 
 def prose_math(text: str, names: Mapping[str, str] | None = None) -> str:
@@ -155,10 +211,8 @@ def prose_math(text: str, names: Mapping[str, str] | None = None) -> str:
     """
     names = dict(names or {})
     out, last = [], 0
-    for start, end, lhs, expr in find_formulas(text, names):
-        symbols = {s: names.get(s.name) or code_name_latex(s.name) for s in expr.free_symbols}
-        order = {s: _position(str(text), s.name, start) for s in expr.free_symbols}
-        rhs = SymbolPrinter(symbols, order=order).doprint(expr)
+    for start, end, lhs, tokens in find_formulas(text, names):
+        rhs = _latex(tokens, names)
         out += [breakable_text(str(text)[last:start]), f"${names.get(lhs) or code_name_latex(lhs)} = {rhs}$"]
         last = end
     out.append(breakable_text(str(text)[last:]))
