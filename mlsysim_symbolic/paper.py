@@ -44,7 +44,7 @@ from .printing import (
     type_names,
 )
 from .printing import preamble as siunitx_preamble
-from .printing.breaking import name_wide, wrap
+from .printing.breaking import name_wide, split_list, wrap
 from .printing.breaking import width as line_width
 from .printing.citations import bibliography, citation
 from .printing.kept import kept
@@ -97,7 +97,8 @@ def preamble(*, siunitx: bool = False) -> str:
 
 
 def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *, width: int = BREAK_AT,
-           keep_last: bool = True, reserve: int | None = None, lhs_width: int | None = None) -> list[str]:
+           keep_last: bool = True, reserve: int | None = None, lhs_width: int | None = None,
+           more_notes: tuple[str, ...] = ()) -> list[str]:
     r"""The lines of one equation in an ``align``: ``lhs &= a = b`` on one line when it fits, else a side per line.
 
     A long side is cut at its ``+``/``-`` signs; a side after the first (the expanded form, the
@@ -105,10 +106,13 @@ def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *
     ``\label``) numbers the first line and ``\notag`` the others.  ``reserve`` is the width of the
     widest note of the block (an ``align`` sets every note right of its widest equation), ``lhs_width`` that of
     its widest left side (the right sides start after it); with a note, :data:`NOTE_GAP` more is kept free for
-    the space ``align`` puts between its columns.
+    the space ``align`` puts between its columns.  ``more_notes`` continue the note on the following rows (a
+    long note in rows keeps the note column, and so every equation of the block, from being squeezed).
 
     >>> _lines("y", ["a + b", "1 + 2", "3"], r"\text{(k)}")
     ['y &= a + b = 1 + 2 = 3 & & \\text{(k)}']
+    >>> _lines("y", ["a"], r"\text{y,}", r"\label{y}", more_notes=(r"\text{if $a$ is set}",))
+    ['y &= a & & \\text{y,} \\label{y}', '& & \\text{if $a$ is set} \\notag']
     >>> _lines("y", ["a + b", "1 + 2", "3"], width=5)
     ['y &= a + b', '&= 1 + 2', '&= 3']
     """
@@ -119,23 +123,37 @@ def _lines(lhs: str, sides: list[str], note: str = "", tag: str | None = None, *
     end = (f" & & {note}" if note else "") + (f" {tag}" if tag else "")
     one = f"{lhs} &= {' = '.join(kept)}"
     if line_width(one) <= width:
-        return [one + end]
+        return _noted([one + end], (), more_notes, tag)
     out, named = [], []
     for i, side in enumerate(kept):
         wrapped = wrap(side, width)
         if wrapped is None:   # one term wider than the line (a case analysis in a product): its wide subterms named
             side, more = name_wide(side, width, first=len(named) + 1)
             named += more
-            wrapped = wrap(side, width) or [side]
+            wrapped = wrap(side, width) or split_list(side, width) or [side]
         for j, piece in enumerate(wrapped):
             out.append(((f"{lhs} &= " if i == 0 else "&= ") if j == 0 else r"&\quad ") + piece)
+    defs = []
     for k, (name, definition) in enumerate(named):   # the names' definitions, on lines of their own
-        for j, piece in enumerate(wrap(definition, width) or [definition]):
-            out.append(((r"\intertext{where} " if k == 0 else "") + f"{name} &= " if j == 0 else r"&\quad ") + piece)
+        for j, piece in enumerate(wrap(definition, width) or split_list(definition, width) or [definition]):
+            defs.append(((r"\intertext{where} " if k == 0 else "") + f"{name} &= " if j == 0 else r"&\quad ") + piece)
     out[0] += end
+    return _noted(out, defs, more_notes, tag)
+
+
+def _noted(rows: list[str], defs: list[str], more_notes: tuple[str, ...], tag: str | None) -> list[str]:
+    """``rows`` with ``more_notes`` on their second row on (rows of their own past the last), then ``defs``;
+    every row after the first ``\notag`` when the first is numbered."""
+    rows = list(rows)
+    for k, note in enumerate(more_notes, start=1):
+        if k < len(rows):
+            rows[k] += f" & & {note}"
+        else:
+            rows.append(f"& & {note}")
+    rows += defs
     if tag:
-        out[1:] = [line + r" \notag" for line in out[1:]]
-    return out
+        rows[1:] = [line + r" \notag" for line in rows[1:]]
+    return rows
 
 
 def _align_lines(found: list[Row], *, break_long: bool = True) -> list[str]:
@@ -254,13 +272,14 @@ def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: lis
         for i, (when, text) in enumerate(declared):
             lhs, _, rhs = text.partition(" = ")
             condition = f"{escape_text(spec.choice or '')} = {escape_text(when)}" if when else conditions[i]
-            note = escape_text(name) + (f", {condition}" if condition else "")
+            notes = [rf"\text{{{escape_text(name)}{',' if condition else ''}}}"] + ([rf"\text{{{condition}}}"] if condition else [])
             tag = rf"\label{{{equation_label(t, name, when if when else (str(i) if i else None))}}}"
-            forms.append((lhs, rhs.split(" = "), rf"\text{{{note}}}", tag))
-    reserve = max((printed_length(f[2]) for f in forms), default=0)
+            forms.append((lhs, rhs.split(" = "), notes, tag))
+    reserve = max((printed_length(n) for f in forms for n in f[2]), default=0)
     lhs_width = max((printed_length(f[0]) for f in forms), default=0)
-    eq_lines = [line for lhs, sides, note, tag in forms
-                for line in _lines(lhs, sides, note, tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve, lhs_width=lhs_width)]
+    eq_lines = [line for lhs, sides, notes, tag in forms
+                for line in _lines(lhs, sides, notes[0], tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve,
+                                   lhs_width=lhs_width, more_notes=tuple(notes[1:]))]
     out.append(_align(eq_lines, numbered=True))
     if t.equation_note:
         out.append(_prose(t.equation_note, symbols))

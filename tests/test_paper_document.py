@@ -122,18 +122,23 @@ def test_no_family_document_resizes_and_every_case_keeps_its_condition():
     assert r"\resizebox" not in source
     rows = [row for block in re.findall(r"\\begin\{cases\}(.*?)\\end\{cases\}", source, re.DOTALL) for row in block.split("\\\\")]
     assert rows and all("&" in row for row in rows)
-    # each form of an output picked as the first whose inputs are set says when (the last: otherwise)
-    assert r"h &= h_{0} & & \text{hit, if $h_{0}$ is set}" in source
-    assert r"h &= \frac{C_{\mathrm{hot}}}{S_{\mathrm{corpus}}} & & \text{hit, otherwise}" in source
-    assert r"\text{penalty, if $B_{\mathrm{hot}}$, $B_{\mathrm{miss}}$ are set}" in source
+    # each form of an output picked as the first whose inputs are set says when (the last: otherwise), on the note's
+    # second row (a long note in one row would squeeze every equation of the block)
+    assert r"h &= h_{0} & & \text{hit,} \label{eq:TieredCacheScenario:hit} \\" + "\n" + r"& & \text{if $h_{0}$ is set} \notag" in source
+    assert r"h &= \frac{C_{\mathrm{hot}}}{S_{\mathrm{corpus}}} & & \text{hit,} \label{eq:TieredCacheScenario:hit:1} \\" + "\n" \
+        + r"& & \text{otherwise} \notag" in source
+    assert r"& & \text{if $B_{\mathrm{hot}}$, $B_{\mathrm{miss}}$ are set}" in source
     cat = catalog()
     for name in cat.families["data"]:
         t = cat.types[name]
         section = paper.type_section(t, cat)
+        forms = 0
         for out in t.outputs.values():
             if len(out.branches) > 1 and out.kind.numeric:
-                notes = re.findall(r"\\text\{" + re.escape(out.name.replace("_", r"\_")) + r"(, [^}]*)?\}", section)
-                assert len(notes) == len(out.branches) and all(notes), (name, out.name, notes)
+                assert section.count(rf"\text{{{out.name.replace('_', chr(92) + '_')},}}") == len(out.branches), (name, out.name)
+                forms += len(out.branches)
+        conditions = len(re.findall(r"& & \\text\{(?:if |otherwise\}|[^}]* = )", section))
+        assert conditions == forms, (name, conditions, forms)
 
 
 # ---------------------------------------------------------------------------------------------------- prose formulas

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .equations import printed_length
 
-__all__ = ["Group", "groups", "name_wide", "pieces", "width", "wrap"]
+__all__ = ["Group", "groups", "name_wide", "pieces", "split_list", "width", "wrap"]
 
 _CASES_BEGIN, _CASES_END = r"\begin{cases}", r"\end{cases}"
 #: Commands whose brace arguments may be named (``\frac{<long sum>}{b}``).
@@ -105,7 +105,8 @@ def width(latex: str) -> float:
 
 
 def pieces(side: str) -> list[str]:
-    r"""``side`` cut before each ``+`` and ``-`` sign outside braces, ``\left..\right`` and environments.
+    r"""``side`` cut before each ``+`` and ``-`` sign (and ``\wedge``, ``\vee``) outside braces, ``\left..\right`` and
+    environments.
 
     >>> pieces(r"a + \left(b - c\right) - \frac{d + e}{f}")
     ['a', '+ \\left(b - c\\right)', '- \\frac{d + e}{f}']
@@ -121,7 +122,7 @@ def pieces(side: str) -> list[str]:
             depth += 1
         elif c == "}":
             depth -= 1
-        elif depth == 0 and i > 0 and side[i - 1:i + 2] in (" + ", " - "):
+        elif depth == 0 and i > 0 and (side[i - 1:i + 2] in (" + ", " - ") or side.startswith((r"\wedge ", r"\vee "), i)):
             cuts.append(i)
         i += 1
     bounds = [0, *cuts, len(side)]
@@ -247,3 +248,75 @@ def name_wide(side: str, limit: float, *, first: int = 1) -> tuple[str, list[tup
         if len(names) > 50:   # a runaway: every round shortens a text, so this is a guard, never the rule
             break
     return texts[0], list(zip(names, texts[1:]))
+
+
+def _list_group(latex: str) -> tuple[int, int, int, int, str] | None:
+    r"""The widest top-level ``\left<d> .. \right<d>`` group of ``latex`` with a comma of its own:
+    (start, inner start, inner end, end, closing delimiter), or None."""
+    best, depth, stack, i = None, 0, [], 0
+    while i < len(latex):
+        m = _DELIMITER.match(latex, i)
+        if m and m.group(0).startswith(r"\left"):
+            stack.append((i, m.end()))
+            i = m.end()
+            continue
+        if m and m.group(0).startswith(r"\right") and stack:
+            start, inner = stack.pop()
+            if not stack and depth == 0 and len(_top_commas(latex[inner:i])) > 1:
+                found = (start, inner, i, m.end(), m.group(0)[len(r"\right"):])
+                if best is None or found[3] - found[0] > best[3] - best[0]:
+                    best = found
+            i = m.end()
+            continue
+        if not stack:
+            depth += {"{": 1, "}": -1}.get(latex[i], 0)
+        i += 1
+    return best
+
+
+def _top_commas(inner: str) -> list[str]:
+    r"""The items of ``inner`` cut at its own commas (each with its comma), outside braces and ``\left..\right``."""
+    items, depth, start, i = [], 0, 0, 0
+    while i < len(inner):
+        m = _DELIMITER.match(inner, i)
+        if m:
+            depth += 1 if m.group(0).startswith(r"\left") else -1
+            i = m.end()
+            continue
+        c = inner[i]
+        if c == "{" or inner.startswith(r"\begin{", i):
+            depth += 1
+        elif c == "}" or inner.startswith(r"\end{", i):
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(inner[start:i + 1])
+            start = i + 1
+        i += 1
+    items.append(inner[start:])
+    return [t.strip().removeprefix("\\ ").strip() for t in items if t.strip()]   # (a list's ",\ " spacing dropped)
+
+
+def split_list(side: str, limit: float) -> list[str] | None:
+    r"""``side`` in lines at its widest delimited list (``\max\left(a, b\right)``, a set ``\left\{..\right\}``),
+    cut after its commas; each line's delimiters balanced by ``\left.``/``\right.``.  None when ``side`` has no
+    such list, or a line would still be wider than ``limit``.
+
+    >>> split_list(r"\max\left(a + b, c + d, e\right) f", 12)
+    ['\\max\\left(a + b,\\right.', '\\left. c + d, e\\right) f']
+    """
+    found = _list_group(side)
+    if found is None:
+        return None
+    start, inner, end, stop, closing = found
+    opening = side[start:inner]
+    items = _top_commas(side[inner:end])
+    lines = [side[:start] + opening + items[0]]
+    for item in items[1:]:
+        joined = f"{lines[-1]} {item}"
+        if width(joined) > limit:
+            lines.append(item)
+        else:
+            lines[-1] = joined
+    lines = [line if k == 0 else r"\left. " + line for k, line in enumerate(lines)]
+    lines = [line + r"\right." for line in lines[:-1]] + [lines[-1] + r"\right" + closing + side[stop:]]
+    return lines if all(width(line) <= limit for line in lines) else None
