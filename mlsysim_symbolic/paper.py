@@ -61,6 +61,13 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 #: Printed characters kept free between an equation and its note (``align`` spaces its column pairs apart).
 NOTE_GAP = 4
 
+#: The widest row of an equation's note (its output's name, its condition), in printed characters: a longer note
+#: continues on the next rows, so that one long name does not narrow every equation of its block.
+NOTE_ROW = 16
+#: A left side wider than this (printed characters) gets an ``align`` of its own: the right sides of an ``align``
+#: all start after its widest left side.
+LONG_LHS = 12
+
 #: Named scenarios worked in full per type in the document; the others are named and left to the documentation site.
 EXAMPLES_PER_TYPE = 3
 
@@ -215,6 +222,22 @@ def _reference(r: Any) -> str:
     return citation(r)
 
 
+def _note_rows(words: list[str], *, sep: str = "", limit: int = NOTE_ROW) -> list[str]:
+    r"""``\text`` rows of the note column: ``words`` (already LaTeX) packed, joined by ``sep``, into rows of at most
+    ``limit`` printed characters (a longer word alone on its row).
+
+    >>> _note_rows(["damped\\_", "exceeds\\_", "joint\\_", "limit"])
+    ['\\text{damped\\_exceeds\\_}', '\\text{joint\\_limit}']
+    """
+    rows: list[str] = []
+    for word in words:
+        if rows and printed_length(rows[-1] + sep + word) <= limit:
+            rows[-1] += sep + word
+        else:
+            rows.append(word)
+    return [rf"\text{{{row}}}" for row in rows]
+
+
 def _form_notes(t: ScenarioType, name: str, count: int) -> list[str]:
     """The condition of each form of an output chosen as the first whose inputs are set: ``if $h_{0}$ is set`` for
     each form but the last (the symbols it reads that no later form reads), ``otherwise`` for the last."""
@@ -272,15 +295,23 @@ def _type_section(t: ScenarioType, cat: Catalog, config: LatexConfig, named: lis
         for i, (when, text) in enumerate(declared):
             lhs, _, rhs = text.partition(" = ")
             condition = f"{escape_text(spec.choice or '')} = {escape_text(when)}" if when else conditions[i]
-            notes = [rf"\text{{{escape_text(name)}{',' if condition else ''}}}"] + ([rf"\text{{{condition}}}"] if condition else [])
+            words = [escape_text(w) for w in re.findall(r"[^_]+_?|_", name)]
+            words[-1] += "," if condition else ""
+            notes = _note_rows(words) + (_note_rows(re.findall(r"(?:\$[^$]*\$|[^\s$])+", condition), sep=" ") if condition else [])
             tag = rf"\label{{{equation_label(t, name, when if when else (str(i) if i else None))}}}"
             forms.append((lhs, rhs.split(" = "), notes, tag))
-    reserve = max((printed_length(n) for f in forms for n in f[2]), default=0)
-    lhs_width = max((printed_length(f[0]) for f in forms), default=0)
-    eq_lines = [line for lhs, sides, notes, tag in forms
-                for line in _lines(lhs, sides, notes[0], tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve,
-                                   lhs_width=lhs_width, more_notes=tuple(notes[1:]))]
-    out.append(_align(eq_lines, numbered=True))
+    blocks: list[list[Any]] = []
+    for form in forms:   # a long left side in a block of its own: the right sides of a block start after its widest
+        if not blocks or printed_length(form[0]) > LONG_LHS or printed_length(blocks[-1][-1][0]) > LONG_LHS:
+            blocks.append([])
+        blocks[-1].append(form)
+    for block in blocks:
+        reserve = max((printed_length(n) for f in block for n in f[2]), default=0)
+        lhs_width = max((printed_length(f[0]) for f in block), default=0)
+        eq_lines = [line for lhs, sides, notes, tag in block
+                    for line in _lines(lhs, sides, notes[0], tag, keep_last=False, width=BREAK_AT - 10, reserve=reserve,
+                                       lhs_width=lhs_width, more_notes=tuple(notes[1:]))]
+        out.append(_align(eq_lines, numbered=True))
     if t.equation_note:
         out.append(_prose(t.equation_note, symbols))
 

@@ -6,7 +6,9 @@ piece of scenario text), :mod:`.numbers` (significant figures, scientific notati
 :mod:`.siunitx` (one formatter per unit style), :mod:`.quantities`, :mod:`.order` (the
 author's term order), :mod:`.printer` (:class:`SymbolPrinter` and its substituting
 subclass :class:`ValuePrinter`), :mod:`.equations` (equations, substituted lines,
-results, align blocks, labels) and :mod:`.symbols` (symbol tables).
+results, align blocks, labels) and :mod:`.symbols` (symbol tables); for the paper, :mod:`.breaking`
+(long equations broken to the line, wide subterms named), :mod:`.citations` (the declared references as
+a bibliography) and :mod:`.prose_math` (formulas written in prose set as maths).
 
 >>> from mlsysim_symbolic import Scenarios
 >>> print(substituted(Scenarios.DpSgdPerExampleGradients, "per_batch", "GPT-2"))

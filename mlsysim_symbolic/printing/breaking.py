@@ -299,7 +299,7 @@ def _top_commas(inner: str) -> list[str]:
 def split_list(side: str, limit: float) -> list[str] | None:
     r"""``side`` in lines at its widest delimited list (``\max\left(a, b\right)``, a set ``\left\{..\right\}``),
     cut after its commas; each line's delimiters balanced by ``\left.``/``\right.``.  None when ``side`` has no
-    such list, or a line would still be wider than ``limit``.
+    such list or it fits one line (an item wider than ``limit`` stays whole, on a line of its own).
 
     >>> split_list(r"\max\left(a + b, c + d, e\right) f", 12)
     ['\\max\\left(a + b,\\right.', '\\left. c + d, e\\right) f']
@@ -319,4 +319,4 @@ def split_list(side: str, limit: float) -> list[str] | None:
             lines[-1] = joined
     lines = [line if k == 0 else r"\left. " + line for k, line in enumerate(lines)]
     lines = [line + r"\right." for line in lines[:-1]] + [lines[-1] + r"\right" + closing + side[stop:]]
-    return lines if all(width(line) <= limit for line in lines) else None
+    return lines if len(lines) > 1 else None
