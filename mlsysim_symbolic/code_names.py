@@ -48,7 +48,8 @@ def _subscript(part: str) -> str:
 def code_name_latex(name: str) -> str:
     r"""The LaTeX of the code name ``name``: a letter with upright word subscripts, or an upright word.
 
-    A name that is not an ASCII identifier (or has an empty part, ``a__b``) is set upright whole, escaped.
+    A name that is not an ASCII identifier (or has an empty part, ``a__b``) is set upright whole, its underscores
+    escaped (any other character is left for :func:`~mlsysim_symbolic.variables.check_latex` to judge).
 
     >>> code_name_latex("fan_in"), code_name_latex("C_6ND"), code_name_latex("alpha0"), code_name_latex("x__y")
     ('\\mathrm{fan\\_in}', 'C_{\\mathrm{6ND}}', '\\alpha_{0}', '\\mathrm{x\\_\\_y}')
@@ -57,7 +58,7 @@ def code_name_latex(name: str) -> str:
         raise TypeError(f"a code name must be non-empty text, got {name!r}")
     parts = name.split("_")
     if not _IDENTIFIER.fullmatch(name) or not all(parts):
-        return r"\mathrm{" + re.sub(r"[^A-Za-z0-9]", lambda m: "\\_" if m.group(0) == "_" else "", name) + "}"
+        return r"\mathrm{" + name.replace("_", r"\_") + "}"
     head, subs = parts[0], parts[1:]
     digits = _TRAILING_DIGITS.fullmatch(head)
     if digits and _letter(digits.group(1)) is not None:
