@@ -28,6 +28,7 @@ from typing import Any
 import pint
 import sympy
 
+from .code_names import code_name_latex
 from .errors import DimensionalityError, InputError, UnitError
 from .units import (
     COUNTED_KINDS,
@@ -85,13 +86,13 @@ LATEX_COMMANDS = frozenset({
     "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho", "sigma", "varsigma", "tau", "upsilon", "phi", "varphi",
     "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega",
 })
-_LATEX_TOKEN = re.compile(r"\\([A-Za-z]+)|\\[,;:! ]|[A-Za-z0-9_^{} ',./*+\-()|=<>!\[\]]")
+_LATEX_TOKEN = re.compile(r"\\([A-Za-z]+)|\\[,;:! _]|[A-Za-z0-9_^{} ',./*+\-()|=<>!\[\]]")
 
 
 def check_latex(latex: str, *, symbol: str = "") -> str:
     r"""``latex`` if it is a symbol name in the safe grammar, else an :class:`InputError` naming ``symbol``.
 
-    Letters, digits, ``_ ^ { } ' , . / * + - ( ) | = < > ! [ ]``, spaces and the math
+    Letters, digits, ``_ ^ { } ' , . / * + - ( ) | = < > ! [ ]``, spaces, the escaped underscore ``\_`` and the math
     commands of :data:`LATEX_COMMANDS`, braces balanced: nothing that reads a file
     (``\input``), runs a program (``\write18``), defines a macro or changes catcodes,
     and no ``^^`` character codes.
@@ -322,7 +323,7 @@ class Variable:
             symbol=sym,
             unit=parse_unit(unit),
             meaning=meaning,
-            latex=check_latex(latex if latex is not None else sympy.latex(sympy.Symbol(sym_name)), symbol=sym_name),
+            latex=check_latex(latex if latex is not None else code_name_latex(sym_name), symbol=sym_name),
             integer=integer,
             domain=dom,
             default=default,

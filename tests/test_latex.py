@@ -70,17 +70,17 @@ ROWS = [
         r"P_{\mathrm{full}} = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} = 1 \cdot 768 \cdot 768 = 589824\,\mathrm{param}", 768 * 768, "param"),
     Row("TransformerLayerRank4Update", "update_params", r"P_{r} = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)",
         r"P_{r} = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) = 1 \cdot 4 \cdot \left(768 + 768\right) = 6144\,\mathrm{param}", 4 * (768 + 768), "param"),
-    Row("TransformerLayerRank4Update", "reduction", r"reduction = 1 - \frac{P_{r}}{P_{\mathrm{full}}}",
-        r"reduction = 1 - \frac{P_{r}}{P_{\mathrm{full}}} = 1 - \frac{r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)}{d_{\mathrm{in}} d_{\mathrm{out}}}"
+    Row("TransformerLayerRank4Update", "reduction", r"\mathrm{reduction} = 1 - \frac{P_{r}}{P_{\mathrm{full}}}",
+        r"\mathrm{reduction} = 1 - \frac{P_{r}}{P_{\mathrm{full}}} = 1 - \frac{r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right)}{d_{\mathrm{in}} d_{\mathrm{out}}}"
         r" = 1 - \frac{4 \cdot \left(768 + 768\right)}{768 \cdot 768} = 0.9896", 1 - 4 * 1536 / 768**2, ""),
-    Row("TransformerLayerRank4Update", "compression", r"compression = \frac{P_{\mathrm{full}}}{P_{r}}",
-        r"compression = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{\left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) r}"
+    Row("TransformerLayerRank4Update", "compression", r"\mathrm{compression} = \frac{P_{\mathrm{full}}}{P_{r}}",
+        r"\mathrm{compression} = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{\left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) r}"
         r" = \frac{768 \cdot 768}{\left(768 + 768\right) \cdot 4} = 96", 768**2 / (4 * 1536), ""),
-    Row("TransformerLayerRank4Update", "full_bytes", r"full_{bytes} = P_{\mathrm{full}} b",
-        r"full_{bytes} = P_{\mathrm{full}} b = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} b = 1 \cdot 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
+    Row("TransformerLayerRank4Update", "full_bytes", r"\mathrm{full\_bytes} = P_{\mathrm{full}} b",
+        r"\mathrm{full\_bytes} = P_{\mathrm{full}} b = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} b = 1 \cdot 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
         2 * 768 * 768 / 1e6, "MB", variant={"bytes_per_param": "2 B/param"}),
-    Row("TransformerLayerRank4Update", "update_bytes", r"update_{bytes} = P_{r} b",
-        r"update_{bytes} = P_{r} b = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 1 \cdot 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
+    Row("TransformerLayerRank4Update", "update_bytes", r"\mathrm{update\_bytes} = P_{r} b",
+        r"\mathrm{update\_bytes} = P_{r} b = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 1 \cdot 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
         2 * 4 * 1536 / 1e3, "kB", variant={"bytes_per_param": "2 B/param"}),
     # ---- training: AllocationGrowthScenario
     Row("ChinchillaComputeDoubling", "growth", r"g = m^{e} - 1", r"g = m^{e} - 1 = 2^{0.5} - 1 = 0.4142", 2**0.5 - 1, ""),

@@ -2,7 +2,7 @@
 
 The document of every scenario type is compiled once in plain mode and once with siunitx
 (``pdflatex -halt-on-error -interaction=nonstopmode``); any LaTeX error fails the test, and so
-does a line more than 20 pt wider than the page (an overfull hbox in the log).
+does a line more than 10 pt wider than the page (an overfull hbox in the log; issue 37).
 Debian's texlive (texlive-latex-base, texlive-latex-recommended, texlive-science) provides
 pdflatex, amsmath and siunitx; ``.ci/run`` installs them when missing.  The compiling tests carry
 the marker ``tex`` (``python -m pytest -m tex`` runs them alone): without pdflatex they are skipped
@@ -29,7 +29,7 @@ from mlsysim_symbolic.printing import preamble as siunitx_preamble
 PDFLATEX = shutil.which("pdflatex")
 NEEDS_TEX = "pdflatex is not installed: install texlive-latex-base texlive-latex-recommended texlive-science, or run .ci/run"
 #: The widest overfull line the document may have, in points.
-OVERFULL_PT = 20.0
+OVERFULL_PT = 10.0
 
 
 def need_tex(engine: str | None = PDFLATEX) -> None:
@@ -106,8 +106,10 @@ def test_the_document_has_one_section_per_type(compiled):
         assert source.count(r"\part{") == len(cat.families)
         for heading in ("Equations", "Symbols", "Assumptions", "Excludes", "Derivation", "References", "Examples"):
             assert source.count(rf"\subsection*{{{heading}}}") == len(cat.types), heading   # every type has a named scenario
-        for key in cat.declared:   # every named scenario has its paragraph
-            assert rf"\paragraph{{{key.replace('_', chr(92) + '_')}}}" in source
+        flat = source.replace(r"\allowbreak{}", "")
+        for key in cat.declared:   # every named scenario has its paragraph, or (past the first few of its type) its name
+            escaped = key.replace('_', chr(92) + '_')
+            assert rf"\paragraph{{{escaped}}}" in source or rf"\texttt{{{escaped}}}" in flat, key
     plain, si = compiled["plain"]["source"], compiled["siunitx"]["source"]
     assert r"\qty{" not in plain and r"\usepackage{siunitx}" not in plain
     assert r"\qty{1.536}{\tera\byte}" in si and r"\DeclareSIUnit{\flop}{FLOP}" in si

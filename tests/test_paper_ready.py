@@ -156,13 +156,17 @@ def test_equations_are_numbered_with_labels_from_the_declarations():
     assert L.equation_label(Scenarios.Gpt3CheckpointInterval10K.type, "interval") == "eq:CheckpointIntervalScenario:interval"
 
 
-def test_a_long_side_breaks_at_its_signs_and_an_unbreakable_one_is_scaled_or_left_out():
+def test_a_long_side_breaks_at_its_signs_and_an_unbreakable_one_is_named_or_left_out():
     from mlsysim_symbolic.paper import _lines
 
     assert _lines("y", ["a + b + c", "1 + 2 + 3", "6"], width=6) == ["y &= a + b", r"&\quad + c", "&= 1 + 2", r"&\quad + 3", "&= 6"]
-    wide = r"\frac{" + " ".join("x" * 3 for _ in range(30)) + "}{2}"
+    wide = r"\frac{" + " + ".join("x" * 3 for _ in range(30)) + "}{2}"
     lines = _lines("y", ["a", wide, "6"], width=20)             # the middle side cannot be cut: left out
     assert lines == ["y &= a = 6"]
-    scaled = _lines("y", [wide, "6"], width=20, tag=r"\label{eq:y}")
-    assert scaled[0].startswith(r"y &= \resizebox{0.3\linewidth}{!}{$\displaystyle \frac{") and scaled[0].endswith(r"$} \label{eq:y}")
-    assert scaled[1] == r"&= 6 \notag"
+    named = _lines("y", [wide, "6"], width=20, tag=r"\label{eq:y}")   # the first side: its numerator named, never scaled
+    assert named[0] == r"y &= \frac{\langle 1\rangle}{2} \label{eq:y}"
+    assert named[1] == r"&= 6 \notag"
+    assert named[2] == r"\intertext{where} \langle 1\rangle &= xxx + xxx + xxx + xxx \notag"
+    rest = [line.removeprefix(r"&\quad ").removesuffix(r" \notag") for line in named[3:]]
+    assert " ".join(["xxx + xxx + xxx + xxx", *rest]) == " + ".join(["xxx"] * 30)   # the numerator, whole, in order
+    assert not any("resizebox" in line for line in named)

@@ -41,7 +41,7 @@ def test_maximum_minimum_and_labels_over_keys(grids):
 def test_they_differentiate_print_and_sweep(grids):
     slope = [e for e in grids.elasticities("spread") if e.input == "energy"][0]
     assert slope.derivative_value.to("t/MWh").magnitude == pytest.approx(0.7485, rel=1e-12)
-    assert grids.tex.equation("spread") == r"spread = \max_{\text{grid}} E c - \min_{\text{grid}} E c"
+    assert grids.tex.equation("spread") == r"\mathrm{spread} = \max_{\text{grid}} E c - \min_{\text{grid}} E c"
     assert grids.tex.equation("lowest") == r"\mathrm{lowest} = \operatorname*{arg\,min}_{\text{grid}} c"
     swept = grids.sweep("highest", energy=[1, 10, 100])
     assert list(swept.values) == ["poland"] * 3
@@ -222,8 +222,8 @@ def test_a_relation_out_of_order_with_a_cycle_or_unknown_keys_is_refused(graph_t
 def test_relation_reductions_print_and_are_refused_where_they_mean_nothing(graph_type):
     s = graph_type(durations=DURATIONS, after=DIAMOND)
     assert s.tex.equation("start") == r"S = \operatorname{earliest}_{\text{after}}\left(d\right)"
-    assert s.tex.equation("free_float") == r"free_{float} = \min_{\text{before}} \left(S_{o} - F\right)"
-    assert s.tex.equation("waited") == r"waited = \sum_{\text{after}} d"
+    assert s.tex.equation("free_float") == r"\mathrm{free\_float} = \min_{\text{before}} \left(S_{o} - F\right)"
+    assert s.tex.equation("waited") == r"\mathrm{waited} = \sum_{\text{after}} d"
     bad = {**GRAPH, "outputs": {"x": {"unit": "s", "equation": "earliest(d, durations)"}}}
     with pytest.raises(DerivationError, match="'durations' is not a relation input"):
         ScenarioType.from_mapping("Bad", bad)

@@ -13,6 +13,7 @@ paper (``pJ/bit``).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,29 @@ from .text import escape_text, prose
 if TYPE_CHECKING:
     from ..scenario import Scenario
 
-__all__ = ["SymbolTable", "symbol_table"]
+__all__ = ["SymbolTable", "breakable_symbol", "symbol_table"]
+
+
+#: The columns of the ``longtable`` form: each a paragraph of its own width (package ``array``), so that a long
+#: unit or symbol wraps in its column instead of pushing the table past the margin.
+_LONG_COLUMNS = "".join(rf">{{\raggedright\arraybackslash}}p{{{share}\linewidth}}" for share in (0.17, 0.53, 0.2))
+
+
+_CODE_NAME = re.compile(r"\\mathrm\{([A-Za-z0-9]+(?:\\[_ ][A-Za-z0-9]+)+)\}")
+
+
+def breakable_symbol(latex: str) -> str:
+    r"""``latex`` with each upright name (``\mathrm{tp\_activations}``) allowed to break after its underscores and spaces:
+    TeX breaks no line inside one ``\mathrm`` group, so a long name would stick out of a narrow column.
+
+    >>> breakable_symbol(r"\mathrm{tp\_per\_device} + x_{\mathrm{in}}")
+    '\\mathrm{tp\\_}\\allowbreak\\mathrm{per\\_}\\allowbreak\\mathrm{device} + x_{\\mathrm{in}}'
+    """
+    def split(m: re.Match[str]) -> str:
+        parts = re.split(r"(?<=\\[_ ])", m.group(1))   # each word with the separator after it
+        return r"\allowbreak".join(rf"\mathrm{{{p}}}" for p in parts)
+
+    return _CODE_NAME.sub(split, latex)
 
 
 def _math(text: str) -> str:
@@ -38,16 +61,18 @@ class SymbolTable:
     siunitx_units: tuple[str, ...] = ()
 
     def to_latex(self, *, siunitx: bool = False, longtable: bool = False) -> str:
-        """A ``tabular`` (or ``longtable``) of symbol, meaning and unit; meanings are escaped for pdflatex.
+        """A ``tabular`` (or ``longtable``, whose wrapping columns need ``array``) of symbol, meaning and unit; meanings
+        are escaped for pdflatex.
 
         >>> from mlsysim_symbolic import Scenarios
         >>> print(symbol_table(Scenarios.DpSgdPerExampleGradients, "per_example").to_latex(siunitx=True).splitlines()[4])
         $P$ & parameters of the named model (one gradient of them per example) & $\\unit{\\param\\per\\sample}$ \\\\
         """
         units = self.siunitx_units if siunitx and self.siunitx_units else tuple(r[2] for r in self.rows)
-        body = " \\\\\n".join(f"${s}$ & {escape_text(m)} & {_math(u)}" for (s, m, _), u in zip(self.rows, units))
+        body = " \\\\\n".join(f"${breakable_symbol(s) if longtable else s}$ & {escape_text(m)} & {_math(u)}"
+                                for (s, m, _), u in zip(self.rows, units))
         env = "longtable" if longtable else "tabular"
-        spec = "lp{0.55\\linewidth}l" if longtable else "lll"
+        spec = _LONG_COLUMNS if longtable else "lll"
         return (f"\\begin{{{env}}}{{{spec}}}\n\\hline\nSymbol & Meaning & Unit \\\\\n\\hline\n" + body
                 + (" \\\\\n" if body else "") + f"\\hline\n\\end{{{env}}}")
 

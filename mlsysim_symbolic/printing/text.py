@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["comment", "escape_text", "key_text", "label", "prose", "url"]
+__all__ = ["breakable_text", "comment", "escape_text", "key_text", "label", "prose", "url"]
 
 _TEXT_ESCAPES = {
     "\\": r"$\backslash$", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -28,7 +28,7 @@ _UNICODE = {
     "∂": r"$\partial$", "…": r"\ldots{}", "°": r"\textdegree{}", "µ": r"$\mu$", "²": r"$^{2}$", "³": r"$^{3}$",
     "¹": r"$^{1}$", "⁻": r"$^{-}$", "½": r"$\frac{1}{2}$", "§": r"\S{}", "é": r"\'e", "è": r"\`e", "ö": r'\"o', "ü": r'\"u',
     "ä": r'\"a', "∈": r"$\in$", "≪": r"$\ll$", "≫": r"$\gg$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "⌊": r"$\lfloor$",
-    "⌋": r"$\rfloor$", "∗": "*", "′": "'", "\u00a0": "~", "\u2009": r"\,", "\u202f": r"\,", "✓": "yes", "✗": "no",
+    "⌋": r"$\rfloor$", **{chr(0x2080 + d): f"$_{{{d}}}$" for d in range(10)}, "∗": "*", "′": "'", "\u00a0": "~", "\u2009": r"\,", "\u202f": r"\,", "✓": "yes", "✗": "no",
 }
 _GREEK = {
     "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "varepsilon", "ζ": "zeta", "η": "eta", "θ": "theta",
@@ -68,6 +68,15 @@ def escape_text(text: Any) -> str:
         else:
             out.append(f"[U+{ord(ch):04X}]")
     return "".join(out)
+
+
+def breakable_text(text: Any) -> str:
+    r"""Escaped prose (:func:`escape_text`) that may break after ``_``, ``/`` and ``.`` inside long identifiers and paths.
+
+    >>> print(breakable_text("see derivations/training.toml"))
+    see derivations/\allowbreak{}training.\allowbreak{}toml
+    """
+    return re.sub(r"(\\_|[./])(?=[A-Za-z])", r"\1\\allowbreak{}", escape_text(text))
 
 
 def comment(text: Any) -> str:
