@@ -70,7 +70,7 @@ def test_imports_flow_one_way():
 #: the files' structure with the spec's reader alone, so it sits with the spec (the plan cache finds its folder).
 LAYERS = [
     {"errors", "paths", "units", "variables", "parse", "dimensions", "evaluate", "registry", "reductions", "special", "treewalk",
-     "underflow", "interop", "distributions", "constants"},
+     "underflow", "interop", "distributions", "constants", "code_names"},
     {"spec", "sources"},
     {"plan", "plan_cache", "type_cache"},
     {"symbolic", "sweep", "solve", "sensitivity", "moves", "results", "printing", "formatters", "tables", "plots",
