@@ -584,7 +584,7 @@ def grammar_accepts(latex: str) -> bool:
                     return False
                 at += 1 + m.end()
                 continue
-            if at + 1 < len(latex) and latex[at + 1] in ",;:! ":
+            if at + 1 < len(latex) and latex[at + 1] in ",;:! _":   # spacing commands, the escaped underscore
                 at += 2
                 continue
             return False

@@ -153,6 +153,22 @@ class Group:
     definition: str
 
 
+@dataclass(frozen=True)
+class Opening:
+    """What a ``\\left`` opens, and so how the group it closes is named: ``named`` whether a name may stand for it,
+    ``inner`` whether the name stands for its inside (a parenthesised term) rather than the whole group."""
+
+    named: bool
+    inner: bool
+
+
+PAREN = Opening(named=True, inner=True)          # \left( term \right): the term
+DELIMITER = Opening(named=True, inner=False)     # \left\lceil ... \right\rceil: the whole group
+CALL = Opening(named=True, inner=False)          # \max\left(a, b\right): the whole call
+ARGUMENTS = Opening(named=False, inner=False)    # \operatorname{FFD}_{k}\left(w;\ C\right): neither
+BRACE = Opening(named=False, inner=True)         # { ... }: named where it is an argument (of \frac, \sqrt)
+
+
 _CALL = re.compile(r"\\(?:max|min)\s*$")
 _OPERATOR_CALL = re.compile(r"\\operatorname\*?\{[^{}]*\}(?:_\{\\text\{[^{}]*\}\})?\s*$")
 _DELIMITER = re.compile(r"\\(?:left|right)(?:\\[A-Za-z]+|\\[{}|]|[()\[\]|./])")
@@ -167,25 +183,25 @@ def groups(latex: str) -> list[Group]:
     ['a + b', 'c', '\\left\\lceil d \\right\\rceil']
     """
     found: list[Group] = []
-    stack: list[tuple[str, int, int, bool]] = []   # (kind, start, inner start, an argument that may be named)
+    stack: list[tuple[Opening, int, int, bool]] = []   # (what opened, start, inner start, an argument that may be named)
     frac_first_ends: set[int] = set()
     i = 0
     while i < len(latex):
         m = _DELIMITER.match(latex, i)
         if m and m.group(0).startswith(r"\left"):
-            kind, start = ("paren" if m.group(0) == r"\left(" else "delimiter"), i
-            call = _CALL.search(latex, 0, i) if kind == "paren" else None
+            kind, start = (PAREN if m.group(0) == r"\left(" else DELIMITER), i
+            call = _CALL.search(latex, 0, i) if kind is PAREN else None
             if call is not None:   # \max\left(a, b\right) is named whole: its parentheses hold arguments, not a term
-                kind, start = "call", call.start()
-            elif kind == "paren" and _OPERATOR_CALL.search(latex, 0, i):
-                kind = "arguments"   # \operatorname{FFD}_{k}\left(w;\ C\right): neither the arguments nor the call
+                kind, start = CALL, call.start()
+            elif kind is PAREN and _OPERATOR_CALL.search(latex, 0, i):
+                kind = ARGUMENTS   # \operatorname{FFD}_{k}\left(w;\ C\right): neither the arguments nor the call
             stack.append((kind, start, m.end(), True))
             i = m.end()
             continue
-        if m and m.group(0).startswith(r"\right") and stack and stack[-1][0] in ("paren", "delimiter", "call", "arguments"):
+        if m and m.group(0).startswith(r"\right") and stack and stack[-1][0] is not BRACE:
             kind, start, inner, _ = stack.pop()
-            if kind != "arguments":
-                definition = latex[inner:i].strip() if kind == "paren" else latex[start:m.end()]
+            if kind.named:
+                definition = latex[inner:i].strip() if kind.inner else latex[start:m.end()]
                 found.append(Group(start, m.end(), definition))
             i = m.end()
             continue
@@ -203,8 +219,8 @@ def groups(latex: str) -> list[Group]:
             continue
         if c == "{":
             argument = latex[:i].endswith(_ARGUMENT_OF) or i in frac_first_ends
-            stack.append(("brace", i, i + 1, argument))
-        elif c == "}" and stack and stack[-1][0] == "brace":
+            stack.append((BRACE, i, i + 1, argument))
+        elif c == "}" and stack and stack[-1][0] is BRACE:
             _, start, inner, argument = stack.pop()
             if argument:
                 found.append(Group(inner, i, latex[inner:i]))

@@ -52,6 +52,8 @@ NOT_PORTED: dict[str, str] = {
 
 #: Outcomes of mlsysim's calls per formatter (text, ValueError, TypeError), for the balance test.
 OUTCOMES: dict[str, Counter[str]] = {}
+#: The first few refusals of mlsysim's per formatter (draw and error), for the balance check's message.
+REFUSALS: dict[str, list[str]] = {}
 
 
 # ---------------------------------------------------------------------- the draws
@@ -106,6 +108,8 @@ def compare(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             assert_same(str(got), str(expected), where)
             assert isinstance(got, MarkdownStr), where
     OUTCOMES.setdefault(name, Counter())[kind] += 1
+    if kind != "text" and len(REFUSALS.setdefault(name, [])) < 3:   # shown when the balance check fails
+        REFUSALS[name].append(f"{args!r:.120} {kwargs!r:.80}: {expected!r:.160}")
 
 
 def numbers(low: int = -12, high: int = 15) -> st.SearchStrategy[float | int]:
@@ -308,11 +312,13 @@ DRAWS["fmt_sci_qty"] = st.tuples(st.tuples(st.one_of(st.builds(Qty, numbers(-20,
                                  _kw(precision=st.sampled_from([0, 1, 2, 4, -1]),
                                      unit_label=st.sampled_from([None, "bytes", " GB"]),
                                      per=st.sampled_from([None, "token", "/s"])))
-DRAWS["fmt_sci_flops"] = st.tuples(st.one_of(st.builds(Qty, numbers(-3, 30), st.sampled_from(["flop", "TFLOP", "GFLOP",
-                                                                                             "byte"])),
-                                             numbers()).map(lambda v: (v,)),
-                                   _kw(unit=st.sampled_from([None, "TFLOP", "PFLOP", "flop", UnitOf("EFLOP"), "s"]),
-                                       precision=st.sampled_from([0, 1, 2, 3, -1])))
+# (a plain number, which both refuse, as one example: as a branch of its own it drew most of the examples in some
+# runs, leaving too few texts for the balance check)
+DRAWS["fmt_sci_flops"] = st.one_of(
+    st.tuples(st.builds(Qty, numbers(-3, 30), st.sampled_from(["flop", "TFLOP", "GFLOP", "byte"])).map(lambda v: (v,)),
+              _kw(unit=st.sampled_from([None, "TFLOP", "PFLOP", "flop", UnitOf("EFLOP"), "s"]),
+                  precision=st.sampled_from([0, 1, 2, 3, -1]))),
+    st.just(((2.5e9,), {})))
 
 _DOMAIN_KW = dict(precision=precisions, commas=st.booleans())
 _MARKED_KW = dict(approx=st.booleans(), lower_bound=st.booleans(), upper_bound=st.booleans(),
@@ -464,7 +470,7 @@ def test_our_text_is_mlsysims(name):
     outcomes = OUTCOMES[name]
     if name not in ("fmt_frac", "fmt_math", "fmt_display_math", "fmt_text", "fmt_unit"):
         # the draws reach both the texts and the refusals (not all one or the other)
-        assert outcomes["text"] >= 5 and outcomes["ValueError"] + outcomes["TypeError"] >= 1, outcomes
+        assert outcomes["text"] >= 5 and outcomes["ValueError"] + outcomes["TypeError"] >= 1, (outcomes, REFUSALS.get(name))
 
 
 # ---------------------------------------------------------------------- coverage, signatures, exports
