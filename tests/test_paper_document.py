@@ -82,6 +82,7 @@ def test_a_declared_symbol_keeps_its_declared_latex():
     assert t.outputs["update_traffic"].variable.latex == r"V_{\mathrm{upd}}"        # declares V_{\mathrm{upd}}
 
 
+@pytest.mark.thorough   # every type of the catalog built (12 s): the README's command checks the training document's
 def test_no_symbol_of_the_catalog_that_declares_no_latex_is_an_italic_run():
     runs = {}
     for t in catalog().types.values():

@@ -20,12 +20,13 @@ may round the other way.
 from __future__ import annotations
 
 import inspect
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import mlsysim_symbolic
@@ -40,8 +41,11 @@ from .lazy import reference
 theirs = reference("mlsysim.fmt")
 their_units = reference("mlsysim.core.units")
 
-SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=50,
+#: Draws per formatter (each given mlsysim's Quantities and ours): the README's command takes 20, the thorough tier 50
+#: others (its own seed: another test name).
+SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=20,
                 suppress_health_check=[HealthCheck.too_slow])
+THOROUGH_SETTINGS = {**SETTINGS, "max_examples": 50}
 
 DOMAIN = "phase 2: a Domain entry of mlsysim_symbolic/formatters/domains.py"
 
@@ -464,6 +468,35 @@ def test_our_text_is_mlsysims(name):
     @settings(**SETTINGS)
     @given(DRAWS[name])
     def check(draw):
+        compare(name, *draw)
+
+    check()
+    outcomes = OUTCOMES[name]
+    if name not in ("fmt_frac", "fmt_math", "fmt_display_math", "fmt_text", "fmt_unit"):
+        # the draws reach the texts (the thorough tier's 50 more, the refusals as well)
+        assert outcomes["text"] >= 2, (outcomes, REFUSALS.get(name))
+
+
+#: Formatters whose values in liters differ from mlsysim's in the last bit, on purpose (our liter is exactly 10⁻³ m³,
+#: mlsysim's 0.1³ m³ = 0.0010000000000000002 m³), and so may round a tie the other way or pass/fail mlsysim's
+#: precision check: test_a_liter_converts_without_float_noise and the fmt_density test show it.  The thorough tier's
+#: draws that hold a liter are left out for them (the README's draws and those tests cover liters).
+LITER_NOISE = frozenset({"fmt_density", "fmt_flow_rate", "fmt_volumetric_flow", "fmt_volume"})
+#: The water formatters show every value in liters: their README draws (20 per world) are their comparison.
+IN_LITERS = frozenset({"fmt_water", "fmt_water_rate", "fmt_water_intensity"})
+
+
+def _holds_liter(draw: Any) -> bool:
+    return bool(re.search(r"(^|[^A-Za-z])(L|l|liter)([^A-Za-z]|$)", repr(draw)))
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("name", sorted(set(DRAWS) - IN_LITERS))
+def test_our_text_is_mlsysims_over_more_draws(name):
+    @settings(**{**THOROUGH_SETTINGS, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much]})
+    @given(DRAWS[name])
+    def check(draw):
+        assume(name not in LITER_NOISE or not _holds_liter(draw))
         compare(name, *draw)
 
     check()
