@@ -293,3 +293,15 @@ def test_tables_are_plain_data_with_units():
     assert df["swing [B]"].iloc[0] == pytest.approx(records[0]["swing"].magnitude)
     assert "<table>" in t._repr_html_()
     assert isinstance(t, Table) and len(t) == 3
+
+
+def test_one_at_a_time_of_a_predicate_moves_its_slack():
+    """A predicate's tornado is its slack's (``pays``: full_time − selection_time − subset_time, by hand 8 − 10 − 2 =
+    −4 h; selection_time ±10 % moves it to −3 h and −5 h).  Its planned slack used to carry a text kind, and the
+    analysis failed with an AttributeError deep in the sweep."""
+    from mlsysim_symbolic import Scenarios
+
+    lines = str(Scenarios.ExpensiveSelectionPitfall.one_at_a_time("pays")).splitlines()
+    selection = next(line for line in lines if line.startswith("selection_time")).split()
+    assert selection[1:9] == ["10", "h", "9", "h", "11", "h", "-3", "h"] and selection[9:11] == ["-5", "h"], selection
+    assert lines[1].split()[-2:] == ["-4", "h"]   # the baseline slack

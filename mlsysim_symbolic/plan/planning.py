@@ -19,6 +19,7 @@ from .. import packing, reductions
 from ..dimensions import unit_of
 from ..errors import InputError, MissingInputError
 from ..spec import OutputSpec, kind_of
+from ..spec.outputs import QUANTITY
 from ..units import base_ratio, scaling
 from ..variables import KeyedSymbol, NestedSymbol
 from .binding import Binding
@@ -396,4 +397,4 @@ class Planning(Binding, Compiling):
         unit = unit_of(lhs, self.type.unit_map) if lhs != 0 else unit_of(rhs, self.type.unit_map)
         var = replace(out.variable, name=f"{out.name}_slack", unit=unit, meaning=f"slack of {out.name}: {expr} (>= 0 where it holds)")
         slack_sym = sympy.Symbol(f"{sym.name}_slack", real=True)
-        return replace(out, kind="quantity", variable=var), (*before, (slack_sym, expr))
+        return replace(out, kind=QUANTITY, variable=var), (*before, (slack_sym, expr))
