@@ -76,7 +76,15 @@ def core() -> tuple[list[Comparison], float]:
         Comparison("cold first value (warm cache)", warm, base, "s", "import numpy, pint, sympy", 1.3),
         Comparison("cold first value (cold cache)", cold, base, "s", "import numpy, pint, sympy", None),
         Comparison("cold first value (warm cache)", warm, ref_imp, "s", "mlsysim 0.3.0 import", 1.0),
+        *function_face(),
     ], ref_imp
+
+
+def function_face() -> list[Comparison]:
+    """One ``calc_*`` call of the function face (issue 36) against mlsysim's own: it must be faster (ratio < 1)."""
+    rows = measure("bench_core", "function_face()")
+    ours, theirs = find(rows, "calc_ring_allreduce_time call"), find(rows, "mlsysim 0.3.0 calc_ring_allreduce_time")
+    return [Comparison("calc_ring_allreduce_time call", ours, theirs, "us", "mlsysim 0.3.0 call", 1.0)]
 
 
 def sweep() -> list[Comparison]:
