@@ -714,7 +714,7 @@ def test_signature_is_mlsysims(name):
 #: Draws per function (derandomized: the same draws each run, so the count of values compared with mlsysim is the same
 #: from run to run and a change that drops comparisons shows, issue 30): the README's command takes the first pair,
 #: the thorough tier (``-m thorough``) another, larger set of draws (its own seed: another test name).
-DRAWS, QUANTITY_DRAWS = 10, 3
+DRAWS, QUANTITY_DRAWS = 6, 2
 THOROUGH_DRAWS, THOROUGH_QUANTITY_DRAWS = 80, 16
 #: Functions whose every draw of a new list length or table shape builds a plan (a few seconds each): the README's
 #: command takes HEAVY_DRAWS of them, the thorough tier its full set.
