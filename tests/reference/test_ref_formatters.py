@@ -500,10 +500,10 @@ def test_our_text_is_mlsysims_over_more_draws(name):
         compare(name, *draw)
 
     check()
-    outcomes = OUTCOMES[name]
+    outcomes = OUTCOMES[name]   # (with the README's draws, when both ran in this process)
     if name not in ("fmt_frac", "fmt_math", "fmt_display_math", "fmt_text", "fmt_unit"):
         # the draws reach both the texts and the refusals (not all one or the other)
-        assert outcomes["text"] >= 5 and outcomes["ValueError"] + outcomes["TypeError"] >= 1, (outcomes, REFUSALS.get(name))
+        assert outcomes["text"] >= 2 and outcomes["ValueError"] + outcomes["TypeError"] >= 1, (outcomes, REFUSALS.get(name))
 
 
 # ---------------------------------------------------------------------- coverage, signatures, exports
