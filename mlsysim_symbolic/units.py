@@ -178,15 +178,29 @@ def point_unit(text: str) -> pint.Unit:
     ...
     mlsysim_symbolic.errors.UnitError: 'K' is not an offset unit (a temperature scale such as degC): a result shows other units through result.plain
     """
+    unit = lone_unscaled(text)
+    if unit is None or unit.dimensionality != KELVIN.dimensionality:
+        raise UnitError(f"{text!r} is not an offset unit (a temperature scale such as degC): a result shows other "
+                        "units through result.plain")
+    return unit
+
+
+def lone_unscaled(text: str) -> pint.Unit | None:
+    """The unit ``text`` names when it is one unit that does not convert by a factor, alone (``degC``, ``dB``);
+    None when it converts by a factor; :class:`UnscaledUnitError` when such a unit is combined with others
+    (``dB/m``).  What reads a value in it converts it with pint itself, never by a factor.
+
+    >>> lone_unscaled("dB"), lone_unscaled("GB")
+    (<Unit('decibel')>, None)
+    """
     try:
         parse_unit(text)
     except UnscaledUnitError:
         unit = ureg.parse_units(text.strip())
-        if len(unit._units) == 1 and unit.dimensionality == KELVIN.dimensionality:
+        if len(unit._units) == 1 and next(iter(unit._units.values())) == 1:
             return unit
         raise
-    raise UnitError(f"{text!r} is not an offset unit (a temperature scale such as degC): a result shows other units "
-                    "through result.plain")
+    return None
 
 
 def scalable(q: pint.Quantity, text: str = "") -> pint.Quantity:

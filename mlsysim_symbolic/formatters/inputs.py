@@ -26,7 +26,7 @@ from typing import Any
 import pint
 
 from ..errors import FormatError, FormatTypeError, UnitError, UnscaledUnitError
-from ..units import Q_, carry_in, parse_unit, uncounted, ureg
+from ..units import Q_, carry_in, lone_unscaled, parse_unit, uncounted, ureg
 from .labels import unit_label
 
 __all__ = ["DisplayUnit", "display_unit", "finite", "magnitude_in", "quantity_of", "require_quantity",
@@ -134,16 +134,15 @@ def unscaled_unit(text: str, *, formatter: str) -> pint.Unit:
     mlsysim_symbolic.errors.FormatError: fmt_decibel: unit 'dB/m' combines a unit that does not scale by a factor (a decibel, a degC) with others: show the level or the temperature alone
     """
     try:
-        parse_unit(text)
+        unit = lone_unscaled(text)
     except UnscaledUnitError:
-        unit = ureg.parse_units(text.strip())
-        if len(unit._units) == 1 and next(iter(unit._units.values())) == 1:
-            return unit
         raise FormatError(formatter, f"unit {text!r} combines a unit that does not scale by a factor (a decibel, a "
                                      "degC) with others: show the level or the temperature alone") from None
     except UnitError as error:
         raise FormatTypeError(formatter, f"unit {text!r} is not known to mlsysim_symbolic") from error
-    raise FormatError(formatter, f"unit {text!r} converts by a factor: read it with parse_unit")
+    if unit is None:
+        raise FormatError(formatter, f"unit {text!r} converts by a factor: read it with parse_unit")
+    return unit
 
 
 def magnitude_in(quantity: pint.Quantity, unit: pint.Unit, *, formatter: str) -> float:

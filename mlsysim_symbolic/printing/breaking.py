@@ -134,8 +134,13 @@ def wrap(side: str, limit: float) -> list[str] | None:
     parts = pieces(side)
     if any(width(p) > limit for p in parts):
         return None
-    lines = [parts[0]]
-    for part in parts[1:]:
+    return _packed(parts[0], parts[1:], limit)
+
+
+def _packed(first: str, rest: list[str], limit: float) -> list[str]:
+    """``first`` then each of ``rest`` on the current line while it fits ``limit`` (:func:`width`), else on a new one."""
+    lines = [first]
+    for part in rest:
         joined = f"{lines[-1]} {part}"
         if width(joined) > limit:
             lines.append(part)
@@ -326,13 +331,7 @@ def split_list(side: str, limit: float) -> list[str] | None:
     start, inner, end, stop, closing = found
     opening = side[start:inner]
     items = _top_commas(side[inner:end])
-    lines = [side[:start] + opening + items[0]]
-    for item in items[1:]:
-        joined = f"{lines[-1]} {item}"
-        if width(joined) > limit:
-            lines.append(item)
-        else:
-            lines[-1] = joined
+    lines = _packed(side[:start] + opening + items[0], items[1:], limit)
     lines = [line if k == 0 else r"\left. " + line for k, line in enumerate(lines)]
     lines = [line + r"\right." for line in lines[:-1]] + [lines[-1] + r"\right" + closing + side[stop:]]
     return lines if len(lines) > 1 else None

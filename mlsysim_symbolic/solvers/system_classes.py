@@ -26,6 +26,9 @@ from ..interop import from_mlsysim
 from ..registry import Cluster, Entry, Fabric, Hardware, SystemEntry, make_system_entry
 from ..registry import Node as NodeEntry
 
+#: Fields that may hold one of mlsysim's own objects, carried in as an entry of ours of this class.
+CARRIED: dict[str, type[Entry]] = {"accelerator": Hardware}
+
 
 class _SystemClass(type):
     """The metaclass: calling the class builds our checked entry (:func:`registry.make_system_entry`) from mlsysim's
@@ -53,7 +56,8 @@ class _SystemClass(type):
         for field_name, value in list(raw.items()):
             if isinstance(value, Entry) or value is None or isinstance(value, (str, int, float)):
                 continue
-            converted = from_mlsysim(value, Hardware, f"{cls.__name__}.{field_name}") if field_name == "accelerator" else None
+            entry_class = CARRIED.get(field_name)
+            converted = from_mlsysim(value, entry_class, f"{cls.__name__}.{field_name}") if entry_class else None
             if converted is not None:
                 raw[field_name] = converted
         return make_system_entry(cls.entry_class, name, raw)

@@ -47,7 +47,8 @@ class _WorkloadClass(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         if isinstance(obj, WorkloadEntry):
             return cls.__name__ in lineage(str(obj.kind or "Workload"))
-        return cls.__name__ in {c.__name__ for c in type(obj).__mro__} and "Workload" in {c.__name__ for c in type(obj).__mro__}
+        names = {c.__name__ for c in type(obj).__mro__}   # mlsysim's own object, by its classes' names
+        return cls.__name__ in names and "Workload" in names
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{cls.__name__} is mlsysim's class name as an isinstance check over the registry's workloads; "
