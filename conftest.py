@@ -9,7 +9,8 @@ reach ``mlsysim_symbolic/``).
   every type, the command line over every named scenario) are left out of the README's command so that it runs in
   minutes; ``python -m pytest -m thorough`` runs them alone (``.ci/run`` does, after the README's command), and
   ``--thorough`` adds them to any run.
-- Collecting the package's doctests builds no scenario type (see :func:`pytest_make_collect_report`).
+- Collecting the package's doctests builds no scenario type (see :func:`pytest_make_collect_report`); what the
+  collection left imported and built is recorded for ``tests/test_collection.py`` (fixture ``collection_probe``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -125,3 +127,23 @@ def pytest_make_collect_report(collector):
         yield
     finally:
         module.__dir__ = listing
+
+
+#: What this process's collection left behind (see :func:`pytest_collection_finish`).
+_PROBE: pytest.StashKey[dict] = pytest.StashKey()
+
+
+def pytest_collection_finish(session):
+    """Record, as collection ends, whether mlsysim was imported, how many scenario types were built and how many
+    items were collected (each pytest-xdist worker collects the whole run itself).  A catalog module never imported
+    built nothing."""
+    catalog = sys.modules.get("mlsysim_symbolic.catalog")
+    session.config.stash[_PROBE] = {"mlsysim": "mlsysim" in sys.modules,
+                                    "built": len(catalog.catalog().built) if catalog is not None else 0,
+                                    "items": len(session.items)}
+
+
+@pytest.fixture(scope="session")
+def collection_probe(request) -> dict:
+    """What this process's collection left behind: ``mlsysim`` imported (bool), ``built`` types, ``items``."""
+    return request.config.stash[_PROBE]

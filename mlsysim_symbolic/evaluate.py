@@ -25,12 +25,11 @@ from typing import Any
 import numpy as np
 import pint
 import sympy
-from sympy.core.parameters import evaluate as sympy_evaluate
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.printing.pycode import PythonCodePrinter
 
 from . import packing, special
-from .treewalk import has_type, node_types, replace_nodes
+from .treewalk import has_type, node_types, rename_symbols, replace_nodes
 from .units import Q_
 
 #: Relative distance from a whole number within which ``floor``/``ceil`` take the whole number (a few ulps).
@@ -189,7 +188,7 @@ def compile_tree(expr: sympy.Expr, args: Sequence[sympy.Symbol], *, vector: bool
     """
     args, rename = plain_args(args)
     expr = inert_extrema(expr)
-    expr = _rewrite(expr.xreplace(rename) if rename else expr)
+    expr = _rewrite(rename_symbols(expr, rename) if rename else expr)
     cse = len(expr.args) > 3
     modules = _modules(vector, expr)
     fast = sympy.lambdify(list(args), expr, modules=modules, cse=cse, docstring_limit=0, printer=_printer(vector, modules))
@@ -536,8 +535,7 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
 def _renamed(expr: sympy.Expr, rename: Mapping[sympy.Symbol, sympy.Symbol]) -> sympy.Expr:
     """``expr`` with symbols renamed (same assumptions), nothing evaluated again: a rebuilt relational would ask the
     assumptions system about its sides anew (most of the time of compiling a long chain)."""
-    with sympy_evaluate(False):
-        return expr.xreplace(rename)
+    return rename_symbols(expr, rename)
 
 
 def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbol]) -> list[Definition]:

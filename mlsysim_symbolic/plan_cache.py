@@ -43,27 +43,13 @@ import sympy
 from .errors import NotCachedError
 from .paths import derivations_dir
 from .sources import REGISTRY_FILES, atomic_write, cache_dir
+from .treewalk import plain_node, raw_node, state_ok
 from .variables import NestedSymbol
 
 #: Version of what an entry holds; bump it when the pickled shape changes.
 FORMAT = 2   # 2: a node's instance attributes (Max's _argset) kept
 
 Definitions = tuple[tuple[sympy.Symbol, sympy.Expr], ...]
-
-_BASIC_SLOTS = frozenset({"_mhash", "_args", "_assumptions", "__weakref__"})
-
-
-#: What a node's constructor keeps beside its arguments that is stored (``LatticeOp``'s and ``FiniteSet``'s sets of
-#: arguments, a function's numbers of arguments), each a node or a set of nodes; a node holding anything else is not
-#: stored.
-_STATE = frozenset({"_argset", "_args_set", "nargs"})
-
-
-def _state_ok(state: Any) -> bool:
-    return type(state) is dict and set(state) <= _STATE and all(
-        isinstance(v, sympy.Basic) or (type(v) in (set, frozenset) and all(isinstance(a, sympy.Basic) for a in v))
-        for v in state.values())
-
 
 class _NodeClass:
     """A node class as :func:`loads` hands it out: only :func:`_rebuild` takes it, so no constructor of a node class
@@ -82,14 +68,9 @@ def _rebuild(cls: Any, args: tuple[Any, ...], commutative: Any, state: dict[str,
         cls = cls.cls
     if not (isinstance(cls, type) and issubclass(cls, sympy.Basic)) or type(args) is not tuple \
             or not all(isinstance(a, sympy.Basic) for a in args) or commutative not in (None, True, False) \
-            or (state is not None and not _state_ok(state)):
+            or (state is not None and not state_ok(state)):
         raise pickle.UnpicklingError("not a node this cache wrote")
-    obj = sympy.Basic.__new__(cls, *args)
-    if commutative is not None:
-        obj.is_commutative = commutative
-    if state:
-        obj.__dict__.update(state)
-    return obj
+    return raw_node(cls, args, commutative, state)
 
 
 #: Our modules that define SymPy node classes (symbols of keyed and nested leaves; the bounded reductions; special
@@ -115,33 +96,16 @@ class TreeUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not read from the plan cache")
 
 
-@cache
-def _plain_node(cls: type) -> bool | None:
-    """Whether a node of ``cls`` is its class and arguments alone (None: those and its ``is_commutative``; False: it
-    keeps more, or pickles its own way, and is not stored)."""
-    if cls.__reduce_ex__ is not sympy.Basic.__reduce_ex__ or cls.__getnewargs__ is not sympy.Basic.__getnewargs__ \
-            or cls.__getstate__ is not sympy.Basic.__getstate__:
-        return False
-    slots: set[str] = set()
-    for k in cls.__mro__:
-        own = getattr(k, "__slots__", ())
-        slots.update((own,) if isinstance(own, str) else own)
-    extra = slots - _BASIC_SLOTS
-    if extra == {"is_commutative"}:
-        return None
-    return not extra
-
-
 class TreePickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, NestedSymbol):   # carries its variable (units of another registry): not stored
             raise NotCachedError(obj)
         if isinstance(obj, sympy.Basic) and obj.args and not isinstance(obj, sympy.Atom):
-            plain = _plain_node(type(obj))
+            plain = plain_node(type(obj))
             if plain is False:
                 raise NotCachedError(obj)
             state = getattr(obj, "__dict__", None) or None
-            if state is not None and not _state_ok(state):
+            if state is not None and not state_ok(state):
                 raise NotCachedError(obj)
             return _rebuild, (type(obj), obj._args, obj.is_commutative if plain is None else None, state)   # as stored (LatticeOp.args sorts)
         return NotImplemented

@@ -9,6 +9,7 @@
   README's command builds the reference pages of a sample of types; the thorough tier builds every page.
 """
 
+import gc
 import json
 import os
 import shutil
@@ -43,6 +44,11 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # a worker's objects all go as its process ends: frozen, they are left out of the interpreter's last
+        # collections, which otherwise walk millions of SymPy nodes while the controller waits (7 s of the README
+        # command's time on two cores)
+        gc.freeze()
     if not _SAVED.get("folder"):
         return
     os.environ.pop(_OWNER, None)
@@ -70,7 +76,7 @@ def kernel():
 
 #: The README's command builds the docs site with the reference pages of every SITE_SAMPLE-th type (by name) and each
 #: family's first, and every notebook; a run with the thorough tier (``-m thorough``, ``--thorough``) builds every page.
-SITE_SAMPLE = 8
+SITE_SAMPLE = 16
 
 
 @pytest.fixture(scope="session")

@@ -378,7 +378,7 @@ def _first_named_scenarios() -> dict[str, str]:
 #: Every named scenario's values and substituted lines are also rendered by the docs site build (a sample of types'
 #: pages in the README's command, every page in the thorough tier) and compiled in both modes by the catalog document
 #: where TeX is installed.
-SAMPLE_EVERY = 8
+SAMPLE_EVERY = 16
 
 
 def _sampled_named_scenarios() -> list[str]:
@@ -403,7 +403,7 @@ def _show_eval_latex(capsys, keys) -> None:
 
 @pytest.mark.xdist_group("docs_site")   # the worker that writes every reference page: show reuses their lines
 def test_named_scenarios_of_a_sample_of_types_show_evaluate_and_print_latex(capsys):
-    """show, eval and latex (siunitx) of the first named scenario of a sample of types (every eighth, and each
+    """show, eval and latex (siunitx) of the first named scenario of a sample of types (every sixteenth, and each
     family's first): each command's output for each kind of type, from every family."""
     keys = _sampled_named_scenarios()
     assert len(keys) >= len(catalog().types) // SAMPLE_EVERY

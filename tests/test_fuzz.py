@@ -348,7 +348,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None,
                                        HealthCheck.function_scoped_fixture])
 
 
-@settings(max_examples=8000, **SETTINGS)
+@settings(max_examples=5000, **SETTINGS)
 @given(text=equations)
 def test_generated_equations(sentinels, text):
     check_equation_text(text)
@@ -452,7 +452,7 @@ def set_path(data: dict, path: tuple, value: Any) -> None:
     node[path[-1]] = value
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=600, **SETTINGS)
 @given(text=equations)
 def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
     path = tmp_path / "fuzz.toml"
@@ -461,7 +461,7 @@ def test_generated_equations_through_the_loader(sentinels, tmp_path, text):
     COUNTS[f"load {kind}"] += 1
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=600, **SETTINGS)
 @given(mutations=st.lists(st.tuples(st.sampled_from(PATHS), VALUES), min_size=1, max_size=4))
 def test_mutated_derivation_files(sentinels, tmp_path, mutations):
     data = base_file()
@@ -541,7 +541,7 @@ def names_file(decls: list[tuple[str, str, str | None]], workload_symbol: str | 
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=600, **SETTINGS)
 @given(decls=st.lists(declaration, min_size=1, max_size=4, unique_by=lambda d: (d[0], d[1])),
        workload_symbol=st.one_of(st.none(), st.sampled_from(SYMBOL_POOL)))
 def test_name_collisions_reserved_names_and_lookalikes(sentinels, tmp_path, decls, workload_symbol):
@@ -597,7 +597,7 @@ def grammar_accepts(latex: str) -> bool:
     return depth == 0
 
 
-@settings(max_examples=3000, **SETTINGS)
+@settings(max_examples=2000, **SETTINGS)
 @given(latex=latex_texts)
 def test_latex_fields_accepted_only_by_the_grammar(sentinels, latex):
     kind, _ = timed(_check_latex_outcome, latex)
@@ -786,7 +786,7 @@ OUTPUT_UNITS = st.deferred(lambda: st.sampled_from(_output_units()))
 bare_number = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False, width=64))
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=800, **SETTINGS)
 @given(unit=OUTPUT_UNITS, number=bare_number)
 def test_bare_number_needs_a_unit_exactly_when_the_output_has_one(unit, number):
     """The one rule for a target, limit or bound: a bare number is refused (naming the output and its unit) for an

@@ -20,6 +20,7 @@ from ..dimensions import unit_of
 from ..errors import InputError, MissingInputError
 from ..spec import OutputSpec, kind_of
 from ..spec.outputs import QUANTITY
+from ..treewalk import rename_symbols
 from ..units import base_ratio, scaling
 from ..variables import KeyedSymbol, NestedSymbol
 from .binding import Binding
@@ -290,7 +291,7 @@ class Planning(Binding, Compiling):
         rename.update({d: NestedSymbol(d, name) for d, _ in plan.definitions})
         for leaf, value in zip(plan.args, sub.values(plan)):
             self._bound.scalars[rename[leaf]] = value
-        chain = [(rename[d], e.xreplace(rename)) for d, e in plan.definitions]
+        chain = [(rename[d], rename_symbols(e, rename)) for d, e in plan.definitions]
         chain.append((sym, rename[plan.definitions[-1][0]]))   # definitions are in base units on both sides
         return chain
 
