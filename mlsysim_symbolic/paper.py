@@ -13,8 +13,8 @@ scenarios.  :func:`compile_pdf` runs ``pdflatex`` and fails on any LaTeX error.
 % Per-example FP32 gradients for the KWS DS-CNN and GPT-2 at batch 256
 % needs \\usepackage{amsmath}
 \\begin{align*}
-M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB/sample} & & \\text{(GPT-2)} \\\\
-M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB} & & \\text{(GPT-2)}
+M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B/param} = 6\\,\\mathrm{GB/sample} & & \\text{(GPT-2)} \\\\
+M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B/param} \\cdot 256 = 1.536\\,\\mathrm{TB} & & \\text{(GPT-2)}
 \\end{align*}
 """
 
@@ -197,7 +197,7 @@ def fragment(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, 
 
     >>> from mlsysim_symbolic import Scenarios
     >>> print(fragment(Scenarios.Gpt3CheckpointInterval10K, config=LatexConfig(siunitx=True, sig=3)).splitlines()[4])
-    S_{\\mathrm{ckpt}} &= P b = \\num{1.75e11} \\cdot \\qty{14}{\\byte} = \\qty{2.45}{\\tera\\byte} \\\\
+    S_{\\mathrm{ckpt}} &= P b = \\num{1.75e11} \\cdot \\qty{14}{\\byte\\per\\param} = \\qty{2.45}{\\tera\\byte} \\\\
     """
     config = config or LatexConfig()
     found = rows(scenario, *keys, config=config, all_keys=not keys if all_keys is None else all_keys)

@@ -191,7 +191,7 @@ def test_eval_errors(capsys, argv, message):
 def test_latex_fragment(capsys):
     code, out, _ = run(capsys, "latex", NAME)
     assert code == 0 and out.splitlines()[0] == f"% mlsysim-symbolic: {NAME} (PerExampleGradientScenario)"
-    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB} & & \text{(GPT-2)}" in out
+    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB} & & \text{(GPT-2)}" in out
     code, out, _ = run(capsys, "latex", NAME, "--siunitx", "--model", "KWS", "--sig", "2")
     assert code == 0 and r"= \qty{200}{\mega\byte} & & \text{(KWS)}" in out and r"\text{(GPT-2)}" not in out   # 2.048e8 B to 2 figures
     code, out, _ = run(capsys, "latex", NAME, "--prefix", "binary", "--sig", "3")

@@ -153,9 +153,9 @@ def test_symbolic_operations(s):
 def test_latex(s):
     assert str(s.latex("per_batch", values=False)) == r"M_{\mathrm{batch}} = M_{\mathrm{example}} B"
     assert str(s.latex("per_batch", "GPT-2")) == (
-        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}"
+        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB}"
     )
-    assert str(s.latex("per_example", "KWS")) == r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB/sample}"
+    assert str(s.latex("per_example", "KWS")) == r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B/param} = 800\,\mathrm{kB/sample}"
     table = s.symbol_table("per_batch")
     assert ("B", "examples per step", r"\mathrm{sample}") in table.rows
     assert ("b", "gradient bytes per parameter", r"\mathrm{B/param}") in table.rows

@@ -348,7 +348,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None,
                                        HealthCheck.function_scoped_fixture])
 
 
-@settings(max_examples=5000, **SETTINGS)
+@settings(max_examples=4000, **SETTINGS)
 @given(text=equations)
 def test_generated_equations(sentinels, text):
     check_equation_text(text)

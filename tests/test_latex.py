@@ -54,15 +54,15 @@ _H = 3600.0
 _DELTA = 1.75e11 * 14 / 100e9                                  # checkpoint write time, s
 _TAU = math.sqrt(2 * 3.87 * _H * _DELTA)                       # Young's interval, s
 _P18 = r"1.17 \times 10^{7}"
-_SQRT = r"\sqrt{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B}}"                  # sqrt(2 P b) with numbers
+_SQRT = r"\sqrt{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B/param}}"                  # sqrt(2 P b) with numbers
 _ROOT = r"\sqrt{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}"                              # sqrt(B_w M) with numbers
 
 ROWS = [
     # ---- training: PerExampleGradientScenario
     Row("DpSgdPerExampleGradients", "per_example", r"M_{\mathrm{example}} = P b",
-        r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B} = 800\,\mathrm{kB/sample}", 200_000 * 4 / 1e3, "kB/sample", ("KWS",)),
+        r"M_{\mathrm{example}} = P b = 200000 \cdot 4\,\mathrm{B/param} = 800\,\mathrm{kB/sample}", 200_000 * 4 / 1e3, "kB/sample", ("KWS",)),
     Row("DpSgdPerExampleGradients", "per_batch", r"M_{\mathrm{batch}} = M_{\mathrm{example}} B",
-        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}",
+        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB}",
         256 * 1.5e9 * 4 / 1e12, "TB", ("GPT-2",)),
     # ---- training: LowRankUpdateScenario
     # k_p = 1 param per matrix entry (params_per_entry) turns the shape into parameters
@@ -77,10 +77,10 @@ ROWS = [
         r"\mathrm{compression} = \frac{P_{\mathrm{full}}}{P_{r}} = \frac{d_{\mathrm{in}} d_{\mathrm{out}}}{\left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) r}"
         r" = \frac{768 \cdot 768}{\left(768 + 768\right) \cdot 4} = 96", 768**2 / (4 * 1536), ""),
     Row("TransformerLayerRank4Update", "full_bytes", r"\mathrm{full\_bytes} = P_{\mathrm{full}} b",
-        r"\mathrm{full\_bytes} = P_{\mathrm{full}} b = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} b = 1 \cdot 768 \cdot 768 \cdot 2\,\mathrm{B} = 1.18\,\mathrm{MB}",
+        r"\mathrm{full\_bytes} = P_{\mathrm{full}} b = k_{p} d_{\mathrm{in}} d_{\mathrm{out}} b = 1 \cdot 768 \cdot 768 \cdot 2\,\mathrm{B/param} = 1.18\,\mathrm{MB}",
         2 * 768 * 768 / 1e6, "MB", variant={"bytes_per_param": "2 B/param"}),
     Row("TransformerLayerRank4Update", "update_bytes", r"\mathrm{update\_bytes} = P_{r} b",
-        r"\mathrm{update\_bytes} = P_{r} b = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 1 \cdot 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B} = 12.29\,\mathrm{kB}",
+        r"\mathrm{update\_bytes} = P_{r} b = k_{p} r \left(d_{\mathrm{in}} + d_{\mathrm{out}}\right) b = 1 \cdot 4 \cdot \left(768 + 768\right) \cdot 2\,\mathrm{B/param} = 12.29\,\mathrm{kB}",
         2 * 4 * 1536 / 1e3, "kB", variant={"bytes_per_param": "2 B/param"}),
     # ---- training: AllocationGrowthScenario
     Row("ChinchillaComputeDoubling", "growth", r"g = m^{e} - 1", r"g = m^{e} - 1 = 2^{0.5} - 1 = 0.4142", 2**0.5 - 1, ""),
@@ -120,23 +120,23 @@ ROWS = [
         r" = \left(1 - 0.9999\right)^{1} \cdot 365\,\mathrm{d} = 52.56\,\mathrm{min}", 365 * 24 * 60 * 1e-4, "min"),
     # ---- serving: LittlesLawScenario (ceil, and counts printed without a unit)
     Row("VisionServingLittlesLaw", "in_flight", r"L = \lambda W",
-        r"L = \lambda W = 1000\,\mathrm{1/s} \cdot 100\,\mathrm{ms} = 100\,\mathrm{request}", 0.1 * 1000, "request"),
+        r"L = \lambda W = 1000\,\mathrm{request/s} \cdot 100\,\mathrm{ms} = 100\,\mathrm{request}", 0.1 * 1000, "request"),
     Row("VisionServingLittlesLaw", "replica_throughput", r"\mu = \frac{B}{t_{b}}",
         r"\mu = \frac{B}{t_{b}} = \frac{8}{80\,\mathrm{ms}} = 100\,\mathrm{request/s}", 8 / 0.08, "request/s"),
     Row("VisionServingLittlesLaw", "throughput_floor", r"N_{\mathrm{floor}} = \left\lceil \frac{\lambda}{\mu} \right\rceil",
         r"N_{\mathrm{floor}} = \left\lceil \frac{\lambda}{\mu} \right\rceil = \left\lceil \frac{\lambda t_{b}}{B} \right\rceil"
-        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{8} \right\rceil = 10", math.ceil(1000 * 0.08 / 8), ""),
+        r" = \left\lceil \frac{1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms}}{8} \right\rceil = 10", math.ceil(1000 * 0.08 / 8), ""),
     Row("VisionServingLittlesLaw", "replicas_needed", r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{u \mu} \right\rceil",
         r"N_{\mathrm{rep}} = \left\lceil \frac{\lambda}{u \mu} \right\rceil = \left\lceil \frac{\lambda t_{b}}{u B} \right\rceil"
-        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil = 13", math.ceil(1000 * 0.08 / (8 * 0.8)), ""),
+        r" = \left\lceil \frac{1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil = 13", math.ceil(1000 * 0.08 / (8 * 0.8)), ""),
     Row("VisionServingLittlesLaw", "executing_positions", r"P_{\mathrm{exec}} = N_{\mathrm{rep}} B",
         r"P_{\mathrm{exec}} = N_{\mathrm{rep}} B = \left\lceil \frac{\lambda t_{b}}{u B} \right\rceil B"
-        r" = \left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8 = 104\,\mathrm{request}", 8 * 13, "request"),
+        r" = \left\lceil \frac{1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8 = 104\,\mathrm{request}", 8 * 13, "request"),
     Row("VisionServingLittlesLaw", "mean_executing", r"L_{\mathrm{exec}} = \lambda t_{b}",
-        r"L_{\mathrm{exec}} = \lambda t_{b} = 1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms} = 80\,\mathrm{request}", 1000 * 0.08, "request"),
+        r"L_{\mathrm{exec}} = \lambda t_{b} = 1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms} = 80\,\mathrm{request}", 1000 * 0.08, "request"),
     Row("VisionServingLittlesLaw", "service_utilization", r"\rho = \frac{\lambda}{N_{\mathrm{rep}} \mu}",
         r"\rho = \frac{\lambda}{N_{\mathrm{rep}} \mu} = \frac{\lambda t_{b}}{\left\lceil \frac{\lambda t_{b}}{u B} \right\rceil B}"
-        r" = \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{\left\lceil \frac{1000\,\mathrm{1/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8} = 0.7692",
+        r" = \frac{1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms}}{\left\lceil \frac{1000\,\mathrm{request/s} \cdot 80\,\mathrm{ms}}{0.8 \cdot 8} \right\rceil \cdot 8} = 0.7692",
         80 / (8 * 13), ""),
     # ---- dp: DpSgdRunScenario (floor)
     Row("Cifar10DpSgdRun", "sampling_rate", r"q = \frac{B}{N}", r"q = \frac{B}{N} = \frac{4000}{50000} = 0.08", 4000 / 50_000, ""),
@@ -144,10 +144,10 @@ ROWS = [
         r"T = \left\lfloor \frac{E N}{B} \right\rfloor = \left\lfloor \frac{60 \cdot 50000}{4000} \right\rfloor = 750\,\mathrm{step}", 60 * 50_000 // 4000, "step"),
     # ---- dp: MicrobatchedDpSgdScenario (composed outputs, keyed by model)
     Row("OpacusResNet18PhysicalBatches", "per_microbatch", r"M_{\mathrm{micro}} = M_{\mathrm{example}} m",
-        rf"M_{{\mathrm{{micro}}}} = M_{{\mathrm{{example}}}} m = P b m = {_P18} \cdot 4\,\mathrm{{B}} \cdot 128 = 5.99\,\mathrm{{GB}}",
+        rf"M_{{\mathrm{{micro}}}} = M_{{\mathrm{{example}}}} m = P b m = {_P18} \cdot 4\,\mathrm{{B/param}} \cdot 128 = 5.99\,\mathrm{{GB}}",
         1.17e7 * 4 * 128 / 1e9, "GB", ("ResNet-18",)),
     Row("OpacusResNet18PhysicalBatches", "naive_per_batch", r"M_{\mathrm{naive}} = M_{\mathrm{batch}}",
-        rf"M_{{\mathrm{{naive}}}} = M_{{\mathrm{{batch}}}} = P b B = {_P18} \cdot 4\,\mathrm{{B}} \cdot 512 = 23.96\,\mathrm{{GB}}",
+        rf"M_{{\mathrm{{naive}}}} = M_{{\mathrm{{batch}}}} = P b B = {_P18} \cdot 4\,\mathrm{{B/param}} \cdot 512 = 23.96\,\mathrm{{GB}}",
         512 * 1.17e7 * 4 / 1e9, "GB", ("ResNet-18",)),
     Row("OpacusResNet18PhysicalBatches", "num_microbatches", r"n_{\mathrm{micro}} = \left\lceil \frac{B}{m} \right\rceil",
         r"n_{\mathrm{micro}} = \left\lceil \frac{B}{m} \right\rceil = \left\lceil \frac{512}{128} \right\rceil = 4", 512 // 128, ""),
@@ -186,12 +186,12 @@ ROWS = [
         r"n^{*} = \alpha \beta = 1.5 \times 10^{-6}\,\mathrm{s} \cdot 2.5 \times 10^{10}\,\mathrm{B/s} = 37.5\,\mathrm{kB}", 1.5e-6 * 25e9 / 1e3, "kB", ("HDR",)),
     # ---- reliability: CheckpointIntervalScenario (square roots; two methods of an argument)
     Row("Gpt3CheckpointInterval10K", "checkpoint_bytes", r"S_{\mathrm{ckpt}} = P b",
-        r"S_{\mathrm{ckpt}} = P b = 1.75 \times 10^{11} \cdot 14\,\mathrm{B} = 2.45\,\mathrm{TB}", 1.75e11 * 14 / 1e12, "TB"),
+        r"S_{\mathrm{ckpt}} = P b = 1.75 \times 10^{11} \cdot 14\,\mathrm{B/param} = 2.45\,\mathrm{TB}", 1.75e11 * 14 / 1e12, "TB"),
     Row("Gpt3CheckpointInterval10K", "t_write", r"\delta = \frac{S_{\mathrm{ckpt}}}{B_{w}}",
-        r"\delta = \frac{S_{\mathrm{ckpt}}}{B_{w}} = \frac{P b}{B_{w}} = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s}} = 24.5\,\mathrm{s}", _DELTA, "s"),
+        r"\delta = \frac{S_{\mathrm{ckpt}}}{B_{w}} = \frac{P b}{B_{w}} = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B/param}}{100\,\mathrm{GB/s}} = 24.5\,\mathrm{s}", _DELTA, "s"),
     Row("Gpt3CheckpointInterval10K", "interval", r"\tau^{*} = \sqrt{2 \delta M}",
         r"\tau^{*} = \sqrt{2 \delta M} = \sqrt{\frac{2 P b M}{B_{w}}}"
-        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B} \cdot 3.87\,\mathrm{h}}{100\,\mathrm{GB/s}}} = 826.2\,\mathrm{s}", _TAU, "s"),
+        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B/param} \cdot 3.87\,\mathrm{h}}{100\,\mathrm{GB/s}}} = 826.2\,\mathrm{s}", _TAU, "s"),
     Row("Gpt3CheckpointInterval10K", "write_share", r"W_{\mathrm{write}} = \frac{\delta}{\tau^{*}}",
         r"W_{\mathrm{write}} = \frac{\delta}{\tau^{*}} = \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M}}"
         rf" = \frac{{{_SQRT}}}{{2 \cdot {_ROOT}}} = 0.02965", _DELTA / _TAU, ""),
@@ -200,16 +200,16 @@ ROWS = [
         rf" = \frac{{{_SQRT}}}{{2 \cdot {_ROOT}}} = 0.02965", _TAU / (2 * 3.87 * _H), ""),
     Row("Gpt3CheckpointInterval10K", "waste", r"W^{*} = W_{\mathrm{write}} + W_{\mathrm{rework}}",
         r"W^{*} = W_{\mathrm{write}} + W_{\mathrm{rework}} = \sqrt{\frac{2 P b}{B_{w} M}}"
-        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}} = 0.0593", 2 * _DELTA / _TAU, ""),
+        r" = \sqrt{\frac{2 \cdot 1.75 \times 10^{11} \cdot 14\,\mathrm{B/param}}{100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}} = 0.0593", 2 * _DELTA / _TAU, ""),
     Row("Gpt3CheckpointInterval10K", "waste_at", r"W(\tau) = \frac{\delta}{\tau} + \frac{\tau}{2 M}",
         r"W(\tau) = \frac{\delta}{\tau} + \frac{\tau}{2 M} = \frac{P b}{B_{w} \tau} + \frac{\tau}{2 M}"
-        r" = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}{100\,\mathrm{GB/s} \cdot 900\,\mathrm{s}} + \frac{900\,\mathrm{s}}{2 \cdot 3.87\,\mathrm{h}} = 0.05952",
+        r" = \frac{1.75 \times 10^{11} \cdot 14\,\mathrm{B/param}}{100\,\mathrm{GB/s} \cdot 900\,\mathrm{s}} + \frac{900\,\mathrm{s}}{2 \cdot 3.87\,\mathrm{h}} = 0.05952",
         _DELTA / 900 + 900 / (2 * 3.87 * _H), "", arguments={"tau": "15 min"}),
     Row("Gpt3CheckpointInterval10K", "miss_penalty", r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{x \tau^{*}} + \frac{x \tau^{*}}{2 M}}{W^{*}}",
         r"\Pi_{\mathrm{miss}} = -1 + \frac{\frac{\delta}{x \tau^{*}} + \frac{x \tau^{*}}{2 M}}{W^{*}}"
         r" = \frac{\left(\frac{\sqrt{2 P b} x}{2 \sqrt{B_{w} M}} + \frac{\sqrt{2 P b}}{2 \sqrt{B_{w} M} x}\right) \sqrt{2 B_{w} M}}{2 \sqrt{P b}} - 1"
         rf" = \frac{{\left(\frac{{{_SQRT} \cdot 2}}{{2 \cdot {_ROOT}}} + \frac{{{_SQRT}}}{{2 \cdot {_ROOT} \cdot 2}}\right)"
-        r" \cdot \sqrt{2 \cdot 100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}}{2 \cdot \sqrt{1.75 \times 10^{11} \cdot 14\,\mathrm{B}}} - 1 = 0.25",
+        r" \cdot \sqrt{2 \cdot 100\,\mathrm{GB/s} \cdot 3.87\,\mathrm{h}}}{2 \cdot \sqrt{1.75 \times 10^{11} \cdot 14\,\mathrm{B/param}}} - 1 = 0.25",
         (2 + 1 / 2) / 2 - 1, "", arguments={"factor": 2}),   # (x + 1/x)/2 - 1 at x = 2
 ]
 
@@ -263,9 +263,9 @@ def test_hand_value_matches_the_package_and_the_printed_number(row):
 # ---------------------------------------------------------------------- siunitx
 SIUNITX_ROWS = [  # (scenario, output, keys, options, expected), written by hand
     ("DpSgdPerExampleGradients", "per_batch", ("GPT-2",), {},
-     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.536}{\tera\byte}"),
+     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte\per\param} \cdot \num{256} = \qty{1.536}{\tera\byte}"),
     ("DpSgdPerExampleGradients", "per_batch", ("GPT-2",), {"prefix": "binary", "sig": 3},
-     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.4}{\tebi\byte}"),
+     r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte\per\param} \cdot \num{256} = \qty{1.4}{\tebi\byte}"),
     ("AlphaBetaHdrNdrSmallMessage", "times", ("NDR", "small"), {},
      r"T = \alpha + \frac{n}{\beta} = \qty{1.5e-6}{\second} + \frac{\qty{10000}{\byte}}{\qty{5e10}{\byte\per\second}} = \qty{1.7}{\micro\second}"),
     ("AlphaBetaHdrNdrSmallMessage", "crossovers", ("NDR",), {"unit": "kB", "sig": 2},
@@ -369,7 +369,7 @@ def test_result_of_a_scenario():
 def test_expand_false_leaves_out_the_expanded_symbols():
     s = Scenarios.DpSgdPerExampleGradients
     assert L.substituted(s, "per_batch", "KWS", expand=False) == (
-        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = 200000 \cdot 4\,\mathrm{B} \cdot 256 = 204.8\,\mathrm{MB}")
+        r"M_{\mathrm{batch}} = M_{\mathrm{example}} B = 200000 \cdot 4\,\mathrm{B/param} \cdot 256 = 204.8\,\mathrm{MB}")
 
 
 def test_config_is_checked():
@@ -463,3 +463,21 @@ def test_a_primed_symbol_raised_to_a_power_is_braced():
 
     x, d = sympy.symbols("x D")
     assert SymbolPrinter({x: r"\sigma'_{\max}", d: "D"}).doprint(x**d) == r"{\sigma'_{\max}}^{D}"
+
+
+# ---------------------------------------------------------------------- an input as a substituted line shows it
+@pytest.mark.parametrize("value,unit,expected", [   # (written by hand: the declared unit, counted kinds kept where it has a dimension)
+    (4, "B/param", r"4\,\mathrm{B/param}"),
+    (1000, "request/s", r"1000\,\mathrm{request/s}"),
+    (6, "FLOP/param/token", r"6\,\mathrm{FLOP/(param\cdot token)}"),
+    (3.87, "h", r"3.87\,\mathrm{h}"),
+    (1.5e9, "param", r"1.5 \times 10^{9}"),            # a count of a counted kind alone: the bare number
+    (1.5e9, "param/sample", r"1.5 \times 10^{9}"),
+    (768, "count", "768"),
+    (0.8, "", "0.8"),
+])
+def test_a_substituted_input_keeps_its_declared_unit(value, unit, expected):
+    from mlsysim_symbolic.printing.config import DEFAULT
+    from mlsysim_symbolic.printing.equations import leaf_text
+
+    assert leaf_text(Q_(value, unit or "dimensionless"), DEFAULT) == expected

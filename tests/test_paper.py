@@ -217,7 +217,7 @@ def test_markdown_page_content():
     assert "$$M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B$$" in page
     assert "| `batch_size` | `int` | $\\mathrm{sample}$ | required | examples per step |" in page
     assert "### `per_batch(name)` → B" in page
-    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
+    assert r"M_{\mathrm{batch}} &= M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB}\quad \text{(GPT-2)}" in page
     assert "[Abadi et al. (2016)" in page and "(https://arxiv.org/abs/1607.00133)" in page
     choice = markdown_page("ClusterTrainingTimeScenario")
     assert "When `peak_precision = fp32`: $R = R_{p}$" in choice

@@ -54,7 +54,7 @@ CASES = [
          r"\qty{5.88e23}{\flop}"),
     Case("4e18 FLOP is exa", lambda: L.format_quantity(Q_(4e18, "flop"), compact=True), r"4\,\mathrm{EFLOP}"),
     Case("training compute", lambda: L.substituted(GPT3, "compute"),
-         r"C = c P D = 6\,\mathrm{FLOP} \cdot 1.75 \times 10^{11} \cdot 3 \times 10^{11} = 3.15 \times 10^{23}\,\mathrm{FLOP}"),
+         r"C = c P D = 6\,\mathrm{FLOP/(param\cdot token)} \cdot 1.75 \times 10^{11} \cdot 3 \times 10^{11} = 3.15 \times 10^{23}\,\mathrm{FLOP}"),
     Case("6e21 B", lambda: L.format_quantity(Q_(6e21, "B"), compact=True), r"6\,\mathrm{ZB}"),
     Case("6e21 B siunitx", lambda: L.format_quantity(Q_(6e21, "B"), L.LatexConfig(siunitx=True), compact=True), r"\qty{6}{\zetta\byte}"),
     Case("3e27 B", lambda: L.format_quantity(Q_(3e27, "B"), compact=True), r"3\,\mathrm{RB}"),
@@ -101,7 +101,7 @@ CASES = [
          r"\mathrm{pJ/bit}"),
     Case("pJ/bit in a substituted line", lambda: L.substituted(Scenarios.Gpt3GradientSync, "energy_per_step"),
          r"E_{\mathrm{step}} = V e_{\mathrm{bit}} = k_{\mathrm{ring}} P b_{\mathrm{fp16}} e_{\mathrm{bit}}"
-         r" = 2 \cdot 1.75 \times 10^{11} \cdot 2\,\mathrm{B} \cdot 35\,\mathrm{pJ/bit} = 196\,\mathrm{J}"),
+         r" = 2 \cdot 1.75 \times 10^{11} \cdot 2\,\mathrm{B/param} \cdot 35\,\mathrm{pJ/bit} = 196\,\mathrm{J}"),
     Case("pJ/bit siunitx", lambda: L.format_unit("pJ/bit", siunitx=True), r"\unit{\pico\joule\per\bit}"),
     Case("Gbit/s", lambda: L.format_unit("Gbit/s"), r"\mathrm{Gbit/s}"),
 ]

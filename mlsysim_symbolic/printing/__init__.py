@@ -12,7 +12,7 @@ a bibliography) and :mod:`.prose_math` (formulas written in prose set as maths).
 
 >>> from mlsysim_symbolic import Scenarios
 >>> print(substituted(Scenarios.DpSgdPerExampleGradients, "per_batch", "GPT-2"))
-M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}
+M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB}
 """
 
 from __future__ import annotations

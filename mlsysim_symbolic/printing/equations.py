@@ -7,9 +7,9 @@ M_{\mathrm{batch}} = M_{\mathrm{example}} B
 >>> print(equation(s, "per_batch", expand=True))
 M_{\mathrm{batch}} = P b B
 >>> print(substituted(s, "per_batch", "GPT-2"))
-M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B} \cdot 256 = 1.536\,\mathrm{TB}
+M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = 1.5 \times 10^{9} \cdot 4\,\mathrm{B/param} \cdot 256 = 1.536\,\mathrm{TB}
 >>> print(substituted(s, "per_batch", "GPT-2", siunitx=True))
-M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte} \cdot \num{256} = \qty{1.536}{\tera\byte}
+M_{\mathrm{batch}} = M_{\mathrm{example}} B = P b B = \num{1.5e9} \cdot \qty{4}{\byte\per\param} \cdot \num{256} = \qty{1.536}{\tera\byte}
 >>> print(result(s, "per_batch", "GPT-2", prefix="binary", sig=3))
 1.4\,\mathrm{TiB}
 >>> print(equation(Scenarios.Gpt3CheckpointInterval10K, "interval"))
@@ -33,7 +33,7 @@ from .config import Latex, LatexConfig, split_options
 from .kept import kept
 from .order import symbol_order
 from .printer import SymbolPrinter, ValuePrinter
-from .quantities import format_quantity
+from .quantities import format_quantity, format_unit
 from .siunitx import DECLARED_UNITS
 from .text import escape_text, label
 from .units import result_quantity
@@ -251,6 +251,20 @@ def _intermediate_values(scenario: Scenario, declared: sympy.Expr, plan: Any, ke
     return shown
 
 
+def leaf_text(q: Any, config: LatexConfig) -> str:
+    """An input as a substituted line shows it: in its declared unit, counted kinds included where the unit has a
+    dimension (``4 B/param``, ``2 s/step``), the bare number where the unit is counted kinds alone (a parameter count,
+    ``param/sample``, ``count``), which would only repeat the symbol's meaning.
+
+    >>> from mlsysim_symbolic.units import Q_
+    >>> from mlsysim_symbolic.printing.config import DEFAULT
+    >>> leaf_text(Q_(4, "B/param"), DEFAULT), leaf_text(Q_(1.5e9, "param/sample"), DEFAULT), leaf_text(Q_(768, "count"), DEFAULT)
+    ('4\\\\,\\\\mathrm{B/param}', '1.5 \\\\times 10^{9}', '768')
+    """
+    only_counts = not format_unit(q.units, drop_counts=True)
+    return format_quantity(q, config, drop_counts=only_counts)
+
+
 def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | None = None, **options: Any) -> list[str]:
     """The sides of the substituted line: ``[lhs, declared rhs, expanded rhs, numbers, result]`` (repeats dropped).
 
@@ -259,7 +273,7 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
 
     >>> from mlsysim_symbolic import Scenarios
     >>> substituted_parts(Scenarios.DpSgdPerExampleGradients, "per_example", "KWS")
-    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B}', '800\\\\,\\\\mathrm{kB/sample}']
+    ['M_{\\\\mathrm{example}}', 'P b', '200000 \\\\cdot 4\\\\,\\\\mathrm{B/param}', '800\\\\,\\\\mathrm{kB/sample}']
     """
     config, arguments = split_options(config, options)
     t = scenario.type
@@ -274,7 +288,7 @@ def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: Latex
     order = symbol_order(t, output)
     printer = SymbolPrinter(names, order=order)
     values = scenario.symbol_values(output, *keys, **arguments)
-    leaves = {sym: format_quantity(q, config, drop_counts=True) for sym, q in values.items()}
+    leaves = {sym: leaf_text(q, config) for sym, q in values.items()}
     declared = scenario.expression(output)
     # the printed forms depend on the type, the output, the plan and the config, not on the keys or the values: a
     # keyed output's lines (up to 8 keys on a page) print them once
@@ -313,7 +327,7 @@ def substituted(scenario: Scenario, output: str, *keys: Any, config: LatexConfig
 
     >>> from mlsysim_symbolic import Scenarios
     >>> print(substituted(Scenarios.DpSgdPerExampleGradients, "per_batch", "KWS", unit="MB", sig=3))
-    M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B = 200000 \\cdot 4\\,\\mathrm{B} \\cdot 256 = 205\\,\\mathrm{MB}
+    M_{\\mathrm{batch}} = M_{\\mathrm{example}} B = P b B = 200000 \\cdot 4\\,\\mathrm{B/param} \\cdot 256 = 205\\,\\mathrm{MB}
     """
     return Latex(" = ".join(substituted_parts(scenario, output, *keys, config=config, **options)))
 
@@ -406,8 +420,8 @@ def align(scenario: Scenario, *keys: Any, config: LatexConfig | None = None, all
     >>> from mlsysim_symbolic import Scenarios
     >>> print(align(Scenarios.DpSgdPerExampleGradients, "GPT-2"))
     \\begin{aligned}
-    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} = 6\\,\\mathrm{GB/sample}\\quad \\text{(GPT-2)} \\\\
-    M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B} \\cdot 256 = 1.536\\,\\mathrm{TB}\\quad \\text{(GPT-2)}
+    M_{\\mathrm{example}} &= P b = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B/param} = 6\\,\\mathrm{GB/sample}\\quad \\text{(GPT-2)} \\\\
+    M_{\\mathrm{batch}} &= M_{\\mathrm{example}} B = P b B = 1.5 \\times 10^{9} \\cdot 4\\,\\mathrm{B/param} \\cdot 256 = 1.536\\,\\mathrm{TB}\\quad \\text{(GPT-2)}
     \\end{aligned}
     """
     lines = [f"{r.parts[0]} &= {' = '.join(r.parts[1:])}{r.key_note()}"
