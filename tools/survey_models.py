@@ -22,7 +22,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "derivations" / "models" / "models.toml"
 #: Arguments whose mlsysim name is not the input's, checked by hand: (Model, argument) -> input of our type.
-RENAMES: dict[tuple[str, str], str] = {}
+RENAMES: dict[tuple[str, str], str] = {
+    ("BisectionModel", "n_devices"): "total_accelerators",
+    ("CompressionRunModel", "ratio"): "compression_ratio",
+    ("HorizonCompoundingModel", "target_horizon"): "long_horizon",
+    ("OutageCostModel", "job_devices"): "total_accelerators",
+    ("KingmanQueueModel", "low"): "low_utilization",
+    ("KingmanQueueModel", "high"): "high_utilization",
+    ("UtilizationLossModel", "n_devices"): "total_accelerators",
+    **{(m, "model"): "workload" for m in ("DataParallelScaleOutModel", "GradientSyncModel", "KvAdmissionModel",
+                                          "PrecisionDividendModel", "TensorParallelCommModel", "ZeroShardingModel")},
+}
 #: Models whose type cannot take mlsysim's arguments as they are, found by replaying mlsysim's recorded calls
 #: (tests/reference/test_ref_solver_models.py) and checked by hand: Model -> reason (the type is not bent to them).
 _DERIVED = "the type reads {inputs} that mlsysim derives inside solve from its arguments (the named scenario states " \
