@@ -7,8 +7,9 @@ the class, so every caller is seen, the scenarios' own imports included).  Each 
 out) and the result's fields are kept (at most ``--cap`` distinct argument sets per Model, chosen as the calc_* tool
 chooses), written to ``tests/reference/data/mlsysim_model_calls.json``:
 
-- ``arguments``: as the calc_* tool writes them (a call with an argument that is an object is counted under
-  ``skipped`` with the argument's name and class, not kept);
+- ``arguments``: as the calc_* tool writes them, and an argument that is one of mlsysim's registry objects (a model
+  of ``mlsysim.Models``, a device of ``mlsysim.Hardware``) as ``{"entry": [namespace, group, key]}``; a call with an
+  argument that is any other object is counted under ``skipped`` with the argument's name and class, not kept;
 - ``result``: mlsysim's result fields but ``constraint_trace`` (prose), as ``[name, value]`` pairs in mlsysim's
   order, each value encoded the same way; a field that is an
   object is written ``{"object": "<class>"}`` (not compared); ``raises``: the exception's class name where mlsysim's
@@ -37,6 +38,8 @@ from record_mlsysim_calls import Recorder, Unwritable, encode, evaluate_all  # n
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "reference" / "data" / "mlsysim_model_calls.json"
+#: mlsysim's namespaces of registry objects an argument may be (written by name, rebuilt by the replay).
+REGISTRIES = ("Models", "Hardware")
 #: Result fields that are not physics (mlsysim's prose trace of its checks).
 PROSE = frozenset({"constraint_trace"})
 
@@ -57,12 +60,30 @@ def _field(value: Any) -> Any:
         return {"object": exc.cls_name}
 
 
-class ModelRecorder(Recorder):
-    """A :class:`Recorder` of ``solve`` methods that keeps each kept call's result (or the exception it raised)."""
+def registry_entries(mlsysim: Any) -> dict[int, list[str]]:
+    """mlsysim's registry objects by id: ``[namespace, group, key]`` (``Models``, ``Hardware``; the first key in name
+    order where one object has two)."""
+    found: dict[int, list[str]] = {}
+    for kind in REGISTRIES:
+        namespace = getattr(mlsysim, kind)
+        for group in sorted(n for n in dir(namespace) if not n.startswith("_")):
+            members = getattr(namespace, group)
+            if not inspect.isclass(members):
+                continue
+            for key in sorted(n for n in dir(members) if not n.startswith("_")):
+                value = getattr(members, key)
+                if not callable(value):
+                    found.setdefault(id(value), [kind, group, key])
+    return found
 
-    def __init__(self) -> None:
+
+class ModelRecorder(Recorder):
+    """A :class:`Recorder` of ``solve`` methods that keeps each kept call's result (or the exception it raised); an
+    argument that is one of mlsysim's registry objects is written ``{"entry": [namespace, group, key]}``."""
+
+    def __init__(self, entries: dict[int, list[str]]) -> None:
         super().__init__()
-        self.outcome: dict[str, dict[str, Any]] = {}
+        self.entries = entries
 
     def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         signature = inspect.signature(fn)
@@ -93,6 +114,9 @@ class ModelRecorder(Recorder):
         bound.pop("self", None)
         encoded = {}
         for arg, value in bound.items():
+            if id(value) in self.entries:
+                encoded[arg] = {"entry": self.entries[id(value)]}
+                continue
             try:
                 encoded[arg] = encode(value)
             except Unwritable as exc:
@@ -115,7 +139,7 @@ def run(cap: int, limit: float) -> tuple[dict[str, Any], dict[str, Any]]:
     import mlsysim
 
     classes = model_classes(mlsysim)
-    recorder = ModelRecorder()
+    recorder = ModelRecorder(registry_entries(mlsysim))
     for name, cls in classes.items():
         cls.solve = recorder.wrap(name, vars(cls)["solve"])
     evaluated = evaluate_all(mlsysim, limit, recorder)

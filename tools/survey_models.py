@@ -59,6 +59,8 @@ NOT_TAKEN: dict[str, str] = {
     "ObjectStorageBillModel": _PER_TIME.format(arg="storage_rate", unit="USD/GB/month", ours="USD/GB"),
     "RetentionCostModel": _PER_TIME.format(arg="rate", unit="USD/TB/month", ours="USD/TB"),
     "StreamVsStageModel": _PER_TIME.format(arg="object_rate", unit="USD/GB/month", ours="USD/GB"),
+    "ZeroShardingModel": "mlsysim passes activations as a Quantity of bytes; the type's input is an "
+                         "ActivationMemoryScenario (a scenario that computes them)",
 }
 #: Kinds of workload, by the table's name for them (the names ``declared.KIND_SETS`` resolves).
 KIND_NAMES = {("TransformerWorkload", "SparseTransformerWorkload"): "transformers"}

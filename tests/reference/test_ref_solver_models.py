@@ -6,7 +6,7 @@
   declared) or listed in :data:`NOT_PORTED` with its reason;
 - every call mlsysim's own named scenarios made to a declared Model (``tools/record_mlsysim_model_calls.py`` wrote them
   to ``data/mlsysim_model_calls.json``, up to 8 per Model) is made again on ours with the same arguments, rebuilt as
-  mlsysim's code passed them (Quantities of mlsysim's registry), and every field of mlsysim's recorded result is
+  mlsysim's code passed them (Quantities of mlsysim's registry, mlsysim's own model and device objects), and every field of mlsysim's recorded result is
   compared (:func:`~.compare.assert_same`: numbers at 1e-9 relative in mlsysim's unit, booleans and labels exactly);
   the README tier replays the first 2 calls per Model, the thorough tier the rest;
 - a few recorded calls are made on mlsysim live, to show the file is mlsysim's current answer;
@@ -30,8 +30,8 @@ from mlsysim_symbolic import solvers
 from mlsysim_symbolic.errors import MlsysimSymbolicError
 from mlsysim_symbolic.solvers.declared import declared_solver, model_names
 
-from .compare import assert_same, magnitude_like
-from .test_ref_function_calls import arguments, decode
+from .compare import assert_same, magnitude_like, reference_entry
+from .test_ref_function_calls import decode
 
 DATA = json.loads((Path(__file__).parent / "data" / "mlsysim_model_calls.json").read_text(encoding="utf-8"))
 CALLS: dict[str, list[dict[str, Any]]] = DATA["calls"]
@@ -198,6 +198,7 @@ NOT_PORTED: dict[str, str] = {
     'WaterUseModel': 'arguments that are no input of WaterUseScenario: it_energy',
     'WeightStreamingModel': "no type of ours has mlsysim's result WeightStreamingResult",
     'WorkloadLeverModel': "no type of ours has mlsysim's result WorkloadLeverResult",
+    'ZeroShardingModel': "mlsysim passes activations as a Quantity of bytes; the type's input is an ActivationMemoryScenario (a scenario that computes them)",
 }
 
 
@@ -206,6 +207,14 @@ def _ref() -> Any:
     import mlsysim
 
     return mlsysim
+
+
+def arguments(call: dict[str, Any]) -> dict[str, Any]:
+    """One recorded call's keyword arguments as mlsysim's code passed them: a registry entry (``{"entry": [namespace,
+    group, key]}``) as mlsysim's own object, anything else as ``test_ref_function_calls.decode`` rebuilds it (a fresh
+    copy each time)."""
+    return {arg: reference_entry(*value["entry"]) if isinstance(value, dict) and "entry" in value else decode(value)
+            for arg, value in call.items()}
 
 
 def mlsysim_models() -> dict[str, type]:
