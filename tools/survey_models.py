@@ -134,12 +134,14 @@ def survey() -> tuple[list[dict[str, Any]], dict[str, str]]:
         if produces is None:
             left[name] = "mlsysim declares no result class (produces) for it: no result view to bind"
             continue
+        params = list(inspect.signature(cls.solve).parameters.values())[1:]
+        if len(found) > 1:   # the one type whose inputs take every argument, if exactly one does
+            found = [t for t in found if all(RENAMES.get((name, p.name), p.name) in types[t].inputs for p in params)] or found
         if len(found) != 1:
             left[name] = (f"no type of ours has mlsysim's result {produces}" if not found
                           else f"{len(found)} types have the result {produces}: {', '.join(sorted(found))}")
             continue
         stype = types[found[0]]
-        params = list(inspect.signature(cls.solve).parameters.values())[1:]
         odd = [p.name for p in params if p.kind is not p.POSITIONAL_OR_KEYWORD]
         if odd:
             left[name] = f"keyword-only or variadic arguments: {', '.join(odd)}"
