@@ -32,7 +32,7 @@ from ..units import Q_
 from .base import REQUIRED, Arg, Solver
 from .workload_kinds import TRANSFORMERS, WORKLOADS
 
-__all__ = ["KIND_SETS", "declared_solver", "declared_solvers", "model_names", "models_path"]
+__all__ = ["KIND_SETS", "declared_solver", "declared_solvers", "make_solver", "model_names", "models_path", "read_models"]
 
 #: Names a table may give for ``kinds``: the workload classes they stand for.
 KIND_SETS: dict[str, tuple[str, ...]] = {"workloads": WORKLOADS, "transformers": TRANSFORMERS}
@@ -42,14 +42,27 @@ ARGUMENT_KEYS = frozenset({"name", "default", "default_none", "unit", "tuple", "
 
 
 def models_path() -> Path:
-    """The table of declared Models (``derivations/models/models.toml``)."""
+    """The table of declared Models (``derivations/models/models.toml``).
+
+    >>> models_path().relative_to(models_path().parents[2]).as_posix()
+    'derivations/models/models.toml'
+    """
     return derivations_dir() / "models" / "models.toml"
 
 
 @functools.cache
 def _entries() -> dict[str, Mapping[str, Any]]:
     """The table's entries by Model name (read once)."""
-    path = models_path()
+    return read_models(models_path())
+
+
+def read_models(path: Path) -> dict[str, Mapping[str, Any]]:
+    """The entries of a table of Models by name, each with exactly the keys of :data:`ENTRY_KEYS` (a file that is not
+    TOML, an entry with a missing or unknown key, or a name declared twice is refused, naming the file).
+
+    >>> sorted(read_models(models_path())["AmdahlModel"])
+    ['arguments', 'name', 'result', 'type']
+    """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -76,7 +89,7 @@ def model_names() -> tuple[str, ...]:
     return tuple(_entries())
 
 
-def _default(model: str, raw: Mapping[str, Any]) -> Any:
+def _default(raw: Mapping[str, Any]) -> Any:
     """An argument's default from its table data (a number, bool, text, None, tuple or Quantity)."""
     if raw.get("default_none"):
         return None
@@ -103,10 +116,18 @@ def _argument(model: str, raw: Mapping[str, Any]) -> Arg:
     if extra or "name" not in raw:
         raise DerivationError(f"model {model!r}: argument {raw.get('name', '?')!r} has unknown key(s) {extra} "
                               f"(expected {sorted(ARGUMENT_KEYS)}, name required)", path=str(models_path()))
-    return Arg(raw["name"], _default(model, raw), to=raw.get("to"), kinds=_kinds(model, raw))
+    return Arg(raw["name"], _default(raw), to=raw.get("to"), kinds=_kinds(model, raw))
 
 
-def _make(entry: Mapping[str, Any]) -> type[Solver]:
+def make_solver(entry: Mapping[str, Any]) -> type[Solver]:
+    """The :class:`~.base.Solver` subclass one table entry declares (an argument with an unknown key, or ``kinds``
+    naming no set of :data:`KIND_SETS`, is refused by name).
+
+    >>> cls = make_solver({"name": "M", "type": "AmdahlScenario", "result": "AmdahlResult",
+    ...                    "arguments": [{"name": "n", "kinds": "transformers"}]})
+    >>> cls.__name__, cls.arguments[0].kinds
+    ('M', ('TransformerWorkload', 'SparseTransformerWorkload'))
+    """
     name = entry["name"]
     body = {"type_name": entry["type"], "result_name": entry["result"],
             "arguments": tuple(_argument(name, a) for a in entry["arguments"]),
@@ -123,7 +144,7 @@ def declared_solvers() -> dict[str, type[Solver]]:
     >>> issubclass(declared_solvers()["AcceptedTaskCostModel"], Solver)
     True
     """
-    return {name: _make(entry) for name, entry in _entries().items()}
+    return {name: make_solver(entry) for name, entry in _entries().items()}
 
 
 def declared_solver(name: str) -> type[Solver]:

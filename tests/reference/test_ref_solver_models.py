@@ -407,3 +407,36 @@ def test_refused_where_mlsysim_raises(name):
     with pytest.raises((ValueError, TypeError)) as raised:
         getattr(solvers, name)().solve(**args)
     assert isinstance(raised.value, MlsysimSymbolicError), f"{name}: {type(raised.value).__name__}: {raised.value}"
+
+
+@pytest.mark.parametrize("text, says", [
+    ('[[model]]\nname = "M"\ntype = "T"\nresult = "R"\n', "missing ['arguments']"),
+    ('[[model]]\nname = "M"\ntype = "T"\nresult = "R"\narguments = []\nextra = 1\n', "unknown key(s) ['extra']"),
+    ('[[model]]\nname = "M"\ntype = "T"\nresult = "R"\narguments = []\n' * 2, "declared twice"),
+    ('[[model]\n', "not valid TOML"),
+])
+def test_a_malformed_table_is_refused_naming_the_file(tmp_path, text, says):
+    """read_models refuses a table that is not TOML, an entry with a missing or unknown key, a Model declared twice:
+    a DerivationError (a ValueError) naming the file and the Model."""
+    from mlsysim_symbolic.errors import DerivationError
+    from mlsysim_symbolic.solvers.declared import read_models
+
+    path = tmp_path / "models.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DerivationError) as raised:
+        read_models(path)
+    assert says in str(raised.value) and str(path) in str(raised.value)
+
+
+@pytest.mark.parametrize("argument, says", [
+    ({"name": "n", "kinds": "cnns"}, "kinds 'cnns' is not one of ['transformers', 'workloads']"),
+    ({"name": "n", "defualt": 1}, "unknown key(s) ['defualt']"),
+])
+def test_a_malformed_argument_is_refused_by_name(argument, says):
+    """make_solver refuses an argument with an unknown key or a kinds name with no set, naming the Model."""
+    from mlsysim_symbolic.errors import DerivationError
+    from mlsysim_symbolic.solvers.declared import make_solver
+
+    with pytest.raises(DerivationError, match="model 'M'") as raised:
+        make_solver({"name": "M", "type": "AmdahlScenario", "result": "AmdahlResult", "arguments": [argument]})
+    assert says in str(raised.value)
