@@ -133,7 +133,7 @@ def make_solver(entry: Mapping[str, Any]) -> type[Solver]:
             "arguments": tuple(_argument(name, a) for a in entry["arguments"]),
             "__doc__": f"mlsysim's ``{name}`` (declared in derivations/models/models.toml): binds ``{entry['type']}`` "
                        f"and returns its ``{entry['result']}`` fields with ``.scenario``.",
-            "__module__": __name__}
+            "__module__": __name__.rpartition(".")[0]}   # found there by name (pickle, repr): the package exports it
     return type(name, (Solver,), body)
 
 

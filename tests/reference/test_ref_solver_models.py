@@ -440,3 +440,13 @@ def test_a_malformed_argument_is_refused_by_name(argument, says):
     with pytest.raises(DerivationError, match="model 'M'") as raised:
         make_solver({"name": "M", "type": "AmdahlScenario", "result": "AmdahlResult", "arguments": [argument]})
     assert says in str(raised.value)
+
+
+def test_a_declared_model_pickles_and_is_found_by_its_module():
+    """A declared Model lives in mlsysim_symbolic.solvers by name: its instances pickle, its class is found there."""
+    import importlib
+    import pickle
+
+    cls = getattr(solvers, DECLARED[0])
+    assert getattr(importlib.import_module(cls.__module__), cls.__qualname__) is cls
+    assert type(pickle.loads(pickle.dumps(cls()))) is cls
