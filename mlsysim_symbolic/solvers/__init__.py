@@ -16,15 +16,21 @@ F_inf*n_dn/(R*eta)
 
 Arguments are mlsysim's (names, order, defaults); models and devices are registry keys, entries of the
 :data:`Models` and :data:`Hardware` namespaces (``Models.Vision.ResNet50``), or mlsysim's own objects.
-``mlsysim_symbolic.solvers.base`` says how a solver is declared.
+``mlsysim_symbolic.solvers.base`` says how a solver is declared.  mlsysim's other Models are declared as data
+(``derivations/models/models.toml``, :mod:`.declared`): their classes are made on first use, by name
+(``from mlsysim_symbolic.solvers import AcceptedTaskCostModel``), so importing this package stays fast.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..catalog import Scenarios
+from ..errors import UnknownEntryError
 from .analysis import SensitivitySolver, SynthesisSolver
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
+from .declared import declared_solver, model_names
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
 from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
@@ -51,3 +57,14 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]
+
+
+def __getattr__(name: str) -> Any:
+    """A Model declared as data (:mod:`.declared`), made on first use; any other name is refused by AttributeError."""
+    if name.startswith("__") or name not in model_names():
+        raise UnknownEntryError("name", name, owner=__name__, listed=False)
+    return declared_solver(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *model_names()})
