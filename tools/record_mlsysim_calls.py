@@ -327,23 +327,32 @@ def run(cap: int, limit: float) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, stats
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT, help="the JSON file written (default: %(default)s)")
-    parser.add_argument("--cap", type=int, default=40, help="argument sets kept per function (default: %(default)s)")
+def parse_arguments(argv: list[str] | None, doc: str, out: Path, cap: int, what: str) -> argparse.Namespace:
+    """The recorders' command line: ``--out``, ``--cap`` (argument sets kept per ``what``), ``--limit``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=out, help="the JSON file written (default: %(default)s)")
+    parser.add_argument("--cap", type=int, default=cap, help=f"argument sets kept per {what} (default: %(default)s)")
     parser.add_argument("--limit", type=float, default=20.0,
                         help="seconds one member may take before it is left (default: %(default)s)")
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    data, stats = run(args.cap, args.limit)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+    return parser.parse_args(argv)
+
+
+def write_recording(out: Path, data: dict[str, Any], stats: dict[str, Any], started: float) -> None:
+    """Write ``data`` (deterministic JSON) to ``out`` and print the counts, the members left and the time taken."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     for label, value in stats.items():
         print(f"{label}: {value}")
     for member in data["timed_out"]:
         print(f"timed out: {member}")
-    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} "
-          f"in {time.perf_counter() - started:.1f} s")
+    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} in {time.perf_counter() - started:.1f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(argv, __doc__, OUT, 40, "function")
+    started = time.perf_counter()
+    data, stats = run(args.cap, args.limit)
+    write_recording(args.out, data, stats, started)
     return 1 if stats["left unpatched"] else 0
 
 

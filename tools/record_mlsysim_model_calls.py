@@ -22,7 +22,6 @@ The file is deterministic (sorted keys, the scenarios in name order), so a rerun
 
 from __future__ import annotations
 
-import argparse
 import functools
 import inspect
 import json
@@ -34,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from record_mlsysim_calls import Recorder, Unwritable, encode, evaluate_all  # noqa: E402
+from record_mlsysim_calls import (  # noqa: E402
+    Recorder,
+    Unwritable,
+    encode,
+    evaluate_all,
+    parse_arguments,
+    write_recording,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "reference" / "data" / "mlsysim_model_calls.json"
@@ -166,22 +172,10 @@ def run(cap: int, limit: float) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT, help="the JSON file written (default: %(default)s)")
-    parser.add_argument("--cap", type=int, default=8, help="argument sets kept per Model (default: %(default)s)")
-    parser.add_argument("--limit", type=float, default=20.0,
-                        help="seconds one member may take before it is left (default: %(default)s)")
-    args = parser.parse_args(argv)
+    args = parse_arguments(argv, __doc__, OUT, 8, "Model")
     started = time.perf_counter()
     data, stats = run(args.cap, args.limit)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n", encoding="utf-8")
-    for label, value in stats.items():
-        print(f"{label}: {value}")
-    for member in data["timed_out"]:
-        print(f"timed out: {member}")
-    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} "
-          f"in {time.perf_counter() - started:.1f} s")
+    write_recording(args.out, data, stats, started)
     return 0
 
 
