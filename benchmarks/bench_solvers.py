@@ -52,6 +52,8 @@ def cases() -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
 
     M, H, S = ours.Models, ours.Hardware, ours.Systems
     RM, RH, RS = mlsysim.Models, mlsysim.Hardware, mlsysim.Systems
+    RQ = mlsysim.core.units.Q_
+    stages = {"prefill": RQ(120.0, "ms"), "decode": RQ(300.0, "ms"), "network": RQ(40.0, "ms")}
     return [
         ("SingleNodeModel().solve",
          lambda: ours.SingleNodeModel().solve(M.Vision.ResNet50, H.Cloud.A100, batch_size=8).latency,
@@ -73,6 +75,13 @@ def cases() -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
         ("ReliabilityModel().solve",
          lambda: ours.ReliabilityModel().solve(S.Clusters.Research_256, 720.0).goodput_ratio,
          lambda: ref.ReliabilityModel().solve(RS.Clusters.Research_256, 720.0).goodput_ratio),
+        # Models declared as data (derivations/models/models.toml), given mlsysim's own Quantities
+        ("AcceptedTaskCostModel().solve (declared)",
+         lambda: ours.AcceptedTaskCostModel().solve(RQ(2.0, "USD"), RQ(3.0, "USD"), 0.5, token_price_cut=0.2).cost_per_accepted,
+         lambda: ref.AcceptedTaskCostModel().solve(RQ(2.0, "USD"), RQ(3.0, "USD"), 0.5, token_price_cut=0.2).cost_per_accepted),
+        ("AmdahlModel().solve (declared, a dict of stages)",
+         lambda: ours.AmdahlModel().solve(stages, "decode", 2.0).overall_speedup,
+         lambda: ref.AmdahlModel().solve(stages, "decode", 2.0).overall_speedup),
         ("Scenarios.KeywordSpotting.evaluate()",
          lambda: mlsysim_symbolic.Scenarios.KeywordSpotting.evaluate().performance,
          lambda: mlsysim.Scenarios.KeywordSpotting.evaluate().performance),

@@ -3,7 +3,10 @@ dimension check, and a bad or malicious file is refused with file, line, scenari
 and reason, without running anything."""
 
 import builtins
+import glob
+import re
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -537,3 +540,27 @@ def test_names_with_control_characters_are_refused_when_the_file_is_read(tmp_pat
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DerivationError, match=f"{what} .* must be a non-empty name without control characters"):
         load_derivations(path)
+
+
+def test_one_name_per_quantity_a_symbol_and_its_latex_agree_in_letter_case():
+    """A symbol printed by SymPy (``Eq(T_ITL, ...)``) and its LaTeX (``T_{\\mathrm{ITL}}``) name a quantity the same way:
+    none of the catalog's inputs and outputs has a symbol that differs from its LaTeX only in letter case (issue 37:
+    ``T_itl`` in one notebook cell, ``T_ITL`` in the next)."""
+    def letters(latex: str) -> str:
+        text = re.sub(r"\\(mathrm|text|operatorname|mathit|boldsymbol|mathbf)\{([^{}]*)\}", r"\2", latex)
+        return text.replace("{", "").replace("}", "").replace("\\", "").replace("_", "")
+
+    differ, seen = [], 0
+    for path in sorted(glob.glob(str(derivations_dir() / "*.toml"))):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for type_name, table in data.get("types", {}).items():
+            for section in ("inputs", "outputs"):
+                for name, spec in (table.get(section) or {}).items():
+                    if not isinstance(spec, dict) or not spec.get("symbol") or not spec.get("latex"):
+                        continue
+                    seen += 1
+                    a, b = spec["symbol"].replace("_", ""), letters(spec["latex"])
+                    if a != b and a.lower() == b.lower():
+                        differ.append((type_name, name, spec["symbol"], spec["latex"]))
+    assert seen > 5000 and differ == []

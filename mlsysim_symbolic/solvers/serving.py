@@ -9,17 +9,17 @@ the KV cache crosses ``network_bandwidth`` before decoding, and decode reads fro
 >>> r.feasible, r.prefill_chunks
 (True, 1)
 >>> r.equation("itl")
-Eq(T_itl, L*t_L + (M_kv + W)/BW)
+Eq(T_ITL, L*t_L + (M_kv + W)/BW)
 >>> d = ServingModel().solve("Llama3_8B", "H100", seq_len=2048, decode_hardware="A100")
 >>> d.equation("ttft")
-Eq(T_ttft, F_p/(R*eta) + N_c*t_d + t_x)
+Eq(T_TTFT, F_p/(R*eta) + N_c*t_d + t_x)
 >>> d.scenario.equation("kv_transfer_time")
 Eq(t_x, M_kv/BW_n)
 >>> d.solve("ttft", "network_bandwidth", "72 ms").value     # the link that keeps TTFT at 72 ms
 <Quantity(260.71075, 'gigabyte / second')>
 >>> s = ServingModel().solve("Llama3_70B", "H100", seq_len=2048, draft_model="Llama3_8B")
 >>> s.equation("itl")
-Eq(T_itl, (K*t_dr + T_v)/E_tok)
+Eq(T_ITL, (K*t_dr + T_v)/E_tok)
 """
 
 from __future__ import annotations

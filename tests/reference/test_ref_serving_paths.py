@@ -181,8 +181,8 @@ def test_expected_tokens_by_hand() -> None:
 def test_the_plain_path_is_unchanged() -> None:
     """Without decode_hardware and draft_model the equations are the one-device ones (no transfer, no draft)."""
     r = ServingModel().solve("Llama3_8B", "H100", seq_len=2048)
-    assert str(r.equation("ttft")) == "Eq(T_ttft, F_p/(R*eta) + N_c*t_d)"
-    assert str(r.equation("itl")) == "Eq(T_itl, L*t_L + (M_kv + W)/BW)"
+    assert str(r.equation("ttft")) == "Eq(T_TTFT, F_p/(R*eta) + N_c*t_d)"
+    assert str(r.equation("itl")) == "Eq(T_ITL, L*t_L + (M_kv + W)/BW)"
     assert str(r.equation("total_memory_required")) == "Eq(M_tot, M_kv + W)"
     assert r.scenario.inputs["network_bandwidth"] is None
 
