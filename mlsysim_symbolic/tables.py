@@ -70,7 +70,8 @@ class Table:
         if value is None:
             return ""
         if isinstance(value, pint.Quantity):
-            return f"{value:~.4gC}" if hasattr(value, "magnitude") and getattr(value.magnitude, "ndim", 0) == 0 else f"{value:~C}"
+            # pint's pretty form: typeset units (GB·token²/B/sample), never Python's ** and *
+            return f"{value:~.4gP}" if hasattr(value, "magnitude") and getattr(value.magnitude, "ndim", 0) == 0 else f"{value:~P}"
         if isinstance(value, float):
             return f"{value:.4g}"
         return str(value)
@@ -83,6 +84,8 @@ class Table:
         def cell(value: Any) -> str:   # symbols and expressions as inline math, everything else escaped text
             if isinstance(value, sympy.Basic) and not isinstance(value, sympy.Number):
                 return f"${sympy.latex(value)}$"
+            if isinstance(value, pint.Quantity) and getattr(value.magnitude, "ndim", 0) == 0:
+                return f"{value:~.4gH}"   # the unit as HTML (exponents as <sup>); its names are the registry's own
             return html.escape(self._cell(value))
 
         head = "".join(f"<th>{html.escape(self.header(c))}</th>" for c in self.columns)

@@ -14,6 +14,7 @@ import sympy
 from mlsysim_symbolic import InputError, Scenarios, UnitError, load_derivations
 from mlsysim_symbolic.sensitivity import morris_indices, sobol_indices
 from mlsysim_symbolic.tables import Table
+from mlsysim_symbolic.units import Q_
 
 
 def by_input(rows):
@@ -305,3 +306,17 @@ def test_one_at_a_time_of_a_predicate_moves_its_slack():
     selection = next(line for line in lines if line.startswith("selection_time")).split()
     assert selection[1:9] == ["10", "h", "9", "h", "11", "h", "-3", "h"] and selection[9:11] == ["-5", "h"], selection
     assert selection[-2:] == ["-4", "h"]   # the baseline slack
+
+
+# ---------------------------------------------------------------------- how a table shows a number (issue 37)
+@pytest.mark.parametrize("value,text,html_cell", [   # written by hand: 4 significant figures, typeset units
+    (Q_(3852.1231488, "GB"), "3852 GB", "3852 GB"),
+    (Q_(322.122547, "GB*token**2/B/sample"), "322.1 GB·token²/B/sample", "322.1 GB token<sup>2</sup>/(B sample)"),
+    (Q_(5, "B*sample/token**2"), "5 B·sample/token²", "5 B sample/token<sup>2</sup>"),
+    (Q_(0.046306754009487236, "ms/token"), "0.04631 ms/token", "0.04631 ms/token"),
+    (1.0139177108127244, "1.014", "1.014"),
+])
+def test_a_table_cell_shows_four_significant_figures_and_typeset_units(value, text, html_cell):
+    table = Table(("input", "value"), [{"input": "x", "value": value}])
+    assert str(table).splitlines()[1] == f"x      {text}"
+    assert f"<td>{html_cell}</td>" in table._repr_html_()
