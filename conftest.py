@@ -129,7 +129,9 @@ def pytest_make_collect_report(collector):
         module.__dir__ = listing
 
 
-#: What this process's collection left behind (see :func:`pytest_collection_finish`).
+#: What this process's collection left behind (see :func:`pytest_collection_finish`), printed too when this is 1.
+PRINT_PROBE = "MLSYSIM_PRINT_COLLECTION_PROBE"
+#: (the key of the record in the config's stash)
 _PROBE: pytest.StashKey[dict] = pytest.StashKey()
 
 
@@ -138,9 +140,11 @@ def pytest_collection_finish(session):
     items were collected (each pytest-xdist worker collects the whole run itself).  A catalog module never imported
     built nothing."""
     catalog = sys.modules.get("mlsysim_symbolic.catalog")
-    session.config.stash[_PROBE] = {"mlsysim": "mlsysim" in sys.modules,
-                                    "built": len(catalog.catalog().built) if catalog is not None else 0,
-                                    "items": len(session.items)}
+    probe = {"mlsysim": "mlsysim" in sys.modules, "built": len(catalog.catalog().built) if catalog is not None else 0,
+             "items": len(session.items)}
+    session.config.stash[_PROBE] = probe
+    if os.environ.get(PRINT_PROBE) == "1":   # a child collection that tests/test_collection.py reads
+        print("PROBE " + " ".join(f"{k}={v}" for k, v in probe.items()))
 
 
 @pytest.fixture(scope="session")

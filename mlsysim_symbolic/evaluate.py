@@ -524,18 +524,12 @@ def compile_chain(definitions: Sequence[Definition], args: Sequence[sympy.Symbol
                 moving.add(sym)
                 moving.add(rename[sym])
             expr = hoist(expr, moving)
-        steps.append((rename[sym], _rewrite(_renamed(expr, rename))))
+        steps.append((rename[sym], _rewrite(rename_symbols(expr, rename))))
     final = result if varying is None else hoist(result, moving)
-    final = _rewrite(_renamed(final, rename))
+    final = _rewrite(rename_symbols(final, rename))
     modules = _modules(vector, final, *(e for _, e in steps))
     return sympy.lambdify(list(args), final, modules=modules, cse=lambda e: (steps, e), docstring_limit=0,
                           printer=_printer(vector, modules))
-
-
-def _renamed(expr: sympy.Expr, rename: Mapping[sympy.Symbol, sympy.Symbol]) -> sympy.Expr:
-    """``expr`` with symbols renamed (same assumptions), nothing evaluated again: a rebuilt relational would ask the
-    assumptions system about its sides anew (most of the time of compiling a long chain)."""
-    return rename_symbols(expr, rename)
 
 
 def gradient_chain(definitions: Sequence[Definition], wrts: Sequence[sympy.Symbol]) -> list[Definition]:

@@ -12,31 +12,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PROBE = '''
-import sys
 
-
-def pytest_collection_finish(session):
-    from mlsysim_symbolic.catalog import catalog
-
-    print(f"PROBE mlsysim={'mlsysim' in sys.modules} built={len(catalog().built)} items={len(session.items)}")
-'''
-
-
-def _probe_of_a_child(tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "collect_probe.py").write_text(PROBE, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "collect_probe"], cwd=ROOT,
+def _probe_of_a_child() -> dict[str, str]:
+    env = {**os.environ, "MLSYSIM_PRINT_COLLECTION_PROBE": "1"}   # the root conftest prints its record
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     line = next(line for line in done.stdout.splitlines() if line.startswith("PROBE "))
     return dict(part.split("=") for part in line.split()[1:])
 
 
-def test_collecting_the_suite_imports_no_mlsysim_and_builds_no_catalog(tmp_path, collection_probe):
+def test_collecting_the_suite_imports_no_mlsysim_and_builds_no_catalog(collection_probe):
     probe = {k: str(v) for k, v in collection_probe.items()}
     if int(probe["items"]) <= 5000:   # this run collected a part of the suite: collect the whole in a child
-        probe = _probe_of_a_child(tmp_path)
+        probe = _probe_of_a_child()
     assert probe["mlsysim"] == "False", probe
     assert int(probe["built"]) <= 10, probe           # a few module constants of test_bad_inputs; the catalog has 613
     assert int(probe["items"]) > 5000, probe

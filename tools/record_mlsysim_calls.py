@@ -306,25 +306,35 @@ def run(cap: int, limit: float) -> tuple[dict[str, Any], dict[str, Any]]:
     missed = unpatched(mlsysim, originals)
     kept = recorder.kept(cap)
     all_names = sorted(name for name, _ in originals.values())
+    data, counts = recording(recorder, kept, evaluated, cap=cap, names=all_names, version=mlsysim.__version__,
+                             about="Arguments mlsysim 0.3.0's named scenarios pass to its calc_* functions "
+                                   "(tools/record_mlsysim_calls.py; tests/reference/test_ref_function_calls.py compares them)",
+                             what="functions")
+    stats = {"attributes patched": replaced, "left unpatched": missed, **counts}
+    return data, stats
+
+
+def recording(recorder: Recorder, kept: dict[str, Any], evaluated: dict[str, Any], *, cap: int, names: list[str],
+              version: str, about: str, what: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The file's data (the kept argument sets, the counts per name, what was skipped, never called or timed out)
+    and the run's counts, ``what`` naming the things recorded ("functions", "Models")."""
     data = {
-        "about": "Arguments mlsysim 0.3.0's named scenarios pass to its calc_* functions "
-                 "(tools/record_mlsysim_calls.py; tests/reference/test_ref_function_calls.py compares them)",
-        "mlsysim": mlsysim.__version__,
+        "about": about,
+        "mlsysim": version,
         "cap": cap,
         "calls": kept,
         "distinct": {n: len(v) for n, v in sorted(recorder.seen.items())},
         "recorded": dict(sorted(recorder.calls.items())),
         "skipped": {n: dict(sorted(c.items())) for n, c in sorted(recorder.skipped.items())},
-        "never_called": [n for n in all_names if n not in recorder.calls],
+        "never_called": [n for n in names if n not in recorder.calls],
         "timed_out": evaluated["timed out"],
     }
-    stats = {"attributes patched": replaced, "left unpatched": missed, **evaluated["counts"],
-             "functions called": len(recorder.calls), "calls recorded": sum(recorder.calls.values()),
-             "distinct argument sets": sum(len(v) for v in recorder.seen.values()),
-             "argument sets kept": sum(len(v) for v in kept.values()),
-             "functions with a skipped (object) call": len(recorder.skipped),
-             "functions never called": len(data["never_called"]), "members timed out": len(evaluated["timed out"])}
-    return data, stats
+    counts = {**evaluated["counts"], f"{what} called": len(recorder.calls), "calls recorded": sum(recorder.calls.values()),
+              "distinct argument sets": sum(len(v) for v in recorder.seen.values()),
+              "argument sets kept": sum(len(v) for v in kept.values()),
+              f"{what} with a skipped (object) call": len(recorder.skipped),
+              f"{what} never called": len(data["never_called"]), "members timed out": len(evaluated["timed out"])}
+    return data, counts
 
 
 def parse_arguments(argv: list[str] | None, doc: str, out: Path, cap: int, what: str) -> argparse.Namespace:

@@ -39,6 +39,7 @@ from record_mlsysim_calls import (  # noqa: E402
     encode,
     evaluate_all,
     parse_arguments,
+    recording,
     write_recording,
 )
 
@@ -150,24 +151,12 @@ def run(cap: int, limit: float) -> tuple[dict[str, Any], dict[str, Any]]:
         cls.solve = recorder.wrap(name, vars(cls)["solve"])
     evaluated = evaluate_all(mlsysim, limit, recorder)
     kept = recorder.kept(cap)
-    data = {
-        "about": "Arguments mlsysim 0.3.0's named scenarios pass to its solver Models' solve, and the results "
-                 "(tools/record_mlsysim_model_calls.py; tests/reference/test_ref_solver_models.py replays them)",
-        "mlsysim": mlsysim.__version__,
-        "cap": cap,
-        "calls": kept,
-        "distinct": {n: len(v) for n, v in sorted(recorder.seen.items())},
-        "recorded": dict(sorted(recorder.calls.items())),
-        "skipped": {n: dict(sorted(c.items())) for n, c in sorted(recorder.skipped.items())},
-        "never_called": [n for n in classes if n not in recorder.calls],
-        "timed_out": evaluated["timed out"],
-    }
-    stats = {"Models patched": len(classes), **evaluated["counts"], "Models called": len(recorder.calls),
-             "calls recorded": sum(recorder.calls.values()),
-             "distinct argument sets": sum(len(v) for v in recorder.seen.values()),
-             "argument sets kept": sum(len(v) for v in kept.values()),
-             "Models with a skipped (object) call": len(recorder.skipped),
-             "Models never called": len(data["never_called"]), "members timed out": len(evaluated["timed out"])}
+    data, counts = recording(recorder, kept, evaluated, cap=cap, names=list(classes), version=mlsysim.__version__,
+                             about="Arguments mlsysim 0.3.0's named scenarios pass to its solver Models' solve, and the "
+                                   "results (tools/record_mlsysim_model_calls.py; tests/reference/test_ref_solver_models.py "
+                                   "replays them)",
+                             what="Models")
+    stats = {"Models patched": len(classes), **counts}
     return data, stats
 
 

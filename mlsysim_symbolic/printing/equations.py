@@ -28,12 +28,13 @@ import sympy
 
 from ..errors import InputError, MlsysimSymbolicError
 from ..evaluate import INLINE_GROWTH, declared_size, expanded_size
+from ..units import is_counted_only
 from .answers import answer_parts, declared_answer
 from .config import Latex, LatexConfig, split_options
 from .kept import kept
 from .order import symbol_order
 from .printer import SymbolPrinter, ValuePrinter
-from .quantities import format_quantity, format_unit
+from .quantities import format_quantity
 from .siunitx import DECLARED_UNITS
 from .text import escape_text, label
 from .units import result_quantity
@@ -261,8 +262,7 @@ def leaf_text(q: Any, config: LatexConfig) -> str:
     >>> leaf_text(Q_(4, "B/param"), DEFAULT), leaf_text(Q_(1.5e9, "param/sample"), DEFAULT), leaf_text(Q_(768, "count"), DEFAULT)
     ('4\\\\,\\\\mathrm{B/param}', '1.5 \\\\times 10^{9}', '768')
     """
-    only_counts = not format_unit(q.units, drop_counts=True)
-    return format_quantity(q, config, drop_counts=only_counts)
+    return format_quantity(q, config, drop_counts=is_counted_only(q.units))
 
 
 def substituted_parts(scenario: Scenario, output: str, *keys: Any, config: LatexConfig | None = None, **options: Any) -> list[str]:
