@@ -105,6 +105,33 @@ def markdown_page(t: ScenarioType | str, catalog: Catalog | None = None, *, exam
     return kept((t, cat), ("markdown page", tuple(named)), lambda: _markdown_page(t, cat, named))
 
 
+#: A worked example's display blocks hold at most this many lines and this many characters of TeX (one longer line
+#: stands alone): a reader scrolls one short block at a time, and MathJax typesets each within its default buffer.
+EXAMPLE_BLOCK_ROWS = 6
+EXAMPLE_BLOCK_CHARS = 2000
+
+
+def example_blocks(rows: list[str], max_rows: int = EXAMPLE_BLOCK_ROWS,
+                   max_chars: int = EXAMPLE_BLOCK_CHARS) -> list[list[str]]:
+    """A worked example's aligned lines cut into display blocks, in order, of at most ``max_rows`` lines and
+    ``max_chars`` characters each (a line longer than that is a block of its own).
+
+    >>> example_blocks(["a &= 1", "b &= 2", "c &= 3"], max_rows=2)
+    [['a &= 1', 'b &= 2'], ['c &= 3']]
+    >>> [len(b) for b in example_blocks(["x" * 30, "y" * 5, "z" * 5], max_chars=20)]
+    [1, 2]
+    """
+    blocks: list[list[str]] = []
+    size = 0
+    for row in rows:
+        if not blocks or len(blocks[-1]) >= max_rows or size + len(row) > max_chars:
+            blocks.append([])
+            size = 0
+        blocks[-1].append(row)
+        size += len(row)
+    return blocks
+
+
 def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
     title = cat.titles.get(t.family, t.family)
     lines = [f"# {t.name}", ""]
@@ -145,10 +172,9 @@ def _markdown_page(t: ScenarioType, cat: Catalog, named: list[str]) -> str:
             lines += [f"*Notes:* {_prose(d.notes)}", ""]
         lines += ["```python", "from mlsysim_symbolic import Scenarios", f"s = Scenarios.{key}", "```", ""]
         scenario = cat.scenario(key)
-        block = latex_rows(scenario, all_keys=True)
-        if block:
-            body = " \\\\\n".join(f"{r.parts[0]} &= {' = '.join(r.parts[1:])}{r.key_note()}" for r in block)
-            lines += ["$$\n\\begin{aligned}\n" + body + "\n\\end{aligned}\n$$", ""]
+        rows = [f"{r.parts[0]} &= {' = '.join(r.parts[1:])}{r.key_note()}" for r in latex_rows(scenario, all_keys=True)]
+        for chunk in example_blocks(rows):
+            lines += ["$$\n\\begin{aligned}\n" + " \\\\\n".join(chunk) + "\n\\end{aligned}\n$$", ""]
 
     lines += ["## Attributes", "", "| Name | Type | Unit | Default | Meaning |", "|---|---|---|---|---|"]
     for spec in t.inputs.values():
@@ -283,7 +309,8 @@ def mathjax(up: str = "") -> str:
 
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;vertical-align:top}"
-         "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto}code{background:#f6f8fa}")
+         "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto}code{background:#f6f8fa}"
+         'mjx-container[display="true"]{overflow-x:auto;overflow-y:hidden}')   # a wide line scrolls in its column
 
 
 def notebooks_dir(start: str | Path | None = None) -> Path:

@@ -192,3 +192,30 @@ def test_a_dollar_amount_in_prose_is_never_read_as_maths():
         assert r"on a \$50K budget" in text
         assert not re.search(r"(?<!\\)\$(0\.01|0\.50|50K)", text)
     assert "$$" in page   # the equations are still maths
+
+
+def test_a_long_worked_example_is_cut_into_short_blocks_that_keep_every_line():
+    """KvAttentionDesignScenario's worked example was one aligned block of 19 lines, which MathJax refused at its
+    default buffer ("internal buffer size exceeded", as on DistributedTrainingStepScenario's nine) and a reader
+    could only scroll as a whole.
+    Each example is now blocks of at most 6 lines and 2,000 characters (a longer line alone), and together they
+    are every line of the example, in order."""
+    from mlsysim_symbolic.docs import EXAMPLE_BLOCK_CHARS, EXAMPLE_BLOCK_ROWS, markdown_page
+    from mlsysim_symbolic.printing import rows as latex_rows
+
+    cat = catalog()
+    md = markdown_page("KvAttentionDesignScenario")
+    examples = md.split("## Examples", 1)[1].split("## Attributes", 1)[0]
+    sections = examples.split("<a id=")[1:]
+    assert sections
+    for section in sections:
+        key = section.split('"')[1]
+        blocks = re.findall(r"\$\$\n\\begin\{aligned\}\n(.*?)\n\\end\{aligned\}\n\$\$", section, flags=re.S)
+        lines = [line for b in blocks for line in b.split(" \\\\\n")]
+        expected = latex_rows(cat.scenario(key), all_keys=True)
+        assert len(lines) == len(expected) > EXAMPLE_BLOCK_ROWS, key
+        assert [line.split(" &= ")[0] for line in lines] == [r.parts[0] for r in expected], key
+        for b in blocks:
+            rows = b.split(" \\\\\n")
+            assert len(rows) <= EXAMPLE_BLOCK_ROWS, key
+            assert len(rows) == 1 or sum(map(len, rows)) <= EXAMPLE_BLOCK_CHARS, key
