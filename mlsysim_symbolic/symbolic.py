@@ -45,6 +45,18 @@ class Elasticity:
         """∂ln y/∂ln x as an expression over the inputs (simplified where SymPy can)."""
         return self.form()
 
+    def __repr__(self) -> str:
+        """Four significant figures, the derivative in pint's pretty units (the fields keep full precision); by hand:
+        the 30-turn resend sends 892,500 tokens and its 30th turn adds 8000 + 1500·59/2 = 52,250, so ε = 52,250·30/892,500.
+
+        >>> from mlsysim_symbolic import Scenarios
+        >>> {e.input: e for e in Scenarios.CodingAgentResend30Turns.elasticities("resent_tokens")}["turns"]
+        Elasticity(turns: ε = 1.756, ∂y/∂x = 5.225×10⁴ token/count)
+        """
+        d = self.derivative_value
+        shown = f"{d:~.4gP}" if hasattr(d, "units") else f"{d:.4g}"
+        return f"Elasticity({self.input}: ε = {self.value:.4g}, ∂y/∂x = {shown})"
+
     def _repr_latex_(self) -> str:
         return f"$\\varepsilon_{{{sympy.latex(self.symbol)}}} = {sympy.latex(self.expression)} = {self.value:.4g}$"
 

@@ -34,6 +34,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pint
 
 from .errors import DimensionalityError, InputError, UndefinedUnitError, UnitError, UnscaledUnitError
@@ -50,6 +51,29 @@ ureg = pint.UnitRegistry(
     cache_folder=None,
 )
 ureg.formatter.default_format = "~C"
+
+#: How a scalar Quantity of ours shows in Jupyter and IPython (HTML, LaTeX, IPython's text): four significant
+#: figures in pint's typeset form, as the tables show them.  ``str`` and ``repr`` keep pint's full precision (code
+#: and mlsysim's pages print them: ``800000.0 B``); an array keeps pint's own display.
+DISPLAY_FORMATS = {"_repr_html_": "{:~.4gH}", "_repr_latex_": "${:~.4gL}$", "text": "{:~.4gP}"}
+
+
+def _display(method: str) -> Any:
+    spec, original = DISPLAY_FORMATS[method], getattr(ureg.Quantity, method)
+
+    def shown(self: Any) -> str:
+        return spec.format(self) if np.ndim(self.magnitude) == 0 else original(self)
+    shown.__name__ = method
+    return shown
+
+
+def _repr_pretty_(self: Any, p: Any, cycle: bool) -> None:
+    p.text(DISPLAY_FORMATS["text"].format(self) if np.ndim(self.magnitude) == 0 else f"{self:~P}")
+
+
+ureg.Quantity._repr_html_ = _display("_repr_html_")     # this registry's own class: other registries are untouched
+ureg.Quantity._repr_latex_ = _display("_repr_latex_")
+ureg.Quantity._repr_pretty_ = _repr_pretty_
 
 #: The counted kinds: unit name -> (dimension, singular word, plural word).  Each is its own
 #: base dimension, so a slip between them (bytes per parameter for bytes per token) is refused.

@@ -8,6 +8,7 @@ uniforms), or exact rules of calculus (d ln sqrt(x) / d ln x = 1/2).
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy
 
@@ -320,3 +321,36 @@ def test_a_table_cell_shows_four_significant_figures_and_typeset_units(value, te
     table = Table(("input", "value"), [{"input": "x", "value": value}])
     assert str(table).splitlines()[1] == f"x      {text}"
     assert f"<td>{html_cell}</td>" in table._repr_html_()
+
+
+# ---------------------------------------------------------------------- how Jupyter shows a value (issue 37)
+@pytest.mark.parametrize("value,html_text,latex,pretty", [   # written by hand: 4 significant figures, typeset units
+    (Q_(3852.1231488, "GB"), "3852 GB", r"$3852\ \mathrm{GB}$", "3852 GB"),
+    (Q_(1.3969838619232178, "TiB"), "1.397 TiB", r"$1.397\ \mathrm{TiB}$", "1.397 TiB"),
+    (Q_(1.536e12, "B"), "1.536×10<sup>12</sup> B", r"$1.536\times 10^{12}\ \mathrm{B}$", "1.536×10¹² B"),
+    (Q_(17.179869184, "GB/s**2"), "17.18 GB/s<sup>2</sup>", r"$17.18\ \frac{\mathrm{GB}}{\mathrm{s}^{2}}$", "17.18 GB/s²"),
+])
+def test_a_returned_quantity_shows_four_significant_figures_in_a_notebook(value, html_text, latex, pretty):
+    """What Jupyter and IPython show of a scalar Quantity (HTML, LaTeX, IPython's text); ``str`` and ``repr`` keep
+    pint's full precision, which code and mlsysim's pages print."""
+    shown: list[str] = []
+
+    class Printer:
+        def text(self, text: str) -> None:
+            shown.append(text)
+
+    value._repr_pretty_(Printer(), False)
+    assert (value._repr_html_(), value._repr_latex_(), shown) == (html_text, latex, [pretty])
+    assert str(value).split()[0] == repr(value.magnitude)   # full precision
+    arrays = Q_(np.array([1.23456789, 2.0]), "GB")._repr_html_()
+    assert "1.23456789" in arrays   # an array keeps pint's own table
+
+
+def test_a_solver_result_shows_four_significant_figures_in_a_notebook():
+    """SingleNodeModel on ResNet-50 / A100 at batch 1 showed mfu 0.046306754009487236 in the solvers notebook."""
+    from mlsysim_symbolic.solvers import SingleNodeModel
+
+    r = SingleNodeModel().solve("ResNet50", "A100", batch_size=1)
+    page = r._repr_html_()
+    assert f"<td>mfu</td><td>{r.mfu:.4g}</td>" in page and repr(r.mfu) not in page
+    assert "<td>bottleneck</td><td>&#x27;Compute&#x27;</td>" in page

@@ -153,9 +153,8 @@ class SolverResult:
         rows = []
         for field, value in self._view:
             source, name = self._sources[field]
-            shown = f"{value:~.6g}" if isinstance(value, pint.Quantity) else repr(value)
             where = f"output {name}" if source.equation else f"{source} {name}"
-            rows.append(f"<tr><td>{html.escape(field)}</td><td>{html.escape(shown)}</td><td>{html.escape(where)}</td></tr>")
+            rows.append(f"<tr><td>{html.escape(field)}</td><td>{_cell(value)}</td><td>{html.escape(where)}</td></tr>")
         return (f"<table><caption>{html.escape(self._name)} ({html.escape(self.scenario.type.name)})</caption>"
                 "<tr><th>field</th><th>value</th><th>from</th></tr>" + "".join(rows) + "</table>")
 
@@ -190,6 +189,21 @@ class SolverResult:
 
     # equation, latex, diff, elasticities, sweep, solve ... (field, ...): forwards to self.ref(field), installed by
     # @analysis_surface from spec.surface.ACCESSORS
+
+
+def _cell(value: Any) -> str:
+    """One field's value as HTML: four significant figures, a Quantity's unit typeset (its names are the registry's
+    own, so the markup is pint's); a label or flag as its repr.
+
+    >>> from mlsysim_symbolic.units import Q_
+    >>> _cell(Q_(0.0525641026, "ms")), _cell(0.046306754009487236), _cell(True), _cell("Compute")
+    ('0.05256 ms', '0.04631', 'True', '&#x27;Compute&#x27;')
+    """
+    if isinstance(value, pint.Quantity) and getattr(value.magnitude, "ndim", 0) == 0:
+        return f"{value:~.4gH}"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return html.escape(repr(value))
 
 
 def _solver_result_from(scenario: Scenario, view: ResultView) -> SolverResult:
