@@ -90,9 +90,13 @@ class VectorPlan:
                 return out
         except FloatingPointError:
             pass
-        except (ZeroDivisionError, OverflowError, ValueError) as exc:   # scalar inputs at which the output has no value
-            shown = ", ".join(f"{n} = {v!r}" for n, v in base_values.items())
-            raise InputError(f"{self.output} has no value{' at ' + shown + ' (base units)' if shown else ''}: {exc}") from None
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
+            if not any(np.ndim(v) for v in base_values.values()):   # scalar inputs at which the output has no value
+                shown = ", ".join(f"{n} = {v!r}" for n, v in base_values.items())
+                raise InputError(f"{self.output} has no value{' at ' + shown + ' (base units)' if shown else ''}: {exc}") from None
+        # numpy's select computes every branch, and a branch not taken may divide a fixed Python number by zero
+        # (B_st**-1 where no storage path is stated): in numpy's arithmetic that is an inf the select drops
+        args = [np.float64(a) if type(a) in (int, float) else a for a in args]
         with np.errstate(all="ignore"):
             out = self.to_unit(self.function(*args))
         infinite = np.isinf(out)

@@ -368,3 +368,15 @@ def test_none_where_mlsysim_accepts_it_gives_mlsysims_number() -> None:
     assert ours.activations.m_as("GB") == pytest.approx(theirs.activations.m_as("GB"), rel=1e-12)
     on = ours_solvers.TrainingMemoryModel().solve("Llama3_8B", "H100", batch_size=8, tp_size=8)
     assert on.activations != ours.activations
+
+
+def test_a_sweep_through_a_piecewise_whose_other_branch_divides_by_zero():
+    """A100PcieDataWall states a 32 GB/s host interconnect and no storage path (B_st = 0: left out, as mlsysim), so
+    the supply is 32 GB/s and utilization = D / 32 GB/s: by hand 1/32 = 0.03125 and 20/32 = 0.625.  numpy's select
+    computes every branch, and the storage branch's 1/B_st with B_st a fixed Python 0 raised a bare
+    ZeroDivisionError from inside the compiled function; a sweep that underflows is still refused by name."""
+    s = Scenarios.A100PcieDataWall
+    assert s.sweep("utilization", workload_data_rate=[1.0, 20.0]).values.tolist() == [0.03125, 0.625]
+    assert s.sweep("is_stalled", workload_data_rate=[20.0, 40.0]).values.tolist() == [False, True]
+    with pytest.raises(FloatRangeError, match="utilization underflows float64"):
+        s.sweep("utilization", workload_data_rate=[1e-320, 1.0])
