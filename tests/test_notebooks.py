@@ -7,6 +7,7 @@ The notebooks are committed without outputs.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -17,6 +18,12 @@ from mlsysim_symbolic import Scenarios
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = ["quickstart", "sensitivity", "new_scenario", "solvers"]
 RICH = ("text/latex", "text/html", "image/png", "text/markdown")
+#: What a reader sees of a displayed value, in the order Jupyter prefers it.
+SHOWN = ("text/html", "text/markdown", "text/latex", "text/plain")
+#: Numbers in what a reader sees; an object's repr (``<Quantity(5.27428982, 'millisecond')>``, mlsysim's own beside
+#: ours: code's full precision) and a link (arXiv 2211.05102) hold no value shown, and are left out.
+NOT_VALUES = re.compile(r"<\w+\([^<>]*\)>|https?://[^\s)\"']+")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 
 
 def test_every_notebook_is_listed_and_committed_without_outputs():
@@ -28,6 +35,13 @@ def test_every_notebook_is_listed_and_committed_without_outputs():
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert cell.outputs == [] and cell.execution_count is None, f"{name}: a cell has outputs"
+
+
+def significant_figures(number: str) -> int:
+    """>>> [significant_figures(n) for n in ("3852.1231488", "0.0007788", "1536000000000", "800000.0")]
+    [11, 4, 4, 7]"""
+    digits = number.replace(".", "").lstrip("0")
+    return len(digits if "." in number else digits.rstrip("0"))
 
 
 @pytest.mark.xdist_group("docs_site")   # one worker builds the site and runs these; the other is not left waiting
@@ -51,6 +65,9 @@ def test_notebook_executes(name, docs_site):
                 plain = data.get("text/plain", "")
                 bare = plain.startswith("<") and plain.endswith(">") and not any(m in data for m in RICH)
                 assert not bare, f"{name}: a bare object repr is displayed: {plain[:80]}"
+                seen = NOT_VALUES.sub("", next(data[m] for m in SHOWN if m in data))
+                long = [n for n in NUMBER.findall(seen) if significant_figures(n) > 7]
+                assert not long, f"{name}: a value shows {long[0]} (issue 37: 3-4 significant figures by default)"
     assert shown >= 5
 
 
