@@ -31,7 +31,13 @@ from .analysis import SensitivitySolver, SynthesisSolver
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .declared import declared_solver, model_names
-from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
+from .distributed import (
+    DistributedModel,
+    NetworkRooflineModel,
+    ResponsibleEngineeringModel,
+    TopologyModel,
+    TransformationModel,
+)
 from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
@@ -56,7 +62,7 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
-           "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]
+           "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "NetworkRooflineModel", "Node"]
 
 
 def __getattr__(name: str) -> Any:

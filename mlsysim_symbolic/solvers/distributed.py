@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..units import Q_
-from .base import REQUIRED, TRANSFORMERS, Arg, Solver
+from .base import REQUIRED, TRANSFORMERS, WORKLOADS, Arg, Solver
 from .fleets import cluster_of, fabric_of
 
 
@@ -136,3 +136,53 @@ class ResponsibleEngineeringModel(Solver):
         Arg("delta", 1e-05),
         Arg("min_subgroup_prevalence", 0.01),
     )
+
+
+#: What NetworkRooflineScenario reads of a fleet (mlsysim's NetworkRooflineModel reads no NVLink or fabric latency).
+_ROOFLINE_FLEET = ("accelerator", "nodes", "accelerators_per_node", "fabric_bandwidth", "oversubscription_ratio")
+
+
+def roofline_fleet_inputs(fleet: Any) -> dict[str, Any]:
+    """What NetworkRooflineModel reads of a fleet: the device and how many, the fabric's bandwidth and oversubscription."""
+    inputs = fleet_inputs(fleet)
+    return {k: inputs[k] for k in _ROOFLINE_FLEET if k in inputs}
+
+
+class NetworkRooflineModel(Solver):
+    """mlsysim's ``NetworkRooflineModel``: the fleet-scale roofline of one data-parallel step, compute against the
+    gradient synchronization over the fabric's bisection (a ``PerformanceProfile``: ``latency_memory`` holds the
+    network ceiling, ``arithmetic_intensity`` the communication intensity).
+
+    >>> r = NetworkRooflineModel().solve("Llama3_70B", "Research_256")
+    >>> r.bottleneck, r.arithmetic_intensity, r.latency_memory.to("s")
+    ('Network', <Quantity(1.5, 'flop / byte')>, <Quantity(22.592, 'second')>)
+    >>> r.equation("latency_memory"), r.scenario.equation("network_ridge")
+    (Eq(T_n, S/B_bis), Eq(I_net, R_N/B_bis))
+
+    By hand: 2 x 70.6e9 parameters x 2 B = 282.4 GB over 100GbE's 12.5 GB/s is 22.592 s; CI = 6P / (2P x 2 B).
+    """
+
+    type_name = "NetworkRooflineScenario"
+    result_name = "PerformanceProfile"
+    arguments = (
+        Arg("model", REQUIRED, kinds=WORKLOADS),
+        Arg("fleet", REQUIRED, convert=roofline_fleet_inputs),
+        Arg("precision", "fp16", lower=True),
+        Arg("efficiency", 0.5),
+    )
+
+    def adjust(self, values: dict[str, Any], inputs: dict[str, Any]) -> None:
+        """mlsysim looks the accelerator's rate up by the precision as written (``precision_flops.get("FP8", peak)``)
+        before it reads the bytes case-blind: a spelling in capitals whose lower case names a rate other than the
+        peak would take the peak there.  That is refused by name (the rate of ours is the precision's own) rather
+        than answered with another number than mlsysim's; any spelling whose rate is the same is answered."""
+        given = values["precision"]
+        if not isinstance(given, str) or given == given.lower():
+            return
+        compute = getattr(inputs.get("accelerator"), "compute", None)
+        table = getattr(compute, "precision_flops", None) or {}
+        rate = table.get(given.lower())
+        if rate is not None and given not in table and rate != compute.peak_flops:
+            raise InputError(f"NetworkRooflineModel.solve(): precision={given!r}: mlsysim reads the accelerator's rate "
+                             f"by the text as written and takes its peak ({compute.peak_flops}) for it, not the "
+                             f"{given.lower()} rate ({rate}); write precision={given.lower()!r}")

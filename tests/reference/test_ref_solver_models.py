@@ -132,7 +132,6 @@ NOT_PORTED: dict[str, str] = {
     'MoERoutingModel': "no type of ours has mlsysim's result MoERoutingResult",
     'ModelCallModel': 'arguments that are no input of ModelCallScenario: prefill_per_token, decode_per_token',
     'ModelCascadeModel': "mlsysim passes call_costs (and the other per-model lists) as a list; the type's input is a mapping of keys to values",
-    'NetworkRooflineModel': '2 types have the result PerformanceProfile: SingleNodeInferenceScenario, SingleNodeTrainingScenario',
     'ObjectStorageBillModel': "mlsysim passes storage_rate per month (USD/GB/month); the type's input is USD/GB (a one-time amount)",
     'ObservationAgeModel': 'arguments that are no input of ObservationAgeScenario: readout, transport, dma, isp, backbone, dispatch, frame_rate',
     'OdometryDriftModel': 'arguments that are no input of OdometryDriftScenario: path_length, bound, speed, segment',
