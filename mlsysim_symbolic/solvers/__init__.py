@@ -32,6 +32,7 @@ from .applications import Application, Applications, EvaluationLevel, SLAViolati
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .declared import declared_solver, model_names
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
+from .models2 import OrchestrationModel, WorkloadLeverModel
 from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
@@ -55,7 +56,7 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
-           "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]
 
 

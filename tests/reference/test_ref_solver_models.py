@@ -137,7 +137,6 @@ NOT_PORTED: dict[str, str] = {
     'ObservationAgeModel': 'arguments that are no input of ObservationAgeScenario: readout, transport, dma, isp, backbone, dispatch, frame_rate',
     'OdometryDriftModel': 'arguments that are no input of OdometryDriftScenario: path_length, bound, speed, segment',
     'OnsetTrialModel': 'arguments that are no input of OnsetTrialScenario: onset_bound, speed, resident_stop, travel_bound, stop_time',
-    'OrchestrationModel': "no type of ours has mlsysim's result OrchestrationResult",
     'PagedAllocationModel': 'arguments that are no input of PagedAllocationScenario: bytes_per_token',
     'PairedComparisonModel': "the type reads tail_count (a list) that mlsysim derives inside solve from its arguments (the named scenario states them); a solve with mlsysim's arguments alone leaves exact_p None",
     'ParallelLayoutModel': 'arguments that are no input of ParallelLayoutScenario: model, peak_flops',
@@ -197,7 +196,6 @@ NOT_PORTED: dict[str, str] = {
     'VlaEvaluationModel': 'arguments that are no input of VlaEvaluationScenario: model, bus_efficiency, compute_utilization',
     'WaterUseModel': 'arguments that are no input of WaterUseScenario: it_energy',
     'WeightStreamingModel': "no type of ours has mlsysim's result WeightStreamingResult",
-    'WorkloadLeverModel': "no type of ours has mlsysim's result WorkloadLeverResult",
     'ZeroShardingModel': "mlsysim passes activations as a Quantity of bytes; the type's input is an ActivationMemoryScenario (a scenario that computes them)",
 }
 
