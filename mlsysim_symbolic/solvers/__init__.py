@@ -32,7 +32,7 @@ from .applications import Application, Applications, EvaluationLevel, SLAViolati
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .declared import declared_solver, model_names
 from .distributed import DistributedModel, ResponsibleEngineeringModel, TopologyModel, TransformationModel
-from .models2 import OrchestrationModel, WorkloadLeverModel
+from .models2 import MoERoutingModel, OrchestrationModel, WorkloadLeverModel
 from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
@@ -56,7 +56,7 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
-           "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "MoERoutingModel", "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]
 
 

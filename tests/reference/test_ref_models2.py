@@ -152,3 +152,66 @@ def test_orchestration_saturation_is_mlsysims(rate: float, duration: float, unst
 def test_orchestration_refused_where_mlsysim_raises(spoil: dict[str, Any]) -> None:
     refused_alike("OrchestrationModel", {"fleet": None, "arrival_rate_jobs_per_day": 1.0, "avg_job_duration_days": 0.5,
                                          **spoil})
+
+
+# ---------------------------------------------------------------------------------------------- MoERoutingModel
+def moe_draw(rng: random.Random) -> dict[str, Any]:
+    """mlsysim's sparse transformers and fleets, a step's shape, a precision (any case), an EP group and an imbalance
+    on both sides of the expert cap."""
+    import mlsysim
+
+    model = rng.choice([mlsysim.Models.Language.Mixtral_8x7B, mlsysim.Models.Language.DeepSeek_V3,
+                        mlsysim.Models.Language.GPT4])
+    kwargs: dict[str, Any] = {"model": model, "batch_size": rng.choice([1, rng.randint(1, 64)]),
+                              "seq_len": rng.choice([1, rng.randint(1, 8192), 4096])}
+    if rng.random() < 0.8:
+        kwargs["precision"] = rng.choice(["fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "FP16", "Bf16"])
+    if rng.random() < 0.8:
+        kwargs["ep_size"] = rng.choice([1, 2, 4, 8, 16, 3])
+    if rng.random() < 0.8:
+        kwargs["routing_imbalance_factor"] = rng.choice([1.0, rng.uniform(1, 2), rng.uniform(2, 200), float("inf")])
+    if rng.random() < 0.7:
+        kwargs["fleet"] = rng.choice([mlsysim.Systems.Clusters.Research_256, mlsysim.Systems.Clusters.Frontier_8K,
+                                      mlsysim.Systems.Clusters.Production_2K, mlsysim.Systems.Clusters.Training_1K])
+    return kwargs
+
+
+@pytest.mark.parametrize("seed", range(DRAWS))
+def test_moe_routing_matches_mlsysim(seed: int) -> None:
+    compare("MoERoutingModel", moe_draw(random.Random(seed)), f"MoERoutingModel seed {seed}")
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("seed", range(DRAWS, DRAWS * THOROUGH))
+def test_moe_routing_matches_mlsysim_thorough(seed: int) -> None:
+    compare("MoERoutingModel", moe_draw(random.Random(seed)), f"MoERoutingModel seed {seed}")
+
+
+def test_moe_routing_over_a_fabric_without_latency_takes_ndr_latency() -> None:
+    """A fleet whose fabric states no latency: both price the all-to-all at InfiniBand NDR's latency."""
+    import mlsysim
+
+    fleet = mlsysim.Systems.Clusters.Research_256
+    fleet = fleet.model_copy(update={"fabric": fleet.fabric.model_copy(update={"latency": None})})
+    assert fleet.fabric.latency is None
+    compare("MoERoutingModel", {"model": mlsysim.Models.Language.Mixtral_8x7B, "batch_size": 4, "seq_len": 2048,
+                                "ep_size": 8, "fleet": fleet}, "MoERoutingModel, fabric without latency")
+
+
+@pytest.mark.parametrize("spoil", [
+    {"batch_size": 0},
+    {"seq_len": 0.5},
+    {"ep_size": 0},
+    {"routing_imbalance_factor": 0.9},
+    {"precision": "fp64"},
+    {"seq_len": "no value"},
+    {"model": "Llama3_8B"},   # a dense transformer: mlsysim reads experts it does not have
+])
+def test_moe_routing_refused_where_mlsysim_raises(spoil: dict[str, Any]) -> None:
+    import mlsysim
+
+    kwargs = {"model": mlsysim.Models.Language.Mixtral_8x7B, "batch_size": 4, "seq_len": 2048, "ep_size": 8,
+              "fleet": mlsysim.Systems.Clusters.Research_256, **spoil}
+    if kwargs["model"] == "Llama3_8B":
+        kwargs["model"] = mlsysim.Models.Language.Llama3_8B
+    refused_alike("MoERoutingModel", kwargs)

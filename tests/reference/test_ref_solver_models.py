@@ -129,7 +129,6 @@ NOT_PORTED: dict[str, str] = {
     'KvResidencyArchetypeModel': 'arguments that are no input of KvResidencyArchetypeScenario: bytes_per_token, n_params, sustained_rate, link',
     'LeaseBudgetModel': 'arguments that are no input of LeaseBudgetScenario: deceleration, clear_distance, loc_margin, physical_margin, brake_onset, tick, bus, observation_age, admission_age, renewal_period, inference_latency',
     'LidarSweepAgeModel': 'arguments that are no input of LidarSweepAgeScenario: sector_width, sector_distance, yaw_rate, reference_age',
-    'MoERoutingModel': "no type of ours has mlsysim's result MoERoutingResult",
     'ModelCallModel': 'arguments that are no input of ModelCallScenario: prefill_per_token, decode_per_token',
     'ModelCascadeModel': "mlsysim passes call_costs (and the other per-model lists) as a list; the type's input is a mapping of keys to values",
     'NetworkRooflineModel': '2 types have the result PerformanceProfile: SingleNodeInferenceScenario, SingleNodeTrainingScenario',
