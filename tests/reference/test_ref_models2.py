@@ -215,3 +215,46 @@ def test_moe_routing_refused_where_mlsysim_raises(spoil: dict[str, Any]) -> None
     if kwargs["model"] == "Llama3_8B":
         kwargs["model"] = mlsysim.Models.Language.Llama3_8B
     refused_alike("MoERoutingModel", kwargs)
+
+
+# ---------------------------------------------------------------------------------------------------- all three
+MODELS = ("WorkloadLeverModel", "OrchestrationModel", "MoERoutingModel")
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_signature_is_mlsysims(name: str) -> None:
+    """Names, order, kinds and defaults of ``solve`` are mlsysim's; the result view carries mlsysim's class name."""
+    import inspect
+
+    ours = list(inspect.signature(getattr(solvers, name)().solve).parameters.values())
+    theirs = list(inspect.signature(_theirs(name).solve).parameters.values())
+    assert [(p.name, p.kind, p.default) for p in ours] == [(p.name, p.kind, p.default) for p in theirs]
+    assert getattr(solvers, name).result_name == type(_theirs(name)).produces.__name__
+
+
+@pytest.mark.parametrize("name, kwargs, field, wrt, theirs_wrt", [
+    ("OrchestrationModel", {"fleet": None, "arrival_rate_jobs_per_day": 1.2, "avg_job_duration_days": 0.5},
+     "avg_wait_time_days", "arrival_rate_jobs_per_day", "arrival_rate_jobs_per_day"),
+    ("MoERoutingModel", {"model": "Mixtral_8x7B", "batch_size": 8, "seq_len": 4096, "ep_size": 8,
+                         "routing_imbalance_factor": 1.25, "fleet": "Research_256"},
+     "all_to_all_latency", "routing_imbalance_factor", "routing_imbalance_factor"),
+])
+def test_a_field_derivative_is_mlsysims_central_difference(name: str, kwargs: dict[str, Any], field: str, wrt: str,
+                                                           theirs_wrt: str) -> None:
+    """A result field's symbolic derivative, evaluated at the solve, equals mlsysim's central difference."""
+    import mlsysim
+
+    from .compare import derivative_value
+
+    ours = getattr(solvers, name)().solve(**kwargs)
+    slope = float(getattr(derivative_value(ours, field, wrt), "magnitude", derivative_value(ours, field, wrt)))
+    theirs_kwargs = dict(kwargs)
+    if name == "MoERoutingModel":
+        theirs_kwargs.update(model=mlsysim.Models.Language.Mixtral_8x7B, fleet=mlsysim.Systems.Clusters.Research_256)
+    h = 1e-6 * theirs_kwargs[theirs_wrt]
+    up, down = (getattr(_theirs(name).solve(**{**theirs_kwargs, theirs_wrt: theirs_kwargs[theirs_wrt] + e}), field)
+                for e in (h, -h))
+    unit = getattr(getattr(ours, field), "units", None)
+    diff = (up - down) / (2 * h)
+    expected = float(diff.to(unit).magnitude) if unit is not None else float(diff)
+    assert slope == pytest.approx(expected, rel=1e-5)
