@@ -198,6 +198,20 @@ def test_moe_routing_over_a_fabric_without_latency_takes_ndr_latency() -> None:
                                 "ep_size": 8, "fleet": fleet}, "MoERoutingModel, fabric without latency")
 
 
+def test_moe_routing_of_a_model_without_hidden_dim_takes_4096() -> None:
+    """mlsysim's own SparseTransformerWorkload built by a user, stating no hidden_dim: both read it as 4096."""
+    import mlsysim
+    from mlsysim.core.units import Q_
+    from mlsysim.models.types import SparseTransformerWorkload
+
+    toy = SparseTransformerWorkload(name="toy", architecture="MoE", parameters=Q_(1e9, "count"), layers=4,
+                                    active_parameters=Q_(2e8, "count"), experts=16, active_experts_per_token=4)
+    assert toy.hidden_dim is None
+    compare("MoERoutingModel", {"model": toy, "batch_size": 2, "seq_len": 128, "ep_size": 4,
+                                "routing_imbalance_factor": 1.5, "fleet": mlsysim.Systems.Clusters.Research_256},
+            "MoERoutingModel, a model without hidden_dim")
+
+
 @pytest.mark.parametrize("spoil", [
     {"batch_size": 0},
     {"seq_len": 0.5},
