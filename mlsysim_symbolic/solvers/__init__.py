@@ -38,6 +38,7 @@ from .distributed import (
     TopologyModel,
     TransformationModel,
 )
+from .models2 import MoERoutingModel, OrchestrationModel, WorkloadLeverModel
 from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
@@ -61,7 +62,7 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
-           "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "MoERoutingModel", "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "NetworkRooflineModel", "Node"]
 
 

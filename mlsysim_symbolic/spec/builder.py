@@ -649,6 +649,20 @@ class TypeBuilder:
             out = t.outputs.get(str(predicate))
             if out is None or not out.kind.condition or out.arguments:
                 raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
+        infinite = raw.get("infinite_when") or {}
+        if not isinstance(infinite, Mapping) or set(infinite) - set(names) or set(infinite) & set(unset):
+            raise self.fail("result.infinite_when must be a table of result fields (not in result.unset_when) -> a "
+                            "predicate output", *where)
+        shown_by = {f: (s, n) for f, s, n in fields}
+        for field, predicate in infinite.items():
+            out = t.outputs.get(str(predicate))
+            if out is None or not out.kind.condition or out.arguments:
+                raise self.fail(f"result.infinite_when.{field}: {predicate!r} is not a predicate output without arguments",
+                                *where)
+            source, name = shown_by[field]
+            shown = t.outputs.get(name)
+            if str(source) != "output" or shown is None or not shown.kind.numeric or shown.indices:
+                raise self.fail(f"result.infinite_when.{field}: not a field showing a number output without keys", *where)
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
@@ -697,12 +711,14 @@ class TypeBuilder:
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
                           tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views,
-                          row_keys, points=tuple((k, str(v)) for k, v in points.items()))
+                          row_keys, points=tuple((k, str(v)) for k, v in points.items()),
+                          infinite_when=tuple((k, str(v)) for k, v in infinite.items()))
 
     def result_row_keys(self, raw: Any, row_views: tuple[tuple[str, ResultSpec], ...],
                         where: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """``row_keys = { rows = "pitch_key" }``: the row views of a field shown as a dict keyed by that output's value at
-        each row's key (a number output keyed by the rows' index)."""
+        each row's key (a number output keyed by the rows' index); ``row_keys = { rows = "workload" }``, naming the rows'
+        index itself, keys the dict by the index's own keys (mlsysim's ``{name: row for name in workloads}``)."""
         views = dict(row_views)
         if not isinstance(raw, Mapping) or set(raw) - set(views):
             raise self.fail("result.row_keys must be a table of row_views fields -> a keyed output naming each row", *where)
@@ -710,6 +726,8 @@ class TypeBuilder:
             out = self.t.outputs.get(str(name))
             keyed = {self.t.outputs[o].indices for _, s, o in views[field].fields
                      if str(s) == "output" and self.t.outputs[o].indices}
+            if out is None and (str(name),) in keyed:
+                continue   # the rows' own index: the dict's keys are its keys
             if out is None or out.arguments or not out.kind.numeric or (out.indices,) != tuple(keyed):
                 raise self.fail(f"result.row_keys.{field}: {name!r} is not a number output keyed by the rows' index",
                                 *where, "row_keys")

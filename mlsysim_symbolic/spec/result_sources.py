@@ -130,7 +130,10 @@ class RowViewsSource(FieldSource):
                 for key in keys]
         if field not in layout.row_keys:
             return rows
-        labels = planner.member(layout.row_keys[field])
+        named = layout.row_keys[field]
+        if named not in planner.type.outputs:   # the rows' index itself (checked at load): keyed by its own keys
+            return dict(zip(keys, rows))
+        labels = planner.member(named)
         return {_whole(labels[key]): row for key, row in zip(keys, rows)}
 
 
