@@ -30,17 +30,18 @@ from ..errors import UnknownEntryError
 from .analysis import SensitivitySolver, SynthesisSolver
 from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
+from .cost_accounting import WorkloadLeverModel
 from .declared import declared_solver, model_names
 from .distributed import (
     DistributedModel,
+    MoERoutingModel,
     NetworkRooflineModel,
     ResponsibleEngineeringModel,
     TopologyModel,
     TransformationModel,
 )
-from .models2 import MoERoutingModel, OrchestrationModel, WorkloadLeverModel
 from .namespaces import Hardware, Infrastructure, Models, Systems
-from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
+from .operations import CheckpointModel, CompressionModel, DataModel, OrchestrationModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
 from .sustainability import EconomicsModel, SustainabilityModel

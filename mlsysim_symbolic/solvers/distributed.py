@@ -1,4 +1,4 @@
-"""Fleets and fabrics: mlsysim's ``DistributedModel``, ``TopologyModel``, ``TransformationModel`` and
+"""Fleets and fabrics: mlsysim's ``DistributedModel``, ``TopologyModel``, ``TransformationModel``, ``NetworkRooflineModel``, ``MoERoutingModel`` and
 ``ResponsibleEngineeringModel``, over the types of ``derivations/solvers_distributed.toml``.
 
 A fleet is a cluster of ours and a fabric a fabric of ours (``Systems.Clusters.Research_256``,
@@ -186,3 +186,50 @@ class NetworkRooflineModel(Solver):
             raise InputError(f"NetworkRooflineModel.solve(): precision={given!r}: mlsysim reads the accelerator's rate "
                              f"by the text as written and takes its peak ({compute.peak_flops}) for it, not the "
                              f"{given.lower()} rate ({rate}); write precision={given.lower()!r}")
+
+
+def fabric_of_fleet(fleet: Any) -> dict[str, Any]:
+    """What MoERoutingModel reads of a fleet: its fabric's link bandwidth, oversubscription and latency (a fabric
+    stating no latency leaves the type's default, InfiniBand NDR's 5 us, as mlsysim's ``_inter_node_latency``).
+
+    >>> sorted(fabric_of_fleet("Research_256"))
+    ['fabric_bandwidth', 'fabric_latency', 'oversubscription_ratio']
+    """
+    fleet = cluster_of("fleet", fleet)
+    fabric = fabric_of("fleet.fabric", getattr(fleet, "fabric", None))
+    if getattr(fabric, "bandwidth", None) is None:
+        raise InputError(f"fleet: expected mlsysim's Fleet (its fabric's bandwidth, oversubscription_ratio, latency) or "
+                         f"a cluster of ours (Systems.Clusters, or its key); got {fleet!r:.80}")
+    inputs = {"fabric_bandwidth": fabric.bandwidth,
+              "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
+    if getattr(fabric, "latency", None) is not None:
+        inputs["fabric_latency"] = fabric.latency
+    return inputs
+
+
+class MoERoutingModel(Solver):
+    """mlsysim's ``MoERoutingModel``: effective active experts and parameters under routing imbalance, the routed
+    bytes that cross expert-parallel ranks, and the all-to-all over a fleet's fabric (``MoERoutingResult``).
+
+    >>> r = MoERoutingModel().solve("Mixtral_8x7B", 8, 4096, ep_size=8, routing_imbalance_factor=1.25,
+    ...                             fleet="Research_256")
+    >>> r.effective_active_experts, r.token_dispatch_bytes
+    (2.5, <Quantity(587.20256, 'megabyte')>)
+    >>> r.equation("all_to_all_latency")
+    Eq(T_a2a, alpha*(e - 1) + M*r_os*(e - 1)/(B_fab*e))
+    >>> MoERoutingModel().solve("Mixtral_8x7B", 8, 4096, ep_size=8).all_to_all_latency is None
+    True
+    """
+
+    type_name = "MoeRoutingScenario"
+    result_name = "MoERoutingResult"
+    arguments = (
+        Arg("model", REQUIRED, kinds=("SparseTransformerWorkload",),
+            note="mlsysim reads the model's experts and active experts per token, which only its sparse transformers have"),
+        Arg("batch_size", REQUIRED),
+        Arg("seq_len", REQUIRED),
+        Arg("precision", "fp16", lower=True),
+        Arg("ep_size", 1),
+        Arg("routing_imbalance_factor", 1.0),
+        Arg("fleet", None, convert=fabric_of_fleet),
+    )

@@ -1,5 +1,6 @@
-"""Training operations: mlsysim's ``CheckpointModel``, ``ScalingModel``, ``ReliabilityModel``, ``DataModel`` and
-``CompressionModel``, over the types of ``derivations/solvers_training.toml``.
+"""Training operations: mlsysim's ``CheckpointModel``, ``ScalingModel``, ``ReliabilityModel``, ``DataModel``,
+``CompressionModel`` (over the types of ``derivations/solvers_training.toml``) and ``OrchestrationModel`` (a shared
+cluster as an M/D/1 queue of jobs, over ClusterQueueScenario).
 
 >>> r = CheckpointModel().solve("Llama3_8B", "H100")
 >>> r.checkpoint_size, r.storage_bottleneck
@@ -94,4 +95,24 @@ class CompressionModel(Solver):
         Arg("sparsity", 0.0),
         Arg("sparsity_type", "unstructured", none=NONE_IS_DEFAULT),   # mlsysim gives the default's result
         Arg("baseline_precision", "fp32", lower=True),
+    )
+
+
+class OrchestrationModel(Solver):
+    """mlsysim's ``OrchestrationModel``: a shared cluster as one M/D/1 queue of jobs (``OrchestrationResult``); at a
+    utilization of 1 or more the wait and the queue length are inf, as mlsysim's.
+
+    >>> r = OrchestrationModel().solve(None, 1.5, 0.5)
+    >>> r.cluster_utilization, r.avg_wait_time_days, r.avg_queue_length, r.is_stable
+    (0.75, <Quantity(0.75, 'day')>, 1.125, True)
+    >>> OrchestrationModel().solve(None, 3, 0.5).avg_wait_time_days
+    <Quantity(inf, 'day')>
+    """
+
+    type_name = "ClusterQueueScenario"
+    result_name = "OrchestrationResult"
+    arguments = (
+        Arg("fleet", REQUIRED, ignored=True, note="mlsysim requires a fleet and reads none of its fields"),
+        Arg("arrival_rate_jobs_per_day", REQUIRED),
+        Arg("avg_job_duration_days", REQUIRED),
     )

@@ -1,5 +1,5 @@
 """mlsysim 0.3.0's WorkloadLeverModel, OrchestrationModel and MoERoutingModel against ours
-(mlsysim_symbolic/solvers/models2.py over derivations/solvers_models2.toml), field by field.
+(mlsysim_symbolic/solvers/cost_accounting.py, operations.py and distributed.py over derivations/solvers_levers_queues.toml), field by field.
 
 Each test calls mlsysim's own ``XModel().solve(...)`` and ours with the same arguments (mlsysim's registry objects and
 Quantities passed in, as mlsysim's code passes them): at mlsysim's recorded calls
