@@ -25,7 +25,10 @@ OUT = ROOT / "derivations" / "models" / "models.toml"
 RENAMES: dict[tuple[str, str], str] = {
     ("BisectionModel", "n_devices"): "total_accelerators",
     ("CompressionRunModel", "ratio"): "compression_ratio",
+    ("GridPlacementModel", "intensities"): "grids",
     ("HorizonCompoundingModel", "target_horizon"): "long_horizon",
+    ("IronLawModel", "memory_time"): "memory_time_stated",
+    ("IronLawModel", "compute_time"): "compute_time_stated",
     ("OutageCostModel", "job_devices"): "total_accelerators",
     ("KingmanQueueModel", "low"): "low_utilization",
     ("KingmanQueueModel", "high"): "high_utilization",
