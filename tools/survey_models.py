@@ -38,7 +38,8 @@ RENAMES: dict[tuple[str, str], str] = {
 }
 #: Models whose solve arguments are not the quantities their type takes (checked by hand, Model by Model, against
 #: mlsysim's solve and the type's inputs): each part names the argument(s), what mlsysim passes and what the type takes
-#: instead.  No rename binds them; the type is not bent to them (issue 35).
+#: instead.  No rename binds them; the type is not bent to them (issue 35).  Four Models whose result two types carry
+#: (DutyCycledPower, EpochGap, NetworkRoofline, StoppingBudget) say here why neither type takes their arguments.
 _SITE = "site (an EmbodiedSiteScenario)"
 _MACHINE = "machine (a MobileManipulatorPlatform)"
 _CADENCE = "cadence (an IntentCadenceScenario)"
@@ -138,6 +139,16 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
     "DynamicReachModel": _taken(_reads("speed_ceiling, tracked_horizon, untracked_horizon", _CADENCE)),
     "DynamicWindowModel": _taken(_reads("max_acceleration, window, clear_distance, deceleration, drive_limit",
                                         _MACHINE, _SITE)),
+    "DutyCycledPowerModel": _taken(
+        "powers, duty_cycles, reference_power: mlsysim passes dicts over any named stages and a reference power, "
+        "DutyCycledPowerScenario (of the two types with its result) takes one cascade: always_on_power, stage_power, "
+        "stage_activity, full_power (also the reference), event_rate, full_duration; PeriodicInferencePowerScenario "
+        "takes a workload on hardware"),
+    "EpochGapModel": _taken(
+        _split("first_epoch, second_epoch", "the pair's two epochs",
+               "epochs (a map by sensor) and pair_weight (+1 and -1 on the pair)"),
+        "committed: mlsysim passes a sequence of terms it subtracts one by one, EpochGapScenario takes their sum "
+        "(one quantity); SkewedRecordsScenario (the other type with its result) takes a site and a skew"),
     "EmbodiedPaybackModel": _taken(_catalog("embodied, device_power", "device (its embodied carbon and TDP)"),
                                    "intensities: the type's grids"),
     "EncoderRateModel": _taken(_reads("frame_rate, peak", _SITE)),
@@ -190,6 +201,11 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
     "LidarSweepAgeModel": _taken(_reads("sector_width, sector_distance, yaw_rate, reference_age", _SITE)),
     "ModelCallModel": _taken(_reads("prefill_per_token, decode_per_token", _FLOORS)),
     "ObservationAgeModel": _taken(_reads("readout, transport, dma, isp, backbone, dispatch, frame_rate", _SITE)),
+    "NetworkRooflineModel": _taken(
+        "fleet: mlsysim passes a Fleet (its accelerators' total peak and its fabric's bisection bandwidth set the "
+        "network ridge), SingleNodeInferenceScenario and SingleNodeTrainingScenario (the types with its result, "
+        "PerformanceProfile) take one hardware device and no fabric",
+        "model: their workload"),
     "OdometryDriftModel": _taken(
         _reads("bound, speed, segment", _SITE), _output("path_length", "legs x square_side")),
     "OnsetTrialModel": _taken(_reads("onset_bound, speed, resident_stop, travel_bound, stop_time",
@@ -248,6 +264,11 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
     "StaleTransformModel": _taken(_reads("interval", _SITE)),
     "StereoDepthErrorModel": _taken(_reads("target_range, loc_allowance, side_clearance", _SITE)),
     "StorageFootprintModel": _taken(_catalog("parameters", "workload")),
+    "StoppingBudgetModel": _taken(
+        "loc_margin: mlsysim passes a value, StoppingBudgetScenario reads it from its composed site (an "
+        "EmbodiedSiteScenario: site.delta_loc)",
+        "PackagingCellScenario (the other type with its result) takes a packaging cell's mass, clearance, reserve, "
+        "exposure, processing, bus and onset instead of delay and the margins"),
     "TakeoverBudgetModel": _taken(_reads("delay, deceleration, clear_distance, loc_margin, physical_margin, jerk, "
                                          "tracking_bound, dispatch_to_admission, tick, chunk_lease", _SITE)),
     "TensorParallelLayerModel": _taken("model: the type's workload",
