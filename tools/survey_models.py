@@ -94,7 +94,8 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
     "CarbonPricedPlacementModel": _taken(
         "fleet: mlsysim passes a Fleet object, the type takes hardware (a catalog device), nodes and "
         "accelerators_per_node",
-        _split("regions", "a list of grid-profile names", "region_pue and region_carbon_intensity (maps by region)"),
+        "regions: mlsysim passes grid-profile names whose PUE and carbon intensity it looks up, the type takes "
+        "region_pue and region_carbon_intensity (maps by region)",
         "reference_grid: mlsysim passes a grid profile for EconomicsModel's one-day IT energy of the fleet (to count "
         "days), the type computes the fleet's IT power from hardware, nodes, mfu, idle_fraction and dynamic_fraction "
         "(no grid)"),
@@ -189,7 +190,7 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
                 "+ approver_review_time x approver_hourly_rate"),
         "defect_probability, consequence, catch_rate, revert_fidelity: the type's wrong_change_probability, "
         "wrong_change_impact, canary_catch_rate, canary_recovery_fraction"),
-    "JerkLimitedStopModel": _taken(_reads("loc_margin, physical_margin (each optional)", _SITE + ", optional")),
+    "JerkLimitedStopModel": _taken(_reads("loc_margin, physical_margin (each optional)", "optional " + _SITE)),
     "KvBlockSharingModel": _taken(_reads("bytes_per_token", _POOL)),
     "KvResidencyArchetypeModel": _taken(
         _reads("bytes_per_token", _POOL), _catalog("n_params", "workload"),
@@ -260,7 +261,7 @@ TAKEN_DIFFERENTLY: dict[str, str] = {
                                     "base and raised (two StoppingBudgetScenarios)")),
     "SpillLimitedStopModel": _taken(_reads("speed, free_deceleration, free_jerk, delay, clear_distance",
                                            "free_stop (a JerkLimitedStopScenario)")),
-    "StaleAnchorModel": _taken(_reads("lever_arm", _MACHINE)),
+    "StaleAnchorModel": _taken(_reads("lever_arm", _MACHINE + " (its arm's upper-arm plus forearm length)")),
     "StaleTransformModel": _taken(_reads("interval", _SITE)),
     "StereoDepthErrorModel": _taken(_reads("target_range, loc_allowance, side_clearance", _SITE)),
     "StorageFootprintModel": _taken(_catalog("parameters", "workload")),
