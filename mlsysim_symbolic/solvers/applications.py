@@ -385,6 +385,10 @@ class SystemEvaluator:
     the macro level only when a fleet and ``duration_days`` are both given (else SKIPPED), with the single node's
     MFU as its ``mfu`` (mlsysim's pipeline hands each stage the earlier stages' result fields by name).  Metric
     units are mlsysim's: memory in GB, latency in ms, throughput in 1/s, TCO and costs in USD, carbon in tonnes.
+    Two divergences, both our ``DistributedModel``'s, both refusals: the distributed path takes a transformer only
+    (the port is mlsysim's transformer step), so a CNN on a fleet raises
+    :class:`~mlsysim_symbolic.errors.WorkloadKindError` (a ``TypeError``) where mlsysim runs its per-replica
+    roofline; and it knows no ``int4`` (an :class:`~mlsysim_symbolic.errors.InputError`).
 
     >>> e = SystemEvaluator.evaluate("Llama-3 8B on H100", "Llama3_8B", "H100", batch_size=32, precision="fp16",
     ...                              efficiency=0.45)

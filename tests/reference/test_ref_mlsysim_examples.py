@@ -216,3 +216,143 @@ def test_the_file_is_what_the_tool_writes():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "mlsysim_examples.py"), "--check"],
                           capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# The gaps the examples showed, closed: each against mlsysim's own answer.
+
+#: (namespace, group, key) of the workloads and devices SystemEvaluator is drawn over, and mlsysim's clusters.
+_MODELS = [("Models", "Language", k) for k in ("Llama3_8B", "Llama3_70B", "GPT2", "BERT_Large", "Mixtral_8x7B")] + \
+          [("Models", "Vision", k) for k in ("ResNet50", "MobileNetV2", "ViT_Large")]
+_DEVICES = [("Hardware", "Cloud", k) for k in ("H100", "A100", "B200", "MI300X", "T4", "TPUv5p")]
+_CLUSTERS = ("Research_256", "Lab_64_A100", "Training_1K", "Training_512_H100")
+_PRECISIONS = ("fp16", "bf16", "fp32", "fp8", "int8", "int4", "tf32", "FP16")
+
+
+def _evaluator_draw(seed: int) -> dict[str, Any]:
+    """One seeded configuration of SystemEvaluator.evaluate's arguments, mlsysim's objects (fleet and days or not)."""
+    import random
+
+    import mlsysim
+
+    from .compare import reference_entry
+
+    rng = random.Random(seed)
+    fleet = getattr(mlsysim.Systems.Clusters, rng.choice(_CLUSTERS)) if rng.random() < 0.6 else None
+    nodes = rng.choice((1, 1, 8, 32))
+    distributed = fleet is not None and nodes > 1   # DistributedModel: transformers, not int4 (the tests below)
+    models = [m for m in _MODELS if m[1] == "Language"] if distributed else _MODELS
+    return {"scenario_name": f"draw {seed}", "model_obj": reference_entry(*rng.choice(models)),
+            "hardware_obj": reference_entry(*rng.choice(_DEVICES)), "batch_size": rng.choice((1, 4, 32, 256)),
+            "precision": rng.choice([p for p in _PRECISIONS if not (distributed and p == "int4")]), "efficiency": round(rng.uniform(0.05, 1.0), 3), "fleet_obj": fleet,
+            "nodes": nodes, "duration_days": rng.choice((None, 14.0, 365.0))}
+
+
+def _same_evaluation(arguments: dict[str, Any]) -> None:
+    from mlsysim.engine.evaluation import SystemEvaluator as Theirs
+
+    from mlsysim_symbolic.solvers import SystemEvaluator
+
+    theirs, ours = Theirs.evaluate(**arguments), SystemEvaluator.evaluate(**arguments)
+    label = f"SystemEvaluator.evaluate({arguments['scenario_name']})"
+    assert_same(ours.to_dict(), theirs.to_dict(), label)
+    same_text(ours.scorecard(), theirs.scorecard(), f"{label}.scorecard()")
+    assert ours.passed_all is theirs.passed_all
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_system_evaluator_is_mlsysims(seed):
+    _same_evaluation(_evaluator_draw(seed))
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("seed", range(6, 60))
+def test_system_evaluator_is_mlsysims_over_more_draws(seed):
+    _same_evaluation(_evaluator_draw(seed))
+
+
+@pytest.mark.parametrize("change", [{"precision": "fp64"}, {"efficiency": 0.0}, {"batch_size": 0}, {"efficiency": 1.5}])
+def test_system_evaluator_refuses_where_mlsysim_does(change):
+    from mlsysim.engine.evaluation import SystemEvaluator as Theirs
+
+    from mlsysim_symbolic.errors import MlsysimSymbolicError
+    from mlsysim_symbolic.solvers import SystemEvaluator
+
+    arguments = {**_evaluator_draw(0), "fleet_obj": None, **change}
+    with pytest.raises(ValueError):
+        Theirs.evaluate(**arguments)
+    with pytest.raises(MlsysimSymbolicError) as raised:
+        SystemEvaluator.evaluate(**arguments)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_system_evaluator_refuses_a_cnn_on_a_fleet_where_mlsysim_answers():
+    """A deliberate divergence: our DistributedModel ports mlsysim's transformer step only, so the distributed path
+    refuses another workload by its kind (a TypeError of ours) where mlsysim runs its per-replica roofline."""
+    import mlsysim
+    from mlsysim.engine.evaluation import SystemEvaluator as Theirs
+
+    from mlsysim_symbolic.errors import WorkloadKindError
+    from mlsysim_symbolic.solvers import SystemEvaluator
+
+    arguments = {"scenario_name": "cnn", "model_obj": mlsysim.Models.Vision.ResNet50,
+                 "hardware_obj": mlsysim.Hardware.Cloud.A100, "batch_size": 256, "precision": "fp16",
+                 "efficiency": 0.5, "fleet_obj": mlsysim.Systems.Clusters.Lab_64_A100, "nodes": 8}
+    assert Theirs.evaluate(**arguments).performance.status == "PASS"
+    with pytest.raises(WorkloadKindError, match="CNNWorkload"):
+        SystemEvaluator.evaluate(**arguments)
+
+
+def test_system_evaluator_refuses_int4_on_a_fleet_where_mlsysim_answers():
+    """A deliberate divergence, our DistributedModel's: it knows no int4 (it refuses the precision by name) where
+    mlsysim's distributed path runs at 0.5 byte per parameter."""
+    import mlsysim
+    from mlsysim.engine.evaluation import SystemEvaluator as Theirs
+
+    from mlsysim_symbolic.errors import InputError
+    from mlsysim_symbolic.solvers import SystemEvaluator
+
+    arguments = {"scenario_name": "int4", "model_obj": mlsysim.Models.Language.Llama3_8B,
+                 "hardware_obj": mlsysim.Hardware.Cloud.H100, "batch_size": 256, "precision": "int4",
+                 "efficiency": 0.5, "fleet_obj": mlsysim.Systems.Clusters.Research_256, "nodes": 8}
+    assert Theirs.evaluate(**arguments).performance.status == "PASS"
+    with pytest.raises(InputError, match="int4"):
+        SystemEvaluator.evaluate(**arguments)
+
+
+def test_system_evaluator_names_each_metrics_equation():
+    from mlsysim_symbolic.solvers import SystemEvaluator
+
+    e = SystemEvaluator.evaluate("one", "Llama3_8B", "H100", batch_size=8, precision="fp16", efficiency=0.5,
+                                 fleet_obj="Research_256", nodes=8, duration_days=30.0)
+    assert e.performance.ref("step_latency").value.to("ms").magnitude == pytest.approx(e.performance.metrics["step_latency"], rel=1e-12)
+    assert e.macro.ref("tco_usd").value.to("USD").magnitude == pytest.approx(e.macro.metrics["tco_usd"], rel=1e-12)
+
+
+@pytest.mark.parametrize("precision", [*_PRECISIONS, "Int4", "fp64", "fp4", "", 16, None])
+def test_resolve_precision_is_mlsysims(precision):
+    from mlsysim.core.units import resolve_precision as theirs
+
+    from mlsysim_symbolic.constants import resolve_precision
+    from mlsysim_symbolic.errors import MlsysimSymbolicError
+
+    try:
+        expected = theirs(precision)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(MlsysimSymbolicError) as raised:
+            resolve_precision(precision)
+        assert isinstance(raised.value, type(exc)), f"mlsysim raised {exc!r}, ours {raised.value!r}"
+        assert str(raised.value) == str(exc)
+        return
+    assert_same(resolve_precision(precision), expected, f"resolve_precision({precision!r})")
+
+
+def test_mlsysims_unit_module_names_are_the_constants():
+    from mlsysim.core import units as theirs
+
+    with as_mlsysim():
+        from mlsysim.core.units import BYTES_FP16, GB, PRECISION_MAP, Q_
+
+        assert_same((80 * GB).to("byte"), (80 * theirs.GB).to("byte"), "80 GB")
+        assert_same(BYTES_FP16, theirs.BYTES_FP16, "BYTES_FP16")
+        assert_same(dict(PRECISION_MAP), dict(theirs.PRECISION_MAP), "PRECISION_MAP")
+        assert Q_("1 GB").to("MB").magnitude == 1000
