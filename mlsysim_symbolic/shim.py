@@ -15,7 +15,7 @@ module nor one of ours under mlsysim's name); on leaving, ``sys.modules`` is as 
 >>> with as_mlsysim():
 ...     import mlsysim.engine.pipeline
 Traceback (most recent call last):
-ModuleNotFoundError: mlsysim_symbolic has no counterpart of mlsysim's module 'mlsysim.engine.pipeline' (its counterparts: mlsysim, mlsysim.core, mlsysim.core.units, mlsysim.engine, mlsysim.engine.evaluation, mlsysim.fmt, mlsysim.fmt.core, mlsysim.solvers)
+ModuleNotFoundError: mlsysim_symbolic has no counterpart of mlsysim's module 'mlsysim.engine.pipeline' (its counterparts: mlsysim, mlsysim.core, mlsysim.core.units, mlsysim.engine, mlsysim.engine.evaluation, mlsysim.fmt, mlsysim.fmt.core, mlsysim.show, mlsysim.solvers)
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ MODULES: dict[str, str] = {
     "mlsysim.engine.evaluation": "mlsysim_symbolic.solvers.applications",
     "mlsysim.fmt": "mlsysim_symbolic.formatters",
     "mlsysim.fmt.core": "mlsysim_symbolic.formatters.values",
+    "mlsysim.show": "mlsysim_symbolic.formatters.show",
     "mlsysim.solvers": "mlsysim_symbolic.solvers",
 }
 

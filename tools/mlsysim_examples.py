@@ -46,8 +46,9 @@ from record_mlsysim_calls import Unwritable, encode  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "reference" / "data" / "mlsysim_examples.json"
-#: The section headers of a docstring whose indented block may be an example in code.
-SECTIONS = ("Example:", "Examples:", "Usage:")
+#: The section header of a docstring whose indented block may be an example in code ("Example:", "Usage:", "Usage in
+#: tutorials:"), and what follows it on its line.
+SECTION = re.compile(r"^(?:Examples?|Usage)(?: [a-z ]+)?:(?P<rest>.*)$")
 #: The line of a docstring section that starts the output an example states (show.py's "Output:").
 OUTPUT_HEADER = "Output:"
 _FENCE = re.compile(r"^```(\w*)\s*$")
@@ -116,11 +117,10 @@ def sections(text: str) -> Iterator[tuple[str, str, str]]:
     the header (an inline header's rest of line alone), up to an ``Output:`` line, whose block is the output."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        stripped = line.strip()
-        header = next((h for h in SECTIONS if stripped.startswith(h)), None)
-        if header is None:
+        found = SECTION.match(line.strip())
+        if found is None:
             continue
-        inline = stripped[len(header):].strip()
+        header, inline = line.strip()[: found.start("rest")], found.group("rest").strip()
         if inline:
             yield header, inline + "\n", ""
             continue

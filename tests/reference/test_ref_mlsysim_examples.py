@@ -45,7 +45,6 @@ EXAMPLES: dict[str, dict[str, Any]] = {e["id"]: e for e in DATA["examples"]}
 
 _LABS = ("mlsysim.labs (its marimo lab widgets) is not ported; mlsysim itself cannot run it here either "
          "(marimo is not installed: every step raises ModuleNotFoundError)")
-_SHOW = "mlsysim.show (the tutorials' printing helpers: info, table, banner) is not ported"
 
 #: Examples that do not run through ours as through mlsysim, with the reason.
 DOES_NOT_RUN: dict[str, str] = {
@@ -56,9 +55,9 @@ DOES_NOT_RUN: dict[str, str] = {
     "docstring:mlsysim.labs.style.concept_section_header": _LABS,
     "docstring:mlsysim.labs.style.confidence_widget": _LABS,
     "docstring:mlsysim.labs.style.progress_bar": _LABS,
-    "docstring:mlsysim.show.banner": _SHOW,
-    "docstring:mlsysim.show.info": _SHOW + "; the example reads an undefined `result` (NameError in mlsysim too)",
-    "docstring:mlsysim.show.table": _SHOW,
+    "docstring:mlsysim.show.info": (
+        "its only step reads an undefined `result`: mlsysim raises NameError, and so does ours "
+        "(mlsysim.show is ours in mlsysim_symbolic.formatters.show), so nothing is compared"),
 }
 
 _NUMBER = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
@@ -189,8 +188,8 @@ def test_the_shim_leaves_mlsysims_modules_as_they_were():
 
         assert inside is ours and inside.__name__ == "mlsysim_symbolic"
         assert all(sys.modules[path].__name__ == target for path, target in MODULES.items())
-        with pytest.raises(ModuleNotFoundError, match="no counterpart of mlsysim's module 'mlsysim.show'"):
-            importlib.import_module("mlsysim.show")
+        with pytest.raises(ModuleNotFoundError, match="no counterpart of mlsysim's module 'mlsysim.engine.pipeline'"):
+            importlib.import_module("mlsysim.engine.pipeline")
         with pytest.raises(ModuleNotFoundError, match="'mlsysim.registry'"):   # never ours under mlsysim's name
             importlib.import_module("mlsysim.registry")
     after = {n: m for n, m in sys.modules.items() if n == "mlsysim" or n.startswith("mlsysim.")}
@@ -356,3 +355,59 @@ def test_mlsysims_unit_module_names_are_the_constants():
         assert_same(BYTES_FP16, theirs.BYTES_FP16, "BYTES_FP16")
         assert_same(dict(PRECISION_MAP), dict(theirs.PRECISION_MAP), "PRECISION_MAP")
         assert Q_("1 GB").to("MB").magnitude == 1000
+
+
+#: Units the display helpers are drawn over (their short forms are the same text in both registries).
+_SHOW_UNITS = ("GB", "MB", "ms", "s", "W", "kWh", "byte", "GB/s")
+
+
+def _show_draw(seed: int) -> tuple[list[str], list[list[tuple[str, Any]]]]:
+    """Seeded rows of cells, each cell (unit text or "" for a float, "int", "text"; value)."""
+    import random
+
+    rng = random.Random(seed)
+
+    def cell() -> tuple[str, Any]:
+        kind = rng.choice(("q", "q", "float", "float", "int", "text"))
+        magnitude = rng.choice((0, 1, 80, 1e6)) if rng.random() < 0.3 else 10 ** rng.uniform(-5, 8) * rng.choice((1, -1))
+        if kind == "q":
+            return rng.choice(_SHOW_UNITS), magnitude
+        if kind == "float":
+            return "", float(magnitude)
+        return (kind, int(magnitude)) if kind == "int" else (kind, f"label {seed}")
+
+    n = rng.randint(1, 4)
+    return [f"col{i}" for i in range(n)], [[cell() for _ in range(rng.randint(n - 1, n + 1) or 1)] for _ in range(3)]
+
+
+def _cells(rows: list[list[tuple[str, Any]]], make: Any) -> list[list[Any]]:
+    return [[make(v, u) if u not in ("", "int", "text") else v for u, v in row] for row in rows]
+
+
+def _printed(fn: Any, *args: Any, **kwargs: Any) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fn(*args, **kwargs)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_show_prints_as_mlsysim(seed):
+    import mlsysim
+    from mlsysim import show as theirs
+
+    from mlsysim_symbolic.formatters import show
+    from mlsysim_symbolic.units import Q_
+
+    headers, rows = _show_draw(seed)
+    align = "^<>"[seed % 3] * len(headers) if seed % 2 else None
+    assert _printed(show.table, headers, _cells(rows, Q_), align) == \
+        _printed(theirs.table, headers, _cells(rows, mlsysim.Q_), align)
+    fields = {f"field_{i}": cell for i, cell in enumerate(_cells(rows, Q_)[0])}
+    their_fields = {f"field_{i}": cell for i, cell in enumerate(_cells(rows, mlsysim.Q_)[0])}
+    title = f"Title {seed}" if seed % 3 else None
+    assert _printed(show.info, title, **fields) == _printed(theirs.info, title, **their_fields)
+    assert _printed(show.banner, headers[0]) == _printed(theirs.banner, headers[0])
+    assert _printed(show.table, headers, []) == _printed(theirs.table, headers, []) == ""
+    assert _printed(show.info, None) == _printed(theirs.info, None) == ""
+    assert show.show_value(float("nan")) == theirs._format_value(float("nan"))
