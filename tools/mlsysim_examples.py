@@ -3,8 +3,8 @@
 Three kinds of example are collected, each from mlsysim's installed text (nothing is written by hand):
 
 - ``readme``: the Python code blocks of its README (the PyPI long description, ``mlsysim-0.3.0.dist-info/METADATA``);
-  its other code blocks (shell commands of its CLI, a YAML file, a BibTeX entry, text) are listed under ``other``
-  with their language;
+  its other code blocks (shell commands of its CLI, a YAML file, a BibTeX entry, text) and its inline ``<kbd>``
+  commands of the CLI are listed under ``other`` with their language (``kbd`` for the inline ones);
 - ``doctest``: every ``>>>`` example of a docstring of the package's modules (the docstrings are read from the
   source with ``ast``, so a module that cannot be imported here, e.g. one needing marimo, is still read);
 - ``docstring``: the code of an ``Example:`` / ``Usage:`` section of a docstring when it parses as Python and calls
@@ -52,6 +52,8 @@ SECTION = re.compile(r"^(?:Examples?|Usage)(?: [a-z ]+)?:(?P<rest>.*)$")
 #: The line of a docstring section that starts the output an example states (show.py's "Output:").
 OUTPUT_HEADER = "Output:"
 _FENCE = re.compile(r"^```(\w*)\s*$")
+#: A command of mlsysim's CLI shown inline in the README (``<kbd>mlsysim zoo hardware</kbd>``).
+_KBD = re.compile(r"<kbd>(.*?)</kbd>")
 
 
 def package_dir() -> Path:
@@ -85,6 +87,13 @@ def readme_blocks(text: str) -> Iterator[tuple[int, str, str]]:
             i += 1
         yield start, opened.group(1) or "text", "\n".join(body) + "\n"
         i += 1
+
+
+def readme_commands(text: str) -> Iterator[tuple[int, str]]:
+    """(line, command) of each ``<kbd>`` command of ``text`` (its CLI examples outside code blocks)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        for command in _KBD.findall(line):
+            yield number, command
 
 
 def statement_steps(code: str) -> list[dict[str, Any]]:
@@ -160,6 +169,9 @@ def collect() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                              **where, "code": code, "steps": statement_steps(code)})
         else:
             other.append({"kind": "readme", "language": language, **where, "code": code})
+    for line, command in readme_commands(readme_text()):
+        other.append({"kind": "readme", "language": "kbd", "source": "README (mlsysim-0.3.0.dist-info/METADATA)",
+                      "line": line, "code": command + "\n"})
     root = package_dir()
     parser = doctest.DocTestParser()
     for path in sorted(root.rglob("*.py")):

@@ -203,7 +203,11 @@ def test_counts(capsys):
     compared = sum(compare(EXAMPLES[n]) for n in AGREEING)
     with capsys.disabled():
         kinds = {k: sum(e["kind"] == k for e in EXAMPLES.values()) for k in ("readme", "doctest", "docstring")}
-        print(f"\n  mlsysim's examples: {len(EXAMPLES)} ({kinds}); other blocks, not Python code: {len(DATA['other'])}")
+        languages: dict[str, int] = {}
+        for block in DATA["other"]:
+            languages[block["language"]] = languages.get(block["language"], 0) + 1
+        print(f"\n  mlsysim's examples: {len(EXAMPLES)} ({kinds})")
+        print(f"  listed, not Python code to run: {len(DATA['other'])} ({languages})")
         print(f"  run and agree: {len(AGREEING)} ({steps} steps, {compared} values and printed numbers compared)")
         print(f"  do not run: {len(DOES_NOT_RUN)}")
         for name, why in sorted(DOES_NOT_RUN.items()):
