@@ -38,7 +38,7 @@ from .paths import derivations_dir
 from .units import Q_, parse_quantity, parse_unit, ureg
 
 #: Q_ and ureg are re-exported: mlsysim.core.units (which :mod:`.shim` answers with this module) has them.
-__all__ = ["Constant", "Q_", "constant", "constant_names", "constants", "resolve_precision", "unit", "unit_names", "ureg"]
+__all__ = ["Constant", "Q_", "constant", "constant_names", "constants", "normalize_precision", "resolve_precision", "unit", "unit_names", "ureg"]
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,21 @@ def constant(name: str) -> Any:
     return table[name].value
 
 
+def normalize_precision(precision: str) -> str:
+    """mlsysim's ``normalize_precision``: the precision's key (lower case), refused when it is none of mlsysim's.
+
+    >>> normalize_precision("BF16")
+    'bf16'
+    """
+    table = constant("PRECISION_MAP")
+    if not isinstance(precision, str):
+        raise InputTypeError(f"precision must be a string, got {type(precision).__name__}")
+    key = precision.lower()
+    if key not in table:
+        raise InputError(f"precision {precision!r} is not supported. Supported precision values: {', '.join(sorted(table))}")
+    return key
+
+
 def resolve_precision(precision: str) -> tuple[str, pint.Quantity]:
     """mlsysim's ``mlsysim.core.units.resolve_precision``: the precision's key (lower case) and its bytes per element,
     for mlsysim's precisions alone (its ``PRECISION_MAP``: ``fp64`` is none of them).
@@ -137,13 +152,8 @@ def resolve_precision(precision: str) -> tuple[str, pint.Quantity]:
     Traceback (most recent call last):
     mlsysim_symbolic.errors.InputError: precision 'fp64' is not supported. Supported precision values: bf16, fp16, fp32, fp8, int4, int8, tf32
     """
-    table = constant("PRECISION_MAP")
-    if not isinstance(precision, str):
-        raise InputTypeError(f"precision must be a string, got {type(precision).__name__}")
-    key = precision.lower()
-    if key not in table:
-        raise InputError(f"precision {precision!r} is not supported. Supported precision values: {', '.join(sorted(table))}")
-    return key, table[key]
+    key = normalize_precision(precision)
+    return key, constant("PRECISION_MAP")[key]
 
 
 def __getattr__(name: str) -> Any:

@@ -415,3 +415,31 @@ def test_show_prints_as_mlsysim(seed):
     assert _printed(show.table, headers, []) == _printed(theirs.table, headers, []) == ""
     assert _printed(show.info, None) == _printed(theirs.info, None) == ""
     assert show.show_value(float("nan")) == theirs._format_value(float("nan"))
+
+
+@pytest.mark.parametrize("precision", ["BF16", "int4", "fp64", 8])
+def test_top_level_precision_names_are_mlsysims(precision):
+    import mlsysim
+
+    import mlsysim_symbolic
+
+    for name in ("normalize_precision", "resolve_precision"):
+        try:
+            expected = getattr(mlsysim, name)(precision)
+        except (TypeError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                getattr(mlsysim_symbolic, name)(precision)
+            continue
+        assert_same(getattr(mlsysim_symbolic, name)(precision), expected, f"{name}({precision!r})")
+
+
+def test_top_level_engine_and_markdown_str_are_ours():
+    import mlsysim
+
+    import mlsysim_symbolic
+    from mlsysim_symbolic.formatters.markdown import MarkdownStr
+    from mlsysim_symbolic.solvers import Engine
+
+    assert mlsysim_symbolic.Engine is Engine and mlsysim_symbolic.MarkdownStr is MarkdownStr
+    assert issubclass(MarkdownStr, str) and issubclass(mlsysim.MarkdownStr, str)
+    assert {"MarkdownStr", "resolve_precision", "normalize_precision"} <= set(dir(mlsysim_symbolic))
