@@ -5,7 +5,9 @@ imports mlsysim's submodules by their paths (``from mlsysim.engine.evaluation im
 first lines) needs those paths too.  :data:`MODULES` maps each path of mlsysim that has a counterpart here to our
 module; :func:`as_mlsysim` puts them in ``sys.modules`` for the length of a ``with`` block and hides mlsysim's own
 modules meanwhile (a path of mlsysim with no counterpart raises ``ModuleNotFoundError``, never loads mlsysim's
-module nor one of ours under mlsysim's name); on leaving, ``sys.modules`` is as it was.
+module nor one of ours under mlsysim's name); on leaving, ``sys.modules`` is as it was.  The paths are for
+``import`` statements (``from mlsysim.core.units import GB``, ``import mlsysim.show as show``): our modules are not
+given each other as attributes, so ``mlsysim.engine.evaluation`` spelled as attributes of ``mlsysim`` is not there.
 
 >>> with as_mlsysim():
 ...     import mlsysim
@@ -67,11 +69,12 @@ class _NoCounterpart(importlib.abc.MetaPathFinder):
 def as_mlsysim() -> Iterator[ModuleType]:
     """``mlsysim`` and its mapped submodules are ours inside the block (yields our top-level module); mlsysim's own
     modules, loaded or not, are out of reach until it ends."""
+    answers = {path: importlib.import_module(ours) for path, ours in MODULES.items()}   # before anything is moved
     saved = {name: module for name, module in sys.modules.items() if _is_mlsysims(name)}
     finder = _NoCounterpart()
     for name in saved:
         del sys.modules[name]
-    sys.modules.update({path: importlib.import_module(ours) for path, ours in MODULES.items()})
+    sys.modules.update(answers)
     sys.meta_path.insert(0, finder)
     try:
         yield sys.modules[_ROOT]
