@@ -70,7 +70,9 @@ __all__ = [
 ]
 _STATIC_ALL = __all__
 _NAMESPACES = frozenset({"Hardware", "Infrastructure", "Models", "Systems", "Fleet", "NetworkFabric", "Node", "Workload", "TransformerWorkload", "SparseTransformerWorkload",
-                         "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload"})
+                         "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", "Engine"})
+#: mlsysim's other top-level names that a module of ours holds: name -> that module (imported on first use).
+_ELSEWHERE = {"resolve_precision": "constants", "normalize_precision": "constants", "MarkdownStr": "formatters.markdown"}
 del __all__   # computed on access by __getattr__: it also lists the type names (from metadata, nothing built)
 
 
@@ -117,6 +119,10 @@ def __getattr__(name: str) -> Any:
 
             return getattr(formatters, name)
         raise AttributeError(f"module 'mlsysim_symbolic' has no attribute {name!r}")
+    if name in _ELSEWHERE:
+        from importlib import import_module
+
+        return getattr(import_module(f"{__name__}.{_ELSEWHERE[name]}"), name)
     from .constants import constant, constant_names, unit, unit_names  # a small table, read on first use
 
     if name in constant_names():
@@ -135,4 +141,4 @@ def __dir__() -> list[str]:
     from .constants import constant_names, unit_names
     from .formatters.names import FORMATTERS
 
-    return sorted({*globals(), *FORMATTERS, *_shipped().info, *constant_names(), *unit_names()})
+    return sorted({*globals(), *FORMATTERS, *_shipped().info, *constant_names(), *unit_names(), *_ELSEWHERE})

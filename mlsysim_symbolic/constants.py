@@ -33,11 +33,12 @@ from typing import Any
 
 import pint
 
-from .errors import DerivationError, UnknownNameError, UnscaledUnitError
+from .errors import DerivationError, InputError, InputTypeError, UnknownNameError, UnscaledUnitError
 from .paths import derivations_dir
-from .units import parse_quantity, parse_unit, ureg
+from .units import Q_, parse_quantity, parse_unit, ureg
 
-__all__ = ["Constant", "constant", "constant_names", "constants", "unit", "unit_names"]
+#: Q_ and ureg are re-exported: mlsysim.core.units (which :mod:`.shim` answers with this module) has them.
+__all__ = ["Constant", "Q_", "constant", "constant_names", "constants", "normalize_precision", "resolve_precision", "unit", "unit_names", "ureg"]
 
 
 @dataclass(frozen=True)
@@ -124,3 +125,48 @@ def constant(name: str) -> Any:
     if name not in table:
         raise UnknownNameError("constant", name, sorted(table))
     return table[name].value
+
+
+def normalize_precision(precision: str) -> str:
+    """mlsysim's ``normalize_precision``: the precision's key (lower case), refused when it is none of mlsysim's.
+
+    >>> normalize_precision("BF16")
+    'bf16'
+    """
+    table = constant("PRECISION_MAP")
+    if not isinstance(precision, str):
+        raise InputTypeError(f"precision must be a string, got {type(precision).__name__}")
+    key = precision.lower()
+    if key not in table:
+        raise InputError(f"precision {precision!r} is not supported. Supported precision values: {', '.join(sorted(table))}")
+    return key
+
+
+def resolve_precision(precision: str) -> tuple[str, pint.Quantity]:
+    """mlsysim's ``mlsysim.core.units.resolve_precision``: the precision's key (lower case) and its bytes per element,
+    for mlsysim's precisions alone (its ``PRECISION_MAP``: ``fp64`` is none of them).
+
+    >>> resolve_precision("FP16")
+    ('fp16', <Quantity(2, 'byte')>)
+    >>> resolve_precision("fp64")
+    Traceback (most recent call last):
+    mlsysim_symbolic.errors.InputError: precision 'fp64' is not supported. Supported precision values: bf16, fp16, fp32, fp8, int4, int8, tf32
+    """
+    key = normalize_precision(precision)
+    return key, constant("PRECISION_MAP")[key]
+
+
+def __getattr__(name: str) -> Any:
+    """mlsysim's constants and unit names as attributes (``BYTES_FP16``, ``GB``), as its ``mlsysim.core.units`` has
+    them (:mod:`mlsysim_symbolic.shim` answers that path with this module).
+
+    >>> from mlsysim_symbolic.constants import GB, BYTES_FP16
+    >>> (80 * GB), BYTES_FP16
+    (<Quantity(80, 'gigabyte')>, <Quantity(2, 'byte')>)
+    """
+    if not name.startswith("__"):
+        if name in constant_names():
+            return constant(name)
+        if name in unit_names():
+            return unit(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -72,6 +72,10 @@ class InputError(MlsysimSymbolicError, ValueError):
     """An input value is out of range, not finite, not an integer, or not a quantity."""
 
 
+class InputTypeError(InputError, TypeError):
+    """An input of the wrong Python type (a number where text is read): a ``TypeError`` where mlsysim raises one."""
+
+
 class UnitError(InputError):
     """An input or unit has the wrong dimensionality, or a unit is unknown."""
 

@@ -77,7 +77,7 @@ LAYERS = [
      "output_ref"},
     {"scenario"},
     {"catalog", "scenarios", "functions"},
-    {"docs", "paper", "cli", "solvers", "__main__"},
+    {"docs", "paper", "cli", "solvers", "shim", "__main__"},
 ]
 #: Imports under ``if TYPE_CHECKING:`` that climb a layer (type hints only, never run): the printers annotate their
 #: argument as the Scenario they print.  Counted, so a new one is a decision, not a drift.

@@ -28,7 +28,7 @@ from typing import Any
 from ..catalog import Scenarios
 from ..errors import UnknownEntryError
 from .analysis import SensitivitySolver, SynthesisSolver
-from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation
+from .applications import Application, Applications, EvaluationLevel, SLAViolation, SystemEvaluation, SystemEvaluator
 from .base import Arg, OutOfMemoryError, Solver, SolverResult
 from .cost_accounting import WorkloadLeverModel
 from .declared import declared_solver, model_names
@@ -62,7 +62,7 @@ Scenarios.extend(Applications)   # mlsysim's application scenarios by its names:
 __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
-           "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
+           "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "SystemEvaluator", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "MoERoutingModel", "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "NetworkRooflineModel", "Node"]
 

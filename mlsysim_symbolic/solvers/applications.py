@@ -375,6 +375,95 @@ class Application:
         return True
 
 
+class SystemEvaluator:
+    """mlsysim's ``mlsysim.engine.evaluation.SystemEvaluator``: one workload on one device (or a fleet) scored in the
+    three levels, each metric read from a solver's checked type.
+
+    As mlsysim's pipeline composes it: ``SingleNodeModel`` when ``nodes == 1`` or no fleet is given (feasibility is
+    the footprint against the device's memory, performance the roofline), else ``DistributedModel`` with
+    ``tp_size = pp_size = 1`` (feasibility SKIPPED: the distributed path checks no memory); ``EconomicsModel`` for
+    the macro level only when a fleet and ``duration_days`` are both given (else SKIPPED), with the single node's
+    MFU as its ``mfu`` (mlsysim's pipeline hands each stage the earlier stages' result fields by name).  Metric
+    units are mlsysim's: memory in GB, latency in ms, throughput in 1/s, TCO and costs in USD, carbon in tonnes.
+    Two divergences, both our ``DistributedModel``'s, both refusals: the distributed path takes a transformer only
+    (the port is mlsysim's transformer step), so a CNN on a fleet raises
+    :class:`~mlsysim_symbolic.errors.WorkloadKindError` (a ``TypeError``) where mlsysim runs its per-replica
+    roofline; and it knows no ``int4`` (an :class:`~mlsysim_symbolic.errors.InputError`).
+
+    >>> e = SystemEvaluator.evaluate("Llama-3 8B on H100", "Llama3_8B", "H100", batch_size=32, precision="fp16",
+    ...                              efficiency=0.45)
+    >>> e.feasibility.summary, e.performance.summary, e.macro.status
+    ('16.1 GB / 85.9 GB used', 'Memory Bound', 'SKIPPED')
+    >>> e.performance.equation("latency")
+    Eq(T, t_o + Max(t_c, t_m))
+    """
+
+    @staticmethod
+    def evaluate(scenario_name: str, model_obj: Any, hardware_obj: Any, batch_size: int, precision: str,
+                 efficiency: float, fleet_obj: Any = None, nodes: int = 1,
+                 duration_days: float | None = None) -> SystemEvaluation:
+        """The three levels of ``model_obj`` on ``hardware_obj`` (or on ``fleet_obj`` when ``nodes > 1``)."""
+        if nodes == 1 or fleet_obj is None:
+            node = SingleNodeModel().solve(model_obj, hardware_obj, batch_size=batch_size, precision=precision,
+                                           efficiency=efficiency, raise_errors=False)
+            feasibility, performance = _single_node_levels(node)
+            mfu = node.mfu
+        else:
+            step = DistributedModel().solve(model_obj, fleet_obj, batch_size=batch_size, precision=precision,
+                                            efficiency=efficiency, tp_size=1, pp_size=1)
+            feasibility, performance = _fleet_levels(step)
+            mfu = 1.0
+        macro = EvaluationLevel("Macro", "SKIPPED", "No Ops config provided", {}, {})
+        if fleet_obj is not None and duration_days:
+            econ = EconomicsModel().solve(fleet_obj, duration_days, mfu=mfu)
+            s = econ.scenario
+            macro = EvaluationLevel(
+                "Economics & Sustainability", "PASS", f"TCO: ${_fixed(econ.tco_usd, 0, ',')}",
+                {"tco_usd": econ.tco_usd, "carbon_footprint": econ.carbon_footprint_kg / 1000.0,
+                 "energy_cost": econ.opex_energy_usd, "capex": econ.capex_usd},
+                {"tco_usd": (s, econ.output("tco_usd")), "carbon_footprint": None,
+                 "energy_cost": (s, econ.output("opex_energy_usd")), "capex": (s, econ.output("capex_usd"))})
+        return SystemEvaluation(scenario_name, feasibility, performance, macro)
+
+
+def _single_node_levels(node: SolverResult) -> tuple[EvaluationLevel, EvaluationLevel]:
+    """mlsysim's feasibility and performance levels of a SingleNodeModel result."""
+    s = node.scenario
+    used, capacity = node.memory_footprint, s.inputs["hardware"].memory_capacity
+    gb = _unit("GB")
+    shown = " / ".join(f"{_fixed(_magnitude_in(q, gb), 1)} GB" for q in (used, capacity))
+    feasibility = EvaluationLevel(
+        "Memory Feasibility", "PASS" if node.feasible else "FAIL", f"{shown} used",
+        {"memory_used_gb": _magnitude_in(used, gb), "memory_capacity_gb": _magnitude_in(capacity, gb),
+         "memory_utilization": _magnitude_in(used / capacity, "")},
+        {"memory_used_gb": (s, node.output("memory_footprint")), "memory_capacity_gb": None, "memory_utilization": None})
+    bound = f"{node.bottleneck} Bound" + ("" if node.feasible else " (infeasible)")
+    performance = EvaluationLevel(
+        "Single Node Performance", "PASS" if node.feasible else "FAIL", bound,
+        {"latency": _magnitude_in(node.latency, "ms"), "throughput": _magnitude_in(node.throughput, "1/s"),
+         "mfu": node.mfu},
+        {name: (s, node.output(name)) for name in ("latency", "throughput", "mfu")})
+    return feasibility, performance
+
+
+def _fleet_levels(step: SolverResult) -> tuple[EvaluationLevel, EvaluationLevel]:
+    """mlsysim's feasibility (SKIPPED) and performance levels of a DistributedModel result."""
+    s = step.scenario
+    feasibility = EvaluationLevel(
+        "Feasibility", "SKIPPED", "Memory feasibility not evaluated for the distributed path "
+        "(requires ZeRO/accumulation assumptions; size it with TrainingMemoryModel)", {}, {})
+    performance = EvaluationLevel(
+        "Fleet Performance", "PASS", f"Scaling Efficiency: {_fixed(step.scaling_efficiency * 100, 1)}%",
+        {"step_latency": _magnitude_in(step.step_latency_total, "ms"),
+         "comm_overhead": _magnitude_in(step.communication_latency, "ms"),
+         "fleet_throughput": _magnitude_in(step.effective_throughput, "1/s"), "mfu": _magnitude_in(s.fleet_mfu, ""),
+         "node_mfu": _magnitude_in(s.node_mfu, ""), "scaling_efficiency": step.scaling_efficiency},
+        {"step_latency": (s, "step_latency_total"), "comm_overhead": (s, "communication_latency"),
+         "fleet_throughput": (s, "effective_throughput"), "mfu": (s, "fleet_mfu"), "node_mfu": (s, "node_mfu"),
+         "scaling_efficiency": (s, "scaling_efficiency")})
+    return feasibility, performance
+
+
 def _system(key: str, label: str) -> Any:
     """A device or a fleet by registry key (the hardware registry first, then the clusters)."""
     devices, fleets = hardware(), clusters()
