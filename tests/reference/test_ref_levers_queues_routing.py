@@ -272,3 +272,42 @@ def test_a_field_derivative_is_mlsysims_central_difference(name: str, kwargs: di
     diff = (up - down) / (2 * h)
     expected = float(diff.to(unit).magnitude) if unit is not None else float(diff)
     assert slope == pytest.approx(expected, rel=1e-5)
+
+
+def _lighthouse_workloads() -> dict[str, dict[str, float]]:
+    """mlsysim's LighthouseWorkloadLevers call (tests/reference/data/mlsysim_model_calls.json), as its dicts."""
+    return {"repair": {"assessment": 0.1, "human": 0.0, "acceptance": 0.4, "model": 0.4968, "environment": 0.8999999999999999},
+            "research": {"environment": 0.1, "assessment": 0.05, "human": 0.0, "acceptance": 0.6, "model": 0.8999999999999999},
+            "remediation": {"model": 0.15, "environment": 0.1, "assessment": 0.2, "human": 20.0, "acceptance": 0.7},
+            "support": {"model": 0.03, "environment": 0.01, "assessment": 0.01, "handoff": 4, "acceptance": 0.85}}
+
+
+def _named_calls() -> dict[str, tuple[str, Any]]:
+    import mlsysim
+
+    return {
+        "LighthouseWorkloadLeverRows": ("WorkloadLeverModel", lambda: {"workloads": _lighthouse_workloads(),
+                                                                        "acceptance_gain": 0.1}),
+        "SharedClusterQueueThreeQuarters": ("OrchestrationModel", lambda: {
+            "fleet": mlsysim.Systems.Clusters.Research_256, "arrival_rate_jobs_per_day": 1.5, "avg_job_duration_days": 0.5}),
+        "Mixtral8x7BRoutingResearch256": ("MoERoutingModel", lambda: {
+            "model": mlsysim.Models.Language.Mixtral_8x7B, "batch_size": 8, "seq_len": 4096, "ep_size": 8,
+            "routing_imbalance_factor": 1.25, "fleet": mlsysim.Systems.Clusters.Research_256}),
+    }
+
+
+@pytest.mark.parametrize("key", ["LighthouseWorkloadLeverRows", "SharedClusterQueueThreeQuarters", "Mixtral8x7BRoutingResearch256"])
+def test_named_scenario_is_mlsysims_call(key: str) -> None:
+    """Each named scenario of derivations/solvers_levers_queues.toml states one of mlsysim's calls by hand; its result
+    equals mlsysim's solve at that call, field by field (WorkloadLever's rows row by row)."""
+    from mlsysim_symbolic.catalog import catalog
+
+    assert {d.type_name for k, d in catalog().declared.items() if k in _named_calls()} == {
+        "WorkloadLeverScenario", "ClusterQueueScenario", "MoeRoutingScenario"}
+    name, kwargs = _named_calls()[key]
+    theirs = _theirs(name).solve(**kwargs())
+    ours = catalog().scenario(key).result
+    fields = [f for f in type(theirs).model_fields if f != "constraint_trace"]
+    assert list(ours.fields) == fields
+    for field in fields:
+        assert_same(getattr(ours, field), getattr(theirs, field), f"{key}.{field}")

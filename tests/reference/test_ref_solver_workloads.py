@@ -93,11 +93,16 @@ CALLS: dict[str, tuple[Call, Call]] = {
                           lambda w: _their("SensitivitySolver").solve(w, _h100())),
     "SynthesisSolver": (lambda w: ours.SynthesisSolver().solve(w, "10 ms"),
                         lambda w: _their("SynthesisSolver").solve(w, _mlsysim().core.units.Q_(10, "ms"))),
+    "NetworkRooflineModel": (lambda w: ours.NetworkRooflineModel().solve(w, "Research_256"),
+                             lambda w: _their("NetworkRooflineModel").solve(w, _mlsysim().Systems.Clusters.Research_256)),
+    "MoERoutingModel": (lambda w: ours.MoERoutingModel().solve(w, 8, 2048, ep_size=8, fleet="Research_256"),
+                        lambda w: _their("MoERoutingModel").solve(w, 8, 2048, ep_size=8,
+                                                                  fleet=_mlsysim().Systems.Clusters.Research_256)),
 }
 
 #: The solvers of mlsysim_symbolic.solvers that take no workload (each checked to bind none).
 NO_WORKLOAD = ("SustainabilityModel", "EconomicsModel", "ScalingModel", "ReliabilityModel", "DataModel", "TopologyModel",
-               "TransformationModel", "ResponsibleEngineeringModel")
+               "TransformationModel", "ResponsibleEngineeringModel", "OrchestrationModel", "WorkloadLeverModel")
 #: Which solver class each call exercises (Engine.solve is SingleNodeModel's, its training path SingleNodeTrainingModel's).
 SOLVER_OF = {label: label.split("(")[0].split(".")[0] for label in CALLS} | {
     "Engine.solve": "SingleNodeModel", "Engine.solve(is_training=True)": "SingleNodeTrainingModel"}
@@ -180,7 +185,8 @@ def test_solver_on_workload_is_mlsysims_answer_or_refused_by_name(call: str, key
         if isinstance(info.value, WorkloadFieldError):
             assert "does not state" in message, message
         else:
-            assert f"is a {entry.kind}" in message and "takes TransformerWorkload" in message, message
+            # the kinds it takes: transformers (MoERoutingModel: sparse transformers only)
+            assert f"is a {entry.kind}" in message and "TransformerWorkload" in message.partition(" takes ")[2], message
         OUTCOMES["refused as mlsysim"] += 1
         return
     if (call, key) in REFUSED:
@@ -206,7 +212,7 @@ def test_solver_on_workload_is_mlsysims_answer_or_refused_by_name(call: str, key
 
 def test_every_workload_argument_declares_its_kinds() -> None:
     """Every argument of every solver that binds a workload input declares the kinds its equations describe, and the
-    solvers that take none are the eight of NO_WORKLOAD: a new solver or argument cannot bypass the check."""
+    solvers that take none are the ten of NO_WORKLOAD: a new solver or argument cannot bypass the check."""
     from mlsysim_symbolic.catalog import catalog
 
     found = {}
@@ -222,7 +228,7 @@ def test_every_workload_argument_declares_its_kinds() -> None:
         found[name] = [a.name for a in bound]
     assert sorted(k for k, v in found.items() if not v) == sorted(NO_WORKLOAD)
     assert {k for k, v in found.items() if v} == set(SOLVER_OF.values())
-    assert found["ServingModel"] == ["model", "draft_model"] and len(found) == 19   # 18 classes + Engine's training path
+    assert found["ServingModel"] == ["model", "draft_model"] and len(found) == 23   # 22 classes + Engine's training path
 
 
 def test_issue_28_examples_are_refused_by_name() -> None:
