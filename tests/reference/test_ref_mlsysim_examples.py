@@ -292,37 +292,31 @@ def test_system_evaluator_refuses_where_mlsysim_does(change):
     assert isinstance(raised.value, ValueError)
 
 
-def test_system_evaluator_refuses_a_cnn_on_a_fleet_where_mlsysim_answers():
-    """A deliberate divergence: our DistributedModel ports mlsysim's transformer step only, so the distributed path
-    refuses another workload by its kind (a TypeError of ours) where mlsysim runs its per-replica roofline."""
+#: Deliberate divergences, both our DistributedModel's: mlsysim answers on its distributed path, ours refuses by name.
+#: A CNN: the port is mlsysim's transformer step only, so another workload is refused by its kind (a TypeError of
+#: ours) where mlsysim runs its per-replica roofline.  int4: our DistributedModel knows no int4 (the precision is
+#: refused by name) where mlsysim's distributed path runs at 0.5 byte per parameter.
+FLEET_DIVERGENCES = [
+    ("cnn", ("Vision", "ResNet50"), ("Cloud", "A100"), "fp16", "Lab_64_A100", "WorkloadKindError", "CNNWorkload"),
+    ("int4", ("Language", "Llama3_8B"), ("Cloud", "H100"), "int4", "Research_256", "InputError", "int4"),
+]
+
+
+@pytest.mark.parametrize("name,model,device,precision,fleet,error,match", FLEET_DIVERGENCES,
+                         ids=[row[0] for row in FLEET_DIVERGENCES])
+def test_system_evaluator_refuses_where_mlsysim_answers_on_a_fleet(name, model, device, precision, fleet, error, match):
     import mlsysim
     from mlsysim.engine.evaluation import SystemEvaluator as Theirs
 
-    from mlsysim_symbolic.errors import WorkloadKindError
+    from mlsysim_symbolic import errors
     from mlsysim_symbolic.solvers import SystemEvaluator
 
-    arguments = {"scenario_name": "cnn", "model_obj": mlsysim.Models.Vision.ResNet50,
-                 "hardware_obj": mlsysim.Hardware.Cloud.A100, "batch_size": 256, "precision": "fp16",
-                 "efficiency": 0.5, "fleet_obj": mlsysim.Systems.Clusters.Lab_64_A100, "nodes": 8}
+    arguments = {"scenario_name": name, "model_obj": getattr(getattr(mlsysim.Models, model[0]), model[1]),
+                 "hardware_obj": getattr(getattr(mlsysim.Hardware, device[0]), device[1]), "batch_size": 256,
+                 "precision": precision, "efficiency": 0.5, "fleet_obj": getattr(mlsysim.Systems.Clusters, fleet),
+                 "nodes": 8}
     assert Theirs.evaluate(**arguments).performance.status == "PASS"
-    with pytest.raises(WorkloadKindError, match="CNNWorkload"):
-        SystemEvaluator.evaluate(**arguments)
-
-
-def test_system_evaluator_refuses_int4_on_a_fleet_where_mlsysim_answers():
-    """A deliberate divergence, our DistributedModel's: it knows no int4 (it refuses the precision by name) where
-    mlsysim's distributed path runs at 0.5 byte per parameter."""
-    import mlsysim
-    from mlsysim.engine.evaluation import SystemEvaluator as Theirs
-
-    from mlsysim_symbolic.errors import InputError
-    from mlsysim_symbolic.solvers import SystemEvaluator
-
-    arguments = {"scenario_name": "int4", "model_obj": mlsysim.Models.Language.Llama3_8B,
-                 "hardware_obj": mlsysim.Hardware.Cloud.H100, "batch_size": 256, "precision": "int4",
-                 "efficiency": 0.5, "fleet_obj": mlsysim.Systems.Clusters.Research_256, "nodes": 8}
-    assert Theirs.evaluate(**arguments).performance.status == "PASS"
-    with pytest.raises(InputError, match="int4"):
+    with pytest.raises(getattr(errors, error), match=match):
         SystemEvaluator.evaluate(**arguments)
 
 
