@@ -16,6 +16,7 @@ so a solve that reads one field pays for one field; ``repr``, ``==``, ``model_du
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -66,7 +67,7 @@ def _plain_factors(units: Any, unit: str | None) -> tuple[Any, ...]:
 class _Layout:
     """A result spec read once into lookups (the spec's tables as dicts), shared by every view of it."""
 
-    __slots__ = ("fields", "sources", "plain", "unset", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
+    __slots__ = ("fields", "sources", "plain", "unset", "infinite", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked",
                  "sets", "points", "variants", "row_views", "row_keys")
 
     def __init__(self, spec: ResultSpec) -> None:
@@ -74,6 +75,7 @@ class _Layout:
         self.sources = {f: (source, name) for f, source, name in spec.fields}
         self.plain = dict(spec.plain)
         self.unset = dict(spec.unset_when)
+        self.infinite = dict(spec.infinite_when)
         self.tables = dict(spec.tables)
         self.counts = frozenset(spec.counts)
         self.views = dict(spec.views)
@@ -133,6 +135,10 @@ class ResultView:
         source, name = layout.sources[field]
         if field in layout.unset and planner.member(layout.unset[field]):
             return None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
+        if field in layout.infinite and planner.member(layout.infinite[field]):
+            # mlsysim's float('inf') where the quantity grows without bound (a saturated queue's wait); the output
+            # itself is refused there (refused_unless), so no finite number stands in for it
+            return _shown(Q_(math.inf, planner.plan(name).returns), layout.plain.get(field))
         # an output, an input's echo, a nested view ...: each source computes its own (spec/result_sources.py)
         return source.compute(_TOOLS, layout, planner, field, name, layout.plain.get(field))
 

@@ -649,6 +649,18 @@ class TypeBuilder:
             out = t.outputs.get(str(predicate))
             if out is None or not out.kind.condition or out.arguments:
                 raise self.fail(f"result.unset_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
+        infinite = raw.get("infinite_when") or {}
+        if not isinstance(infinite, Mapping) or set(infinite) - set(names) or set(infinite) & set(unset):
+            raise self.fail("result.infinite_when must be a table of result fields (not in result.unset_when) -> a "
+                            "predicate output", *where)
+        for field, predicate in infinite.items():
+            out, shown_out = t.outputs.get(str(predicate)), t.outputs.get(dict((f, n) for f, _, n in fields)[field])
+            if out is None or not out.kind.condition or out.arguments:
+                raise self.fail(f"result.infinite_when.{field}: {predicate!r} is not a predicate output without arguments", *where)
+            if shown_out is None or shown_out.arguments or shown_out.indices or not shown_out.kind.numeric \
+                    or not shown_out.refused_unless:
+                raise self.fail(f"result.infinite_when.{field}: not a number output without arguments or keys that "
+                                "declares refused_unless (it must have no value of its own where the field is infinite)", *where)
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)
@@ -697,7 +709,8 @@ class TypeBuilder:
                           tuple(map(str, counts)), nested, tuple(map(str, lists)),
                           tuple(map(str, quantities)), tuple((k, str(v)) for k, v in tuples.items()),
                           tuple(map(str, ranked)), tuple((k, str(v)) for k, v in sets.items()), variants, row_views,
-                          row_keys, points=tuple((k, str(v)) for k, v in points.items()))
+                          row_keys, points=tuple((k, str(v)) for k, v in points.items()),
+                          infinite_when=tuple((k, str(v)) for k, v in infinite.items()))
 
     def result_row_keys(self, raw: Any, row_views: tuple[tuple[str, ResultSpec], ...],
                         where: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

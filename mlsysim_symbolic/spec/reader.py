@@ -125,7 +125,7 @@ def check_type_table(data: Mapping[str, Any], fail: Fail) -> None:
 
 #: The fields of a ``[types.NAME.result]`` table.
 RESULT_FIELDS = frozenset({"name", "fields", "from", "plain", "unset_when", "tables", "counts", "views", "lists", "quantities", "tuples", "ranked", "sets",
-                           "variants", "row_views", "row_keys", "points"})
+                           "variants", "row_views", "row_keys", "points", "infinite_when"})
 #: The deepest nesting of tables and arrays a derivation file may have (the catalog's own files reach 8).
 MAX_DEPTH = 32
 

@@ -181,7 +181,6 @@ NOT_PORTED: dict[str, str] = {
     'StoppingBudgetModel': '2 types have the result StoppingBudgetResult: PackagingCellScenario, StoppingBudgetScenario',
     'StorageFootprintModel': 'arguments that are no input of StorageFootprintScenario: parameters',
     'StreamVsStageModel': "mlsysim passes object_rate per month (USD/GB/month); the type's input is USD/GB (a one-time amount)",
-    'TailLatencyModel': "no type of ours has mlsysim's result TailLatencyResult",
     'TakeoverBudgetModel': 'arguments that are no input of TakeoverBudgetScenario: delay, deceleration, clear_distance, loc_margin, physical_margin, jerk, tracking_bound, dispatch_to_admission, tick, chunk_lease',
     'TensorParallelLayerModel': 'arguments that are no input of TensorParallelLayerScenario: model, peak_flops',
     'ThermalThrottleModel': 'keyword-only or variadic arguments: wcet, blocking_and_interference, deadline, tick, nominal_clock, throttled_clock, time_constant, ambient, theta, quiet_power, loaded_power, trip, clear',
