@@ -36,6 +36,7 @@ from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
+from .serving_models import WeightStreamingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .system_classes import Fleet, NetworkFabric, Node
 from .training import TrainingMemoryModel
@@ -55,7 +56,7 @@ __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "Compression
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
            "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
-           "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "WeightStreamingModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]
 
 

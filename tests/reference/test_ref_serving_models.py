@@ -10,6 +10,8 @@ argument ours excludes (the type's ``excludes``), ours refuses it by name.
 
 - ``TailLatencyModel``: M/M/c waits (Erlang C) with Kingman's factor; the saturated queue (λ ≥ cμ) is mlsysim's
   infinite latencies, utilization 1 and headroom 1 (``result.infinite_when``).
+- ``WeightStreamingModel``: KV cache in wafer SRAM against per-layer compute and weight injection, both phases, on
+  devices with and without an interconnect (the 100 GB/s fallback), every transformer of mlsysim's registry.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from typing import Any
 import pytest
 
 from mlsysim_symbolic.errors import MlsysimSymbolicError
-from mlsysim_symbolic.solvers import TailLatencyModel
+from mlsysim_symbolic.solvers import TailLatencyModel, WeightStreamingModel
 
+from .compare import our_entry, reference_entry
 from .lazy import reference
 from .members import compare_fields
 
@@ -113,4 +116,91 @@ def test_tail_latency_excluded_arguments_are_refused_by_name(excluded):
     args = {"arrival_rate_qps": 30.0, "service_latency_ms": 100.0, "num_replicas": 4, **excluded}
     with pytest.raises((ValueError, TypeError)) as raised:
         TailLatencyModel().solve(**args)
+    assert isinstance(raised.value, MlsysimSymbolicError)
+
+
+# ------------------------------------------------------------------------------------------ WeightStreamingModel
+#: mlsysim's transformers (its TransformerWorkload entries: GQA, MHA, latent attention, mixtures of experts).
+TRANSFORMER_KEYS = ("BERT_Base", "BERT_Large", "DeepSeek_V3", "GPT2", "GPT3", "GPT4", "Llama2_13B", "Llama2_70B",
+                    "Llama2_7B", "Llama3_405B", "Llama3_70B", "Llama3_8B", "Mixtral_8x7B", "OPT_13B", "PaLM_540B")
+#: Devices: the wafer, GPUs with an interconnect, and devices with none (the fallback link).
+DEVICE_KEYS = ("Cerebras_CS3", "Cerebras_CS3", "H100", "A100", "B200", "V100", "Groq_LPU", "MI300X", "TPUv5p", "T4")
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "FP16", "fp8", "int8", "int4")
+
+
+def model_device_draws(seed: int, n: int) -> list[tuple[str, str, dict[str, Any], str]]:
+    """``n`` (model, device, keywords, how ours names the entries) for the Models that take a model and a device.
+    Sequence lengths and batches are drawn off powers of two, where a KV cache times mlsysim's 1.1 can land on a
+    device's capacity exactly and the comparison of two roundings of one number decides feasibility."""
+    rng = random.Random(seed)
+    draws = []
+    for _ in range(n):
+        kwargs: dict[str, Any] = {"seq_len": rng.randint(1, 32767) | 1}
+        if rng.random() < 0.8:
+            kwargs["batch_size"] = rng.choice([1, 3, rng.randint(2, 600) | 1])
+        if rng.random() < 0.7:
+            kwargs["precision"] = rng.choice(PRECISIONS)
+        if rng.random() < 0.5:
+            kwargs["efficiency"] = rng.choice([1.0, rng.uniform(0.05, 1.0)])
+        draws.append((rng.choice(TRANSFORMER_KEYS), rng.choice(DEVICE_KEYS), kwargs, rng.choice(["key", "namespace", "mlsysim"])))
+    return draws
+
+
+def _same_on(name: str, ours_cls: type, model: str, device: str, kwargs: dict[str, Any], how: str) -> int:
+    theirs = getattr(ref_solvers, name)().solve(reference_entry("Models", "Language", model),
+                                                reference_entry("Hardware", "Cloud", device), **kwargs)
+    ours = ours_cls().solve(our_entry(how, "Models", "Language", model), our_entry(how, "Hardware", "Cloud", device), **kwargs)
+    return compare_fields(ours, theirs, f"{name}({model}, {device}, {kwargs})")
+
+
+def weight_streaming_draws(seed: int, n: int) -> list[tuple[str, str, dict[str, Any], str]]:
+    rng = random.Random(seed)
+    out = []
+    for model, device, kwargs, how in model_device_draws(seed, n):
+        if rng.random() < 0.5:
+            kwargs["phase"] = rng.choice(["prefill", "decode"])
+        out.append((model, device, kwargs, how))
+    return out
+
+
+WEIGHT_STREAMING_FIXED = [
+    ("Llama3_70B", "Cerebras_CS3", {"seq_len": 2048, "batch_size": 32}, "key"),
+    ("Llama3_70B", "Cerebras_CS3", {"seq_len": 2048, "batch_size": 2, "phase": "prefill"}, "mlsysim"),
+    ("Llama3_405B", "Cerebras_CS3", {"seq_len": 8191, "batch_size": 301}, "namespace"),       # does not fit
+    ("GPT3", "T4", {"seq_len": 511, "precision": "int4", "phase": "prefill"}, "key"),           # no interconnect
+    ("Llama3_8B", "Cerebras_CS3", {"seq_len": 4095, "batch_size": 4001, "efficiency": 0.05}, "key"),   # compute-bound
+]
+
+
+@pytest.mark.parametrize("model, device, kwargs, how", WEIGHT_STREAMING_FIXED + weight_streaming_draws(36, DEFAULT),
+                         ids=lambda v: str(v))
+def test_weight_streaming_matches_mlsysim(model, device, kwargs, how):
+    assert _same_on("WeightStreamingModel", WeightStreamingModel, model, device, kwargs, how) == 7
+
+
+@pytest.mark.thorough
+def test_weight_streaming_matches_mlsysim_thorough():
+    for draw in weight_streaming_draws(3601, THOROUGH):
+        _same_on("WeightStreamingModel", WeightStreamingModel, *draw)
+
+
+@pytest.mark.parametrize("bad", [{"precision": "fp64"}, {"seq_len": "no value"}, {"model": "ResNet50"}])
+def test_weight_streaming_refused_where_mlsysim_raises(bad):
+    """An unknown precision, a text for a number, a model without transformer geometry (mlsysim: AttributeError on
+    kv_heads) are refused by errors of ours."""
+    args = {"model": "Llama3_8B", "hardware": "Cerebras_CS3", "seq_len": 2048, **bad}
+    theirs = {**args, "model": reference_entry("Models", "Vision" if bad.get("model") == "ResNet50" else "Language", args["model"]),
+              "hardware": reference_entry("Hardware", "Cloud", "Cerebras_CS3")}
+    with pytest.raises((ValueError, TypeError, AttributeError)):
+        ref_solvers.WeightStreamingModel().solve(**theirs)
+    with pytest.raises((ValueError, TypeError)) as raised:
+        WeightStreamingModel().solve(**args)
+    assert isinstance(raised.value, MlsysimSymbolicError)
+
+
+@pytest.mark.parametrize("excluded", [{"phase": "Prefill"}, {"efficiency": 1.5}, {"seq_len": 0}, {"batch_size": 0}])
+def test_weight_streaming_excluded_arguments_are_refused_by_name(excluded):
+    args = {"model": "Llama3_8B", "hardware": "Cerebras_CS3", "seq_len": 2048, **excluded}
+    with pytest.raises((ValueError, TypeError)) as raised:
+        WeightStreamingModel().solve(**args)
     assert isinstance(raised.value, MlsysimSymbolicError)

@@ -195,7 +195,6 @@ NOT_PORTED: dict[str, str] = {
     'UndetectedLoopModel': "the type reads turn (a list of turns) that mlsysim derives inside solve from its arguments (the named scenario states them); a solve with mlsysim's arguments alone leaves input_by_turn None",
     'VlaEvaluationModel': 'arguments that are no input of VlaEvaluationScenario: model, bus_efficiency, compute_utilization',
     'WaterUseModel': 'arguments that are no input of WaterUseScenario: it_energy',
-    'WeightStreamingModel': "no type of ours has mlsysim's result WeightStreamingResult",
     'WorkloadLeverModel': "no type of ours has mlsysim's result WorkloadLeverResult",
     'ZeroShardingModel': "mlsysim passes activations as a Quantity of bytes; the type's input is an ActivationMemoryScenario (a scenario that computes them)",
 }
