@@ -84,7 +84,6 @@ NOT_PORTED: dict[str, str] = {
     'ConfidenceRegionModel': 'arguments that are no input of ConfidenceRegionScenario: tolerance',
     'ConservedBudgetModel': 'arguments that are no input of ConservedBudgetScenario: allocations, settled_children',
     'ContextBudgetModel': "the type reads turn (a list of turns) that mlsysim derives inside solve from its arguments (the named scenario states them); a solve with mlsysim's arguments alone leaves append_requests, append_cumulative, select_cumulative None",
-    'ContinuousBatchingModel': "no type of ours has mlsysim's result ContinuousBatchingResult",
     'CorpusDenominatorsModel': 'arguments that are no input of CorpusDenominatorsScenario: classes, focus, admitted',
     'DeadlinePolicyModel': 'arguments that are no input of DeadlinePolicyScenario: decode_per_token',
     'DecodeBoundModel': 'mlsysim declares no result class (produces) for it: no result view to bind',
