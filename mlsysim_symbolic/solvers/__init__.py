@@ -36,7 +36,7 @@ from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
-from .serving_models import ContinuousBatchingModel, WeightStreamingModel
+from .serving_models import ContinuousBatchingModel, ServingCapacityModel, WeightStreamingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .system_classes import Fleet, NetworkFabric, Node
 from .training import TrainingMemoryModel
@@ -54,7 +54,7 @@ Scenarios.extend(Applications)   # mlsysim's application scenarios by its names:
 
 __all__ = ["Application", "Applications", "Arg", "CheckpointModel", "ContinuousBatchingModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
-           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingCapacityModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
            "WeightStreamingModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "Node"]

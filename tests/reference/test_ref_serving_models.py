@@ -15,10 +15,14 @@ argument ours excludes (the type's ``excludes``), ours refuses it by name.
 - ``ContinuousBatchingModel``: static max-length reservation against paged blocks over capped-exponential request
   lengths (MHA, GQA and latent-attention caches), weights that leave no KV budget, a static allocator that fits no
   request (mlsysim's infinite speedup), page sizes that do and do not divide the context.
+- ``ServingCapacityModel``: the replica scan over ContinuousBatchingModel's and ServingModel's outputs and the M/M/c
+  P99 wait: met at some count, never met (tail latency or capacity binds at ``max_replicas``), and a model that does
+  not fit (infinite waits and utilization, no capacity).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 from typing import Any
@@ -26,7 +30,7 @@ from typing import Any
 import pytest
 
 from mlsysim_symbolic.errors import MlsysimSymbolicError
-from mlsysim_symbolic.solvers import ContinuousBatchingModel, TailLatencyModel, WeightStreamingModel
+from mlsysim_symbolic.solvers import ContinuousBatchingModel, ServingCapacityModel, TailLatencyModel, WeightStreamingModel
 
 from .compare import our_entry, reference_entry
 from .lazy import reference
@@ -36,6 +40,15 @@ ref_solvers = reference("mlsysim.engine.solvers")
 
 #: Configurations drawn per Model in the default tier, and in the thorough tier.
 DEFAULT, THOROUGH = 6, 60
+
+
+@pytest.mark.parametrize("cls", [WeightStreamingModel, ContinuousBatchingModel, ServingCapacityModel], ids=lambda c: c.__name__)
+def test_hand_written_signature_is_mlsysims(cls):
+    """Names, order, kinds and defaults of the hand-written Models' ``solve`` are mlsysim's (the declared
+    TailLatencyModel is held to it by test_ref_solver_models)."""
+    ours = [p for p in inspect.signature(cls.solve).parameters.values() if p.name != "self"]
+    theirs = [p for p in inspect.signature(getattr(ref_solvers, cls.__name__).solve).parameters.values() if p.name != "self"]
+    assert [(p.name, p.kind, p.default) for p in ours] == [(p.name, p.kind, p.default) for p in theirs]
 
 
 def _same(name: str, ours_cls: type, args: dict[str, Any], theirs_args: dict[str, Any] | None = None) -> int:
@@ -298,4 +311,73 @@ def test_continuous_batching_refused_where_mlsysim_raises(bad):
                                                     reference_entry("Hardware", "Cloud", "H100"), **args)
     with pytest.raises((ValueError, TypeError)) as raised:
         ContinuousBatchingModel().solve("Llama3_8B", "H100", **args)
+    assert isinstance(raised.value, MlsysimSymbolicError)
+
+
+# ------------------------------------------------------------------------------------------ ServingCapacityModel
+def _capacity_same(model: str, device: str, kwargs: dict[str, Any], how: str) -> int:
+    theirs = ref_solvers.ServingCapacityModel().solve(reference_entry("Models", "Language", model),
+                                                      reference_entry("Hardware", "Cloud", device), **kwargs)
+    ours = ServingCapacityModel().solve(our_entry(how, "Models", "Language", model),
+                                        our_entry(how, "Hardware", "Cloud", device), **kwargs)
+    return compare_fields(ours, theirs, f"ServingCapacityModel({model}, {device}, {kwargs})")
+
+
+def serving_capacity_draws(seed: int, n: int) -> list[tuple[str, str, dict[str, Any], str]]:
+    """QPS from 0.1 to 2,000, P99 targets from 100 ms to 100 s, contexts to 32K tokens, batch caps to 256, replica caps
+    of 1 to 200 (the scan's length), service variability from 0 to 3."""
+    rng = random.Random(seed)
+    out = []
+    for model, device, kwargs, how in model_device_draws(seed, n):
+        draw: dict[str, Any] = {"qps": 10 ** rng.uniform(-1, 3.3), "target_p99_latency_ms": 10 ** rng.uniform(2, 5)}
+        if rng.random() < 0.7:
+            draw["max_seq_len"] = rng.randint(1, 32767) | 1
+        if rng.random() < 0.5:
+            draw["mean_request_tokens"] = rng.uniform(1e-3, 1.0) * draw.get("max_seq_len", 2048)
+        if rng.random() < 0.5:
+            draw["output_tokens"] = rng.choice([1, 16, 128, 1000])
+        if rng.random() < 0.5:
+            draw["max_batch_size"] = rng.choice([1, 8, 32, 256])
+        draw["max_replicas"] = rng.choice([1, 8, 64, 200])
+        if rng.random() < 0.4:
+            draw["service_time_cv"] = rng.choice([0.0, 0.5, 2.0, rng.uniform(0, 3)])
+        draw.update({k: v for k, v in kwargs.items() if k in ("precision", "efficiency")})
+        out.append((model, device, draw, how))
+    return out
+
+
+SERVING_CAPACITY_FIXED = [
+    ("Llama3_8B", "H100", {"qps": 500, "target_p99_latency_ms": 20000, "mean_request_tokens": 500,
+                           "max_batch_size": 128}, "key"),                                        # met at 4 replicas
+    ("Llama3_8B", "H100", {"qps": 50, "target_p99_latency_ms": 2000, "max_replicas": 64}, "mlsysim"),   # base latency too long
+    ("Llama3_70B", "H100", {"qps": 5, "target_p99_latency_ms": 5000}, "namespace"),              # does not fit
+    ("Llama3_8B", "H100", {"qps": 2000, "target_p99_latency_ms": 60000, "max_replicas": 8}, "key"),     # unstable at the cap
+    ("Llama3_8B", "A100", {"qps": 30, "target_p99_latency_ms": 9000, "service_time_cv": 2.0, "output_tokens": 64}, "key"),
+]
+
+
+@pytest.mark.parametrize("model, device, kwargs, how", SERVING_CAPACITY_FIXED + serving_capacity_draws(38, DEFAULT),
+                         ids=lambda v: str(v))
+def test_serving_capacity_matches_mlsysim(model, device, kwargs, how):
+    assert _capacity_same(model, device, kwargs, how) == 14
+
+
+@pytest.mark.thorough
+def test_serving_capacity_matches_mlsysim_thorough():
+    for draw in serving_capacity_draws(3801, THOROUGH):
+        _capacity_same(*draw)
+
+
+@pytest.mark.parametrize("bad", [
+    {"qps": 0}, {"target_p99_latency_ms": -1.0}, {"output_tokens": 0}, {"max_replicas": 0}, {"max_batch_size": 0},
+    {"max_seq_len": 0}, {"efficiency": 1.5}, {"service_time_cv": -1.0}, {"mean_request_tokens": 5000.0},
+    {"precision": "fp64"}, {"qps": "no value"},
+])
+def test_serving_capacity_refused_where_mlsysim_raises(bad):
+    args = {"qps": 50.0, "target_p99_latency_ms": 5000.0, **bad}
+    with pytest.raises((ValueError, TypeError)):
+        ref_solvers.ServingCapacityModel().solve(reference_entry("Models", "Language", "Llama3_8B"),
+                                                 reference_entry("Hardware", "Cloud", "H100"), **args)
+    with pytest.raises((ValueError, TypeError)) as raised:
+        ServingCapacityModel().solve("Llama3_8B", "H100", **args)
     assert isinstance(raised.value, MlsysimSymbolicError)

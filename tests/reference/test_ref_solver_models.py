@@ -167,7 +167,6 @@ NOT_PORTED: dict[str, str] = {
     'SearchAccountsModel': 'arguments that are no input of SearchAccountsScenario: decode_per_token, segments',
     'SerialEpisodeModel': "mlsysim passes model_intervals as a tuple; the type's input is a mapping of keys to values",
     'SeriesFailureModel': 'mlsysim declares no result class (produces) for it: no result view to bind',
-    'ServingCapacityModel': "no type of ours has mlsysim's result ServingCapacityResult",
     'SharedDramReadModel': 'keyword-only or variadic arguments: tile_bytes, camera_bytes, telemetry_bytes, snapshot_bytes, transaction_bytes, bandwidth, bank_switches, bank_switch_time, sense, compute_after_sense, wcet, execution_ceiling',
     'ShoulderSwingModel': 'arguments that are no input of ShoulderSwingScenario: payload, reach, torque_limit, torque_rate_limit',
     'SpanCriticalPathModel': "no type of ours has mlsysim's result SpanCriticalPathResult",
