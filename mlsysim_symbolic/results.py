@@ -136,7 +136,8 @@ class ResultView:
         if field in layout.unset and planner.member(layout.unset[field]):
             return None   # as mlsysim, a field set on one branch only (offload_spill_bytes when it fits)
         if field in layout.infinite and planner.member(layout.infinite[field]):
-            # as mlsysim's float('inf') on one branch (an unstable queue's wait); the output itself refuses it by name
+            # mlsysim's float('inf') where the quantity grows without bound (a saturated queue's wait); the output
+            # itself is refused there (refused_unless), so no finite number stands in for it
             return _shown(make_quantity(math.inf, planner.plan(name).returns), layout.plain.get(field))
         # an output, an input's echo, a nested view ...: each source computes its own (spec/result_sources.py)
         return source.compute(_TOOLS, layout, planner, field, name, layout.plain.get(field))

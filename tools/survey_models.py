@@ -31,6 +31,8 @@ RENAMES: dict[tuple[str, str], str] = {
     ("IronLawModel", "compute_time"): "compute_time_stated",
     ("OutageCostModel", "job_devices"): "total_accelerators",
     ("KingmanQueueModel", "low"): "low_utilization",
+    ("TailLatencyModel", "arrival_rate_qps"): "arrival_rate",        # requests per second, as a plain number
+    ("TailLatencyModel", "service_latency_ms"): "service_latency",   # milliseconds, as a plain number
     ("KingmanQueueModel", "high"): "high_utilization",
     ("UtilizationLossModel", "n_devices"): "total_accelerators",
     **{(m, "model"): "workload" for m in ("DataParallelScaleOutModel", "GradientSyncModel", "KvAdmissionModel",

@@ -44,6 +44,7 @@ from .namespaces import Hardware, Infrastructure, Models, Systems
 from .operations import CheckpointModel, CompressionModel, DataModel, OrchestrationModel, ReliabilityModel, ScalingModel
 from .performance import EfficiencyModel, Engine, SingleNodeModel, SingleNodeTrainingModel
 from .serving import InferenceScalingModel, ServingModel
+from .serving_models import ContinuousBatchingModel, ServingCapacityModel, WeightStreamingModel
 from .sustainability import EconomicsModel, SustainabilityModel
 from .system_classes import Fleet, NetworkFabric, Node
 from .training import TrainingMemoryModel
@@ -59,11 +60,11 @@ from .workload_classes import (
 
 Scenarios.extend(Applications)   # mlsysim's application scenarios by its names: Scenarios.ChatbotServing
 
-__all__ = ["Application", "Applications", "Arg", "CheckpointModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
+__all__ = ["Application", "Applications", "Arg", "CheckpointModel", "ContinuousBatchingModel", "CompressionModel", "DataModel", "DistributedModel", "EconomicsModel", "EfficiencyModel",
            "Engine", "EvaluationLevel", "Hardware", "InferenceScalingModel", "Models", "OutOfMemoryError", "ReliabilityModel",
-           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
+           "ResponsibleEngineeringModel", "SLAViolation", "ScalingModel", "SensitivitySolver", "ServingCapacityModel", "ServingModel", "SingleNodeModel", "SingleNodeTrainingModel", "Solver",
            "SolverResult", "SustainabilityModel", "SynthesisSolver", "SystemEvaluation", "SystemEvaluator", "Systems", "TopologyModel", "TrainingMemoryModel", "TransformationModel",
-           "MoERoutingModel", "OrchestrationModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
+           "MoERoutingModel", "OrchestrationModel", "WeightStreamingModel", "WorkloadLeverModel", "Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload",
            "EmbodiedWorkload", "Infrastructure", "Fleet", "NetworkFabric", "NetworkRooflineModel", "Node"]
 
 

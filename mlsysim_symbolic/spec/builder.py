@@ -661,8 +661,11 @@ class TypeBuilder:
                                 *where)
             source, name = shown_by[field]
             shown = t.outputs.get(name)
-            if str(source) != "output" or shown is None or not shown.kind.numeric or shown.indices:
-                raise self.fail(f"result.infinite_when.{field}: not a field showing a number output without keys", *where)
+            if str(source) != "output" or shown is None or shown.arguments or shown.indices or not shown.kind.numeric \
+                    or not shown.refused_unless:
+                raise self.fail(f"result.infinite_when.{field}: not a field showing a number output without arguments or "
+                                "keys that declares refused_unless (it must have no value of its own where the field is "
+                                "infinite)", *where)
         counts = raw.get("counts") or []
         if not isinstance(counts, list) or not set(map(str, counts)) <= set(names):
             raise self.fail("result.counts must be a list of result fields (mlsysim's Quantities of its count)", *where)

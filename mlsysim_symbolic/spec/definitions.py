@@ -136,7 +136,8 @@ class ResultSpec:
     row_views: tuple[tuple[str, ResultSpec], ...] = ()
     row_keys: tuple[tuple[str, str], ...] = ()   # row views shown as a dict keyed by a keyed output's values: (field, output)
     points: tuple[tuple[str, str], ...] = ()   # temperatures mlsysim gives on an offset scale: (field, 'degC')
-    infinite_when: tuple[tuple[str, str], ...] = ()   # fields mlsysim sets to inf on one branch: (field, predicate output)
+    # fields mlsysim gives as float('inf') where a quantity grows without bound: (field, predicate output)
+    infinite_when: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

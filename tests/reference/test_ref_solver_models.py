@@ -84,7 +84,6 @@ NOT_PORTED: dict[str, str] = {
     'ConfidenceRegionModel': 'taken differently by the type: tolerance: mlsysim passes values, the type reads them from its composed site (an EmbodiedSiteScenario)',
     'ConservedBudgetModel': 'taken differently by the type: allocations: mlsysim passes a pair, the type takes its parts as the inputs allocation_first, allocation_second; settled_children: mlsysim passes a pair, the type takes its parts as the inputs settled_first, settled_second',
     'ContextBudgetModel': "the type reads turn (a list of turns) that mlsysim derives inside solve from its arguments (the named scenario states them); a solve with mlsysim's arguments alone leaves append_requests, append_cumulative, select_cumulative None",
-    'ContinuousBatchingModel': "no type of ours has mlsysim's result ContinuousBatchingResult",
     'CorpusDenominatorsModel': 'taken differently by the type: classes: mlsysim passes a dict class -> (records, stored tokens, target tokens), the type takes its parts as the inputs records, stored_per_record, target_per_record (maps by class); focus and admitted: mlsysim passes a class name and a list of names, the type takes focus_weight and admitted_weight (0/1 maps by class)',
     'DeadlinePolicyModel': 'taken differently by the type: decode_per_token: mlsysim passes values, the type reads them from its composed floors (a DecodeScenario: prefill per token is its compute_time, decode per token its memory_time)',
     'DecodeBoundModel': 'mlsysim declares no result class (produces) for it: no result view to bind',
@@ -163,7 +162,6 @@ NOT_PORTED: dict[str, str] = {
     'SearchAccountsModel': 'taken differently by the type: decode_per_token: mlsysim passes values, the type reads them from its composed floors (a DecodeScenario: prefill per token is its compute_time, decode per token its memory_time); segments: mlsysim passes a count, the type takes depths (the list 1 .. segments)',
     'SerialEpisodeModel': "mlsysim passes model_intervals as a tuple; the type's input is a mapping of keys to values",
     'SeriesFailureModel': 'mlsysim declares no result class (produces) for it: no result view to bind',
-    'ServingCapacityModel': "no type of ours has mlsysim's result ServingCapacityResult",
     'SharedDramReadModel': 'keyword-only or variadic arguments: tile_bytes, camera_bytes, telemetry_bytes, snapshot_bytes, transaction_bytes, bandwidth, bank_switches, bank_switch_time, sense, compute_after_sense, wcet, execution_ceiling',
     'ShoulderSwingModel': 'taken differently by the type: payload, reach, torque_limit, torque_rate_limit: mlsysim passes values, the type reads them from its composed machine (a MobileManipulatorPlatform)',
     'SpanCriticalPathModel': "no type of ours has mlsysim's result SpanCriticalPathResult: SpanCriticalPathScenario is "
@@ -180,7 +178,6 @@ NOT_PORTED: dict[str, str] = {
     'StoppingBudgetModel': "taken differently by the type: loc_margin: mlsysim passes a value, StoppingBudgetScenario reads it from its composed site (an EmbodiedSiteScenario: site.delta_loc); PackagingCellScenario (the other type with its result) takes a packaging cell's mass, clearance, reserve, exposure, processing, bus and onset instead of delay and the margins",
     'StorageFootprintModel': 'taken differently by the type: parameters: mlsysim passes numbers, the type reads them from its catalog workload',
     'StreamVsStageModel': "mlsysim passes object_rate per month (USD/GB/month); the type's input is USD/GB (a one-time amount)",
-    'TailLatencyModel': "no type of ours has mlsysim's result TailLatencyResult",
     'TakeoverBudgetModel': 'taken differently by the type: delay, deceleration, clear_distance, loc_margin, physical_margin, jerk, tracking_bound, dispatch_to_admission, tick, chunk_lease: mlsysim passes values, the type reads them from its composed site (an EmbodiedSiteScenario)',
     'TensorParallelLayerModel': "taken differently by the type: model: the type's workload; peak_flops: mlsysim passes numbers, the type reads them from its catalog accelerator at the precision input",
     'ThermalThrottleModel': 'keyword-only or variadic arguments: wcet, blocking_and_interference, deadline, tick, nominal_clock, throttled_clock, time_constant, ambient, theta, quiet_power, loaded_power, trip, clear',
@@ -195,7 +192,6 @@ NOT_PORTED: dict[str, str] = {
     'UndetectedLoopModel': "the type reads turn (a list of turns) that mlsysim derives inside solve from its arguments (the named scenario states them); a solve with mlsysim's arguments alone leaves input_by_turn None",
     'VlaEvaluationModel': "taken differently by the type: bus_efficiency, compute_utilization: mlsysim passes values, the type reads them from its composed machine (a MobileManipulatorPlatform); model: the type's intent_model",
     'WaterUseModel': 'taken differently by the type: it_energy: mlsysim passes a value, the type computes it as an output (it_power x period)',
-    'WeightStreamingModel': "no type of ours has mlsysim's result WeightStreamingResult",
     'ZeroShardingModel': "mlsysim passes activations as a Quantity of bytes; the type's input is an ActivationMemoryScenario (a scenario that computes them)",
 }
 

@@ -98,6 +98,14 @@ CALLS: dict[str, tuple[Call, Call]] = {
     "MoERoutingModel": (lambda w: ours.MoERoutingModel().solve(w, 8, 2048, ep_size=8, fleet="Research_256"),
                         lambda w: _their("MoERoutingModel").solve(w, 8, 2048, ep_size=8,
                                                                   fleet=_mlsysim().Systems.Clusters.Research_256)),
+    "WeightStreamingModel": (lambda w: ours.WeightStreamingModel().solve(w, "Cerebras_CS3", seq_len=2047, batch_size=3),
+                             lambda w: _their("WeightStreamingModel").solve(w, _mlsysim().Hardware.Cloud.Cerebras_CS3,
+                                                                            seq_len=2047, batch_size=3)),
+    "ContinuousBatchingModel": (
+        lambda w: ours.ContinuousBatchingModel().solve(w, "H100", 4096, mean_request_tokens=1000, max_batch_size=64),
+        lambda w: _their("ContinuousBatchingModel").solve(w, _h100(), 4096, mean_request_tokens=1000, max_batch_size=64)),
+    "ServingCapacityModel": (lambda w: ours.ServingCapacityModel().solve(w, "H100", 2.0, 60000.0, max_replicas=16),
+                             lambda w: _their("ServingCapacityModel").solve(w, _h100(), 2.0, 60000.0, max_replicas=16)),
 }
 
 #: The solvers of mlsysim_symbolic.solvers that take no workload (each checked to bind none).
@@ -225,10 +233,12 @@ def test_every_workload_argument_declares_its_kinds() -> None:
         assert all(a.kinds for a in bound), (name, [a.name for a in bound if not a.kinds])
         for a in bound:   # within what the type's input takes, where it declares kinds
             assert not stype.inputs[a.input].kinds or set(a.kinds) <= set(stype.inputs[a.input].kinds), (name, a.name)
+        # a workload the solver passes on to other solvers (ServingCapacityModel's model): it declares its kinds too
+        bound += [a for a in cls.arguments if a.indirect and a.kinds]
         found[name] = [a.name for a in bound]
     assert sorted(k for k, v in found.items() if not v) == sorted(NO_WORKLOAD)
     assert {k for k, v in found.items() if v} == set(SOLVER_OF.values())
-    assert found["ServingModel"] == ["model", "draft_model"] and len(found) == 23   # 22 classes + Engine's training path
+    assert found["ServingModel"] == ["model", "draft_model"] and len(found) == 26   # 25 classes + Engine's training path
 
 
 def test_issue_28_examples_are_refused_by_name() -> None:
