@@ -113,6 +113,11 @@ class Inconsistent(Exception):
     """The terms of a tree disagree in dimension (pint says so)."""
 
 
+#: What the oracle takes a special function's value to be: any dimensionless number that no sum of the catalog's
+#: constants cancels (the dimension is all it reads).
+SPECIAL_VALUE = 0.7390851332151607
+
+
 def _dimensionless(q: Any, what: str) -> float:
     if isinstance(q, pint.Quantity):
         if q.dimensionality:
@@ -190,7 +195,8 @@ def _eval(expr: Any, env: Mapping[sympy.Symbol, Any]) -> Any:
     if isinstance(expr, special.CLASSES):   # erf, erfinv, gamma, binomial ...: dimensionless in and out
         for a in expr.args:
             _dimensionless(_eval(a, env), f"{type(expr).__name__}()")
-        return 1.0
+        # not 1: 1 - gammainc(c, a) would cancel to a bare 0, which pint adds to any dimension (pi_c in s escaped)
+        return SPECIAL_VALUE
     if isinstance(expr, sympy.Abs):
         return abs(_eval(expr.args[0], env))
     if isinstance(expr, sympy.Piecewise):
@@ -379,7 +385,7 @@ def to_text(expr: Any, stype: ScenarioType) -> str:
                  sympy.erf: "erf", sympy.erfc: "erfc", sympy.erfinv: "erfinv", sympy.gamma: "gamma", sympy.binomial: "binomial",
                  sympy.LambertW: "lambertw", sympy.asin: "asin", sympy.cos: "cos", sympy.sin: "sin", sympy.acos: "acos",
                  special.gammainc: "gammainc", special.gammaincinv: "gammaincinv", special.betainc: "betainc",
-                 special.betaincinv: "betaincinv"}
+                 special.betaincinv: "betaincinv", sympy.loggamma: "loggamma"}   # special.loggamma is a SymPy loggamma
         for cls, name in names.items():
             if isinstance(e, cls):
                 return f"{name}({', '.join(p(a) for a in e.args)})"
