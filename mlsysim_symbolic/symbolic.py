@@ -20,7 +20,7 @@ import sympy
 from .errors import InputError, UnknownNameError
 from .evaluate import INLINE_LIMIT, compile_chain, compile_tree, expanded_size, gradient_chain
 from .plan import Analysable, Plan
-from .units import Q_, ureg
+from .units import Q_, shown, ureg
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,7 @@ class Elasticity:
         Elasticity(turns: ε = 1.756, ∂y/∂x = 5.225×10⁴ token/count)
         """
         d = self.derivative_value
-        shown = f"{d:~.4gP}" if hasattr(d, "units") else f"{d:.4g}"
-        return f"Elasticity({self.input}: ε = {self.value:.4g}, ∂y/∂x = {shown})"
+        return f"Elasticity({self.input}: ε = {self.value:.4g}, ∂y/∂x = {shown(d) if hasattr(d, 'units') else f'{d:.4g}'})"
 
     def _repr_latex_(self) -> str:
         return f"$\\varepsilon_{{{sympy.latex(self.symbol)}}} = {sympy.latex(self.expression)} = {self.value:.4g}$"

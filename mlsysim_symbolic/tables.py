@@ -14,6 +14,8 @@ from typing import Any
 
 import pint
 
+from .units import shown
+
 
 class Table:
     """Rows as a list of dicts (values may be pint Quantities); ``to_pandas()`` when pandas is installed."""
@@ -70,8 +72,7 @@ class Table:
         if value is None:
             return ""
         if isinstance(value, pint.Quantity):
-            # pint's pretty form: typeset units (GB·token²/B/sample), never Python's ** and *
-            return f"{value:~.4gP}" if hasattr(value, "magnitude") and getattr(value.magnitude, "ndim", 0) == 0 else f"{value:~P}"
+            return shown(value)   # pint's pretty form: typeset units (GB·token²/B/sample), never Python's ** and *
         if isinstance(value, float):
             return f"{value:.4g}"
         return str(value)
@@ -85,7 +86,7 @@ class Table:
             if isinstance(value, sympy.Basic) and not isinstance(value, sympy.Number):
                 return f"${sympy.latex(value)}$"
             if isinstance(value, pint.Quantity) and getattr(value.magnitude, "ndim", 0) == 0:
-                return f"{value:~.4gH}"   # the unit as HTML (exponents as <sup>); its names are the registry's own
+                return shown(value, "html")   # the unit as HTML (exponents as <sup>); its names are the registry's own
             return html.escape(self._cell(value))
 
         head = "".join(f"<th>{html.escape(self.header(c))}</th>" for c in self.columns)

@@ -52,28 +52,26 @@ ureg = pint.UnitRegistry(
 )
 ureg.formatter.default_format = "~C"
 
-#: How a scalar Quantity of ours shows in Jupyter and IPython (HTML, LaTeX, IPython's text): four significant
-#: figures in pint's typeset form, as the tables show them.  ``str`` and ``repr`` keep pint's full precision (code
-#: and mlsysim's pages print them: ``800000.0 B``); an array keeps pint's own display.
-DISPLAY_FORMATS = {"_repr_html_": "{:~.4gH}", "_repr_latex_": "${:~.4gL}$", "text": "{:~.4gP}"}
+#: How a scalar Quantity shows to a reader (tables, result pages, Jupyter and IPython): four significant figures in
+#: pint's typeset form.  ``str`` and ``repr`` keep pint's full precision (code and mlsysim's pages print them:
+#: ``800000.0 B``); an array keeps pint's own display (:data:`_ARRAY_FORMS`).
+DISPLAY_FORMATS = {"html": "{:~.4gH}", "latex": "${:~.4gL}$", "text": "{:~.4gP}"}
+_ARRAY_FORMS = {"html": ureg.Quantity._repr_html_, "latex": ureg.Quantity._repr_latex_, "text": "{:~P}".format}
 
 
-def _display(method: str) -> Any:
-    spec, original = DISPLAY_FORMATS[method], getattr(ureg.Quantity, method)
+def shown(q: Any, form: str = "text") -> str:
+    """``q`` as a reader sees it, in ``form`` (``text``, ``html`` or ``latex``): a scalar at four significant figures.
 
-    def shown(self: Any) -> str:
-        return spec.format(self) if np.ndim(self.magnitude) == 0 else original(self)
-    shown.__name__ = method
-    return shown
-
-
-def _repr_pretty_(self: Any, p: Any, cycle: bool) -> None:
-    p.text(DISPLAY_FORMATS["text"].format(self) if np.ndim(self.magnitude) == 0 else f"{self:~P}")
+    >>> shown(Q_(3852.1231488, "GB")), shown(Q_(1.536e12, "B"), "html")
+    ('3852 GB', '1.536×10<sup>12</sup> B')
+    """
+    return DISPLAY_FORMATS[form].format(q) if np.ndim(q.magnitude) == 0 else _ARRAY_FORMS[form](q)
 
 
-ureg.Quantity._repr_html_ = _display("_repr_html_")     # this registry's own class: other registries are untouched
-ureg.Quantity._repr_latex_ = _display("_repr_latex_")
-ureg.Quantity._repr_pretty_ = _repr_pretty_
+# this registry's own class: other registries (the user's, mlsysim's) are untouched
+ureg.Quantity._repr_html_ = lambda self: shown(self, "html")
+ureg.Quantity._repr_latex_ = lambda self: shown(self, "latex")
+ureg.Quantity._repr_pretty_ = lambda self, p, cycle: p.text(shown(self))
 
 #: The counted kinds: unit name -> (dimension, singular word, plural word).  Each is its own
 #: base dimension, so a slip between them (bytes per parameter for bytes per token) is refused.

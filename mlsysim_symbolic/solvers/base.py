@@ -41,6 +41,7 @@ from ..output_ref import OutputRef, analysis_surface
 from ..results import ResultView, result_layout
 from ..scenario import Scenario
 from ..spec import ACCESSORS, RESULT_MEMBERS
+from ..units import shown
 from .workload_kinds import TRANSFORMERS, WORKLOADS, check_fields, check_kinds, declared_workloads
 
 __all__ = ["REQUIRED", "TRANSFORMERS", "WORKLOADS", "Arg", "OutOfMemoryError", "Solver", "SolverResult"]
@@ -200,7 +201,7 @@ def _cell(value: Any) -> str:
     ('0.05256 ms', '0.04631', 'True', '&#x27;Compute&#x27;')
     """
     if isinstance(value, pint.Quantity) and getattr(value.magnitude, "ndim", 0) == 0:
-        return f"{value:~.4gH}"
+        return shown(value, "html")
     if isinstance(value, float):
         return f"{value:.4g}"
     return html.escape(repr(value))

@@ -50,13 +50,19 @@ def fleet_inputs(fleet: Any) -> dict[str, Any]:
     if getattr(fleet, "count", None) is None or getattr(node, "accelerator", None) is None or getattr(fleet, "fabric", None) is None:
         raise InputError(f"fleet: expected mlsysim's Fleet (count, node.accelerator, fabric) or a cluster of ours "
                          f"(Systems.Clusters, or its key); got {fleet!r:.80}")
-    fabric = _fabric("fleet.fabric", fleet.fabric)
     inputs = {"accelerator": node.accelerator, "nodes": fleet.count, "accelerators_per_node": node.accelerators_per_node,
-              "intra_node_bw": node.intra_node_bw, "fabric_bandwidth": fabric.bandwidth,
+              "intra_node_bw": node.intra_node_bw, **_fleet_fabric(_fabric("fleet.fabric", fleet.fabric))}
+    return {k: v for k, v in inputs.items() if v is not None}
+
+
+def _fleet_fabric(fabric: Any) -> dict[str, Any]:
+    """A fleet's fabric as the inputs that read it: link bandwidth, oversubscription (1 when unstated) and latency
+    (left to the type's default, InfiniBand NDR's, when the fabric states none, as mlsysim's)."""
+    inputs = {"fabric_bandwidth": fabric.bandwidth,
               "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
     if getattr(fabric, "latency", None) is not None:
         inputs["fabric_latency"] = fabric.latency
-    return {k: v for k, v in inputs.items() if v is not None}
+    return inputs
 
 
 def per_sample_bytes(value: Any) -> dict[str, Any]:
@@ -200,11 +206,7 @@ def fabric_of_fleet(fleet: Any) -> dict[str, Any]:
     if getattr(fabric, "bandwidth", None) is None:
         raise InputError(f"fleet: expected mlsysim's Fleet (its fabric's bandwidth, oversubscription_ratio, latency) or "
                          f"a cluster of ours (Systems.Clusters, or its key); got {fleet!r:.80}")
-    inputs = {"fabric_bandwidth": fabric.bandwidth,
-              "oversubscription_ratio": getattr(fabric, "oversubscription_ratio", None) or 1.0}
-    if getattr(fabric, "latency", None) is not None:
-        inputs["fabric_latency"] = fabric.latency
-    return inputs
+    return _fleet_fabric(fabric)
 
 
 class MoERoutingModel(Solver):

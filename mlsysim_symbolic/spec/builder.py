@@ -59,7 +59,7 @@ from .reader import (
     read_table,
     read_variable,
 )
-from .result_sources import Declared, source_of
+from .result_sources import Declared, OutputSource, source_of
 from .stated import declaration_error as stated_declaration_error
 from .surface import ACCESSORS, RESERVED, result_clash
 
@@ -661,7 +661,7 @@ class TypeBuilder:
                                 *where)
             source, name = shown_by[field]
             shown = t.outputs.get(name)
-            if str(source) != "output" or shown is None or shown.arguments or shown.indices or not shown.kind.numeric \
+            if not isinstance(source, OutputSource) or shown is None or shown.arguments or shown.indices or not shown.kind.numeric \
                     or not shown.refused_unless:
                 raise self.fail(f"result.infinite_when.{field}: not a field showing a number output without arguments or "
                                 "keys that declares refused_unless (it must have no value of its own where the field is "
